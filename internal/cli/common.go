@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// commonFlags are shared by every command that reports findings.
+type commonFlags struct {
+	format string
+	failOn string
+	config string
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet, defaultFormat string) {
+	fs.StringVar(&c.format, "format", defaultFormat, "output format: text|json|markdown|sarif|github|junit")
+	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding is at or above this level: error|warning|note|none (breaking, risky accepted)")
+	fs.StringVar(&c.config, "config", "", "configuration file (default .mcp-surface.yaml when present)")
+}
+
+// failLevel parses --fail-on; "" means none.
+func (c *commonFlags) failLevel() (rules.Level, error) {
+	l, err := rules.ParseLevel(c.failOn)
+	if err != nil {
+		return "", usagef("--fail-on: %v", err)
+	}
+	return l, nil
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints its usage to w.
+func newFlagSet(name, usage string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("mcp-surface "+name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "Usage: mcp-surface %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; -h prints usage and yields errHelp (exit 0).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return usagef("%v", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+	}
+	return nil
+}
+
+// errHelp signals that usage was printed on request.
+var errHelp = &usageError{"help requested"}

@@ -1,0 +1,5 @@
+//go:build race
+
+package testserver_test
+
+func init() { raceEnabled = true }

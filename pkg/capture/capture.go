@@ -1,0 +1,153 @@
+package capture
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Direction of a frame, seen from the client.
+type Direction string
+
+const (
+	Sent     Direction = "send" // client → server
+	Received Direction = "recv" // server → client
+)
+
+// Frame is one JSON-RPC message as it crossed the transport.
+type Frame struct {
+	// Seq numbers frames from 0 in the order the recorder saw them.
+	Seq  int       `json:"seq"`
+	Dir  Direction `json:"dir"`
+	Data json.RawMessage `json:"data"`
+}
+
+// Handshake names how the session was established.
+const (
+	HandshakeInitialize = "initialize"
+	HandshakeDiscover   = "server/discover"
+)
+
+// List methods, in the order they are read.
+const (
+	MethodToolsList             = "tools/list"
+	MethodPromptsList           = "prompts/list"
+	MethodResourcesList         = "resources/list"
+	MethodResourceTemplatesList = "resources/templates/list"
+)
+
+// ListMethods is every list a capture reads when its capability is advertised.
+var ListMethods = []string{MethodToolsList, MethodPromptsList, MethodResourcesList, MethodResourceTemplatesList}
+
+// ItemsKey is the key of the item array in each list method's result.
+var ItemsKey = map[string]string{
+	MethodToolsList:             "tools",
+	MethodPromptsList:           "prompts",
+	MethodResourcesList:         "resources",
+	MethodResourceTemplatesList: "resourceTemplates",
+}
+
+// Page is one page of one list, exactly as received.
+type Page struct {
+	Method string `json:"method"`
+	// Index of the page within its list, from 0.
+	Index int `json:"index"`
+	// Cursor sent to obtain this page ("" for the first).
+	Cursor string `json:"cursor,omitempty"`
+	// Result is the raw "result" member of the response frame.
+	Result json.RawMessage `json:"result"`
+	// Frame is the Seq of the response frame.
+	Frame int `json:"frame"`
+}
+
+// RPCError is a JSON-RPC error object as received.
+type RPCError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Exchange is one request and its response, paired by id. Probes and the
+// handshake are exchanges too.
+type Exchange struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+	// Exactly one of Result and Error is set when a response arrived.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *RPCError       `json:"error,omitempty"`
+	// RequestFrame and ResponseFrame are Seq numbers (-1 when absent).
+	RequestFrame  int `json:"requestFrame"`
+	ResponseFrame int `json:"responseFrame"`
+}
+
+// Diagnostic codes. pkg/spec turns them into findings.
+const (
+	// DiagStdoutNoise: a line on a stdio server's stdout that is not JSON-RPC.
+	DiagStdoutNoise = "stdout-not-jsonrpc"
+	// DiagSDKRejected: the SDK refused to decode a result; raw bytes kept.
+	DiagSDKRejected = "sdk-rejected-result"
+	// DiagListError: a list the server advertised answered with an error.
+	DiagListError = "list-error"
+	// DiagHandshakeFallback: server/discover failed and initialize was used.
+	DiagHandshakeFallback = "handshake-fallback"
+)
+
+// Diagnostic is something the capture noticed that is not fatal.
+type Diagnostic struct {
+	Code    string `json:"code"`
+	Method  string `json:"method,omitempty"`
+	Message string `json:"message"`
+	// Detail is the offending text (a stdout line, an SDK error), bounded.
+	Detail string `json:"detail,omitempty"`
+	Frame  int    `json:"frame,omitempty"`
+}
+
+// Capture is everything recorded from one session with one server at one
+// requested protocol revision.
+type Capture struct {
+	// Target describes the server without secrets: a command line, or a
+	// URL with its query and user info removed.
+	Target string `json:"target"`
+	// Transport is stdio, http, sse or inprocess.
+	Transport string `json:"transport"`
+	// RequestedVersion is the revision the client asked for.
+	RequestedVersion string `json:"requestedVersion"`
+	// Handshake is HandshakeInitialize or HandshakeDiscover.
+	Handshake string `json:"handshake"`
+	// ProtocolVersion is the revision the session settled on.
+	ProtocolVersion string `json:"protocolVersion"`
+	// HandshakeResult is the raw result of the handshake that succeeded
+	// (an InitializeResult, or a DiscoverResult for server/discover).
+	HandshakeResult json.RawMessage `json:"handshakeResult"`
+	// Pages of every list read, in order.
+	Pages []Page `json:"pages"`
+	// Exchanges pairs every request with its response, in request order.
+	Exchanges []Exchange `json:"exchanges"`
+	// Frames is every JSON-RPC frame in both directions, in order.
+	Frames []Frame `json:"frames"`
+	// Diagnostics are non-fatal observations, in the order seen.
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote
+	// to stderr, for stdio targets.
+	Stderr string `json:"stderr,omitempty"`
+	// Timings measured by the capture; never part of a snapshot.
+	Timings Timings `json:"timings"`
+}
+
+// Timings of a capture.
+type Timings struct {
+	Startup  time.Duration `json:"startup"`  // from launch to the handshake's result
+	Lists    time.Duration `json:"lists"`    // all list pages
+	Shutdown time.Duration `json:"shutdown"` // from close to the process reaped
+	Total    time.Duration `json:"total"`
+}
+
+// PagesOf returns the pages of one list method, in order.
+func (c *Capture) PagesOf(method string) []Page {
+	var out []Page
+	for _, p := range c.Pages {
+		if p.Method == method {
+			out = append(out, p)
+		}
+	}
+	return out
+}

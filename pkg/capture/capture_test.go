@@ -1,0 +1,405 @@
+package capture_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMain(m *testing.M) {
+	testserver.MaybeRunFromEnv()
+	os.Exit(m.Run())
+}
+
+// stdio re-executes this test binary as a test server in the given mode;
+// a marker in its environment lets noLeftovers find every process it spawned.
+func stdio(t *testing.T, mode string) capture.Command {
+	t.Helper()
+	marker := fmt.Sprintf("MCP_SURFACE_TEST_MARKER=%s-%d", strings.ReplaceAll(t.Name(), "/", "_"), time.Now().UnixNano())
+	t.Cleanup(func() { noLeftovers(t, marker) })
+	return capture.Command{
+		Argv: []string{os.Args[0]},
+		Env:  append(os.Environ(), testserver.EnvFor(mode), marker),
+	}
+}
+
+// noLeftovers fails the test if any process still carries marker.
+func noLeftovers(t *testing.T, marker string) {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return // not Linux: nothing to check with
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		if strings.Contains(string(env), marker+"\x00") {
+			stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+			if strings.Contains(string(stat), ") Z ") {
+				t.Errorf("process %d left as a zombie (not reaped)", pid)
+				continue
+			}
+			t.Errorf("process %d is still running after the capture", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+func opts(version string) capture.Options {
+	return capture.Options{ProtocolVersion: version, Now: time.Now,
+		Limits: capture.Limits{StartupTimeout: 20 * time.Second, RequestTimeout: 10 * time.Second}}
+}
+
+func mustRun(t *testing.T, target capture.Target, o capture.Options) *capture.Capture {
+	t.Helper()
+	c, err := capture.Run(context.Background(), target, o)
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	return c
+}
+
+func mustBuild(t *testing.T, c *capture.Capture) *manifest.Manifest {
+	t.Helper()
+	m, err := manifest.Build(c)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return m
+}
+
+func pagesPerList(c *capture.Capture) map[string]int {
+	out := map[string]int{}
+	for _, p := range c.Pages {
+		out[p.Method]++
+	}
+	return out
+}
+
+func TestStdioFullEveryListToItsLastPage(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeFull), opts("2025-06-18"))
+	if c.Handshake != capture.HandshakeInitialize || c.ProtocolVersion != "2025-06-18" {
+		t.Errorf("handshake %s at %s, want initialize at 2025-06-18", c.Handshake, c.ProtocolVersion)
+	}
+	for method, n := range pagesPerList(c) {
+		if n < 2 {
+			t.Errorf("%s: %d page(s); the full mode pages every list, so the capture stopped early", method, n)
+		}
+	}
+	if len(pagesPerList(c)) != 4 {
+		t.Errorf("lists read: %v, want all four", pagesPerList(c))
+	}
+	// The snapshot holds every item of every page: compare with the SDK
+	// server's own registry, read in process.
+	srv, _ := testserver.New(testserver.ModeFull)
+	ref := mustBuild(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-06-18")))
+	m := mustBuild(t, c)
+	if m.Fingerprints.Manifest != ref.Fingerprints.Manifest {
+		t.Errorf("stdio and in-process snapshots differ")
+	}
+	if len(m.Tools) == 0 || len(m.Prompts) == 0 || len(m.Resources) == 0 || len(m.ResourceTemplates) == 0 {
+		t.Errorf("empty sections: %d tools %d prompts %d resources %d templates", len(m.Tools), len(m.Prompts), len(m.Resources), len(m.ResourceTemplates))
+	}
+	// Frames alternate in order: every response follows its request.
+	for _, e := range c.Exchanges {
+		if e.ResponseFrame >= 0 && e.ResponseFrame < e.RequestFrame {
+			t.Errorf("%s: response frame %d before request frame %d", e.Method, e.ResponseFrame, e.RequestFrame)
+		}
+	}
+	if c.Timings.Startup <= 0 || c.Timings.Total < c.Timings.Startup {
+		t.Errorf("timings not measured: %+v", c.Timings)
+	}
+}
+
+func TestDiscoverHandshakeAtNewestRevision(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeFull), opts(""))
+	if c.RequestedVersion != capture.LatestRevision {
+		t.Errorf("requested %s, want the newest revision by default", c.RequestedVersion)
+	}
+	if c.Handshake != capture.HandshakeDiscover || c.ProtocolVersion != "2026-07-28" {
+		t.Errorf("handshake %s at %s, want server/discover at 2026-07-28", c.Handshake, c.ProtocolVersion)
+	}
+	var r map[string]any
+	if err := json.Unmarshal(c.HandshakeResult, &r); err != nil || r["supportedVersions"] == nil {
+		t.Errorf("handshake result is not the raw DiscoverResult: %s", c.HandshakeResult)
+	}
+}
+
+func TestFallbackToInitializeIsRecorded(t *testing.T) {
+	// The raw modes answer server/discover with "method not found".
+	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts(""))
+	if c.Handshake != capture.HandshakeInitialize {
+		t.Fatalf("handshake %s, want initialize after the fallback", c.Handshake)
+	}
+	found := false
+	for _, d := range c.Diagnostics {
+		found = found || d.Code == capture.DiagHandshakeFallback
+	}
+	if !found {
+		t.Errorf("no %s diagnostic: %+v", capture.DiagHandshakeFallback, c.Diagnostics)
+	}
+}
+
+// Every transport records the same surface.
+func TestTransportsAgree(t *testing.T) {
+	srv, _ := testserver.New(testserver.ModeFull)
+	want := mustBuild(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-11-25")))
+	for _, sse := range []bool{false, true} {
+		h, err := testserver.Handler(testserver.ModeFull, sse)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(h)
+		c, err := capture.Run(context.Background(), capture.HTTP{URL: ts.URL, SSE: sse, Headers: map[string][]string{"Authorization": {"Bearer secret-token"}}}, opts("2025-11-25"))
+		if err != nil {
+			for _, f := range c.Frames {
+				t.Logf("%s %.300s", f.Dir, f.Data)
+			}
+			t.Fatal(err)
+		}
+		ts.Close()
+		got := mustBuild(t, c)
+		if diff := cmp.Diff(string(mustEncode(t, want)), string(mustEncode(t, got))); diff != "" {
+			t.Errorf("sse=%v: snapshot differs from in-process (-want +got):\n%s", sse, diff)
+		}
+		if strings.Contains(c.Target, "secret") {
+			t.Errorf("target description leaks a header: %s", c.Target)
+		}
+	}
+}
+
+func mustEncode(t *testing.T, m *manifest.Manifest) []byte {
+	t.Helper()
+	b, err := manifest.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestStdoutNoiseIsReportedWithTheLine(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeStdoutLog), opts("2025-06-18"))
+	var lines []string
+	for _, d := range c.Diagnostics {
+		if d.Code == capture.DiagStdoutNoise {
+			lines = append(lines, d.Detail)
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatalf("no stdout noise reported: %+v", c.Diagnostics)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "Server listening on stdio") {
+		t.Errorf("offending line not reported: %q", lines)
+	}
+	if len(mustBuild(t, c).Tools) == 0 {
+		t.Errorf("the capture did not go on after the noise")
+	}
+}
+
+func TestMisbehavingServers(t *testing.T) {
+	type check func(t *testing.T, c *capture.Capture, err error)
+	limit := func(flag string) check {
+		return func(t *testing.T, c *capture.Capture, err error) {
+			var le *capture.LimitError
+			if !errors.As(err, &le) || le.Flag != flag || !strings.Contains(err.Error(), flag) {
+				t.Errorf("error %v, want a limit error naming %s", err, flag)
+			}
+		}
+	}
+	cases := []struct {
+		mode   string
+		limits capture.Limits
+		check  check
+	}{
+		{testserver.ModeCrashHandshake, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
+			var se *capture.ServerError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v, want a server error", err)
+			}
+			if !strings.Contains(err.Error(), "config file missing") || !strings.Contains(err.Error(), "exit status 3") {
+				t.Errorf("error does not show the stderr tail and status: %v", err)
+			}
+			if c == nil || !strings.Contains(c.Stderr, "config file missing") {
+				t.Errorf("stderr not kept in the capture")
+			}
+		}},
+		{testserver.ModeHang, capture.Limits{StartupTimeout: time.Second}, limit("--startup-timeout")},
+		{testserver.ModeHangLists, capture.Limits{RequestTimeout: time.Second}, limit("--request-timeout")},
+		{testserver.ModeHuge, capture.Limits{MaxBytes: 1 << 20}, limit("--max-bytes")},
+		{testserver.ModeEndlessPages, capture.Limits{MaxPages: 25}, limit("--max-pages")},
+		{testserver.ModeRepeatCursor, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
+			if !errors.Is(err, capture.ErrRepeatedCursor) && !strings.Contains(err.Error(), "cursor") {
+				t.Errorf("error %v, want a repeated cursor error", err)
+			}
+			if !strings.Contains(fmt.Sprint(err), "page-2") {
+				t.Errorf("error does not name the cursor: %v", err)
+			}
+		}},
+		{testserver.ModeInvalidJSON, capture.Limits{RequestTimeout: 20 * time.Second}, func(t *testing.T, c *capture.Capture, err error) {
+			if err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+				t.Errorf("error %v, want invalid JSON named", err)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			o := opts("2025-06-18")
+			if tc.limits.StartupTimeout > 0 {
+				o.Limits.StartupTimeout = tc.limits.StartupTimeout
+			}
+			if tc.limits.RequestTimeout > 0 {
+				o.Limits.RequestTimeout = tc.limits.RequestTimeout
+			}
+			o.Limits.MaxBytes = tc.limits.MaxBytes
+			o.Limits.MaxPages = tc.limits.MaxPages
+			start := time.Now()
+			c, err := capture.Run(context.Background(), stdio(t, tc.mode), o)
+			if err == nil {
+				t.Fatalf("capture succeeded, want an error")
+			}
+			tc.check(t, c, err)
+			if d := time.Since(start); d > 8*time.Second {
+				t.Errorf("took %v: a misbehaving server must fail fast", d)
+			}
+		})
+	}
+}
+
+func TestHugeResultWithinBudget(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeHuge), opts("2025-06-18"))
+	if n := len(c.Pages); n != 1 {
+		t.Fatalf("%d pages", n)
+	}
+	if len(c.Pages[0].Result) < 10<<20 {
+		t.Errorf("huge page is only %d bytes", len(c.Pages[0].Result))
+	}
+}
+
+func TestShutdownKillsTheWholeGroup(t *testing.T) {
+	cmd := stdio(t, testserver.ModeIgnoreSigterm)
+	c := mustRun(t, cmd, opts("2025-06-18"))
+	m := regexp.MustCompile(`child-pid=(\d+)`).FindStringSubmatch(c.Stderr)
+	if m == nil {
+		t.Fatalf("no child pid in stderr %q", c.Stderr)
+	}
+	pid, _ := strconv.Atoi(m[1])
+	if alive(pid) {
+		t.Errorf("child %d survived the shutdown", pid)
+	}
+	// stdin close (0.5 s) + SIGTERM ignored (0.5 s) + SIGKILL.
+	if c.Timings.Shutdown > 3*time.Second {
+		t.Errorf("shutdown took %v", c.Timings.Shutdown)
+	}
+}
+
+func TestCleanShutdownIsQuick(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeToolsOnly), opts("2025-06-18"))
+	if c.Timings.Shutdown > 400*time.Millisecond {
+		t.Errorf("a server that exits on stdin close took %v to shut down", c.Timings.Shutdown)
+	}
+	if got := pagesPerList(c); got[capture.MethodPromptsList] != 0 || got[capture.MethodToolsList] == 0 {
+		t.Errorf("lists read %v: only advertised capabilities may be listed", got)
+	}
+}
+
+func TestSDKRejectionKeepsRawBytes(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeSDKReject), opts("2025-06-18"))
+	var rejected bool
+	for _, d := range c.Diagnostics {
+		rejected = rejected || d.Code == capture.DiagSDKRejected
+	}
+	m := mustBuild(t, c)
+	if !rejected {
+		t.Logf("the SDK accepted the page (it filters invalid tools silently); raw items: %d", len(m.Tools))
+	}
+	if len(m.Tools) < 2 {
+		t.Errorf("snapshot has %d tools; the tool the SDK cannot decode must be kept from the raw bytes", len(m.Tools))
+	}
+}
+
+func TestDuplicateIdentityIsRefused(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModeDuplicateName), opts("2025-06-18"))
+	_, err := manifest.Build(c)
+	var de *manifest.DuplicateError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), `"search"`) {
+		t.Errorf("Build: %v, want a duplicate error naming \"search\"", err)
+	}
+}
+
+func TestRawPagesKeepEveryField(t *testing.T) {
+	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts("2025-06-18"))
+	if n := pagesPerList(c)[capture.MethodToolsList]; n != 3 {
+		t.Errorf("tools/list pages = %d, want 3", n)
+	}
+	m := mustBuild(t, c)
+	out := string(mustEncode(t, m))
+	if !strings.Contains(out, `"x-vendor"`) {
+		t.Errorf("unknown item field dropped from the snapshot")
+	}
+	if strings.Contains(out, "nextCursor") {
+		t.Errorf("list envelope leaked into the snapshot")
+	}
+}
+
+func TestBadTargets(t *testing.T) {
+	for _, tc := range []struct {
+		t    capture.Target
+		want string
+	}{
+		{capture.Command{}, "no server command"},
+		{capture.Command{Argv: []string{"/nonexistent/server"}}, "starting /nonexistent/server"},
+		{capture.HTTP{URL: "ftp://example"}, "not an http(s) URL"},
+		{capture.InProcess{}, "no server"},
+	} {
+		_, err := capture.Run(context.Background(), tc.t, opts(""))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.t.Describe(), err, tc.want)
+		}
+	}
+	if _, err := capture.Run(context.Background(), capture.InProcess{}, capture.Options{ProtocolVersion: "2099-01-01"}); err == nil {
+		t.Errorf("unknown protocol version accepted")
+	}
+}
+
+func TestRecordingTransportForwardsVersionSupport(t *testing.T) {
+	rt := capture.NewRecordingTransport(&versionLimited{})
+	if rt.SupportsProtocolVersion("2026-07-28") || !rt.SupportsProtocolVersion("2025-06-18") {
+		t.Errorf("ProtocolVersionSupporter not forwarded")
+	}
+}
+
+type versionLimited struct{}
+
+func (versionLimited) Connect(context.Context) (mcp.Connection, error) { return nil, errors.New("unused") }
+func (versionLimited) SupportsProtocolVersion(v string) bool          { return v != "2026-07-28" }
+
+// alive reports whether pid runs (a zombie awaiting its reaper is dead).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err != nil || !strings.Contains(string(stat), ") Z ")
+}
+

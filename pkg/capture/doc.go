@@ -1,0 +1,15 @@
+// Package capture records what an MCP client really receives from a server.
+//
+// It starts or connects to a server (a stdio command, a streamable HTTP or
+// legacy SSE URL, or an in-process *mcp.Server), performs the handshake for a
+// requested protocol revision, reads every list the server advertises to its
+// last page, and keeps every JSON-RPC frame in both directions as raw bytes.
+//
+// Results are taken from the recorded frames, never from the SDK's decoded
+// structs: the SDK turns schemas into maps, may drop what it cannot decode
+// and may answer lists from a cache. When the SDK rejects a result, the raw
+// bytes are still kept and the rejection is reported as a Diagnostic.
+//
+// Every loop over server data is bounded (pages, bytes, time) and every child
+// process is reaped: see Limits and the stdio shutdown sequence in stdio.go.
+package capture

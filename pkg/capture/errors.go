@@ -1,0 +1,117 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Limits bound everything a capture reads from a server. Zero values take
+// the defaults of DefaultLimits.
+type Limits struct {
+	// StartupTimeout bounds launch plus handshake (--startup-timeout).
+	StartupTimeout time.Duration
+	// RequestTimeout bounds each request after the handshake (--request-timeout).
+	RequestTimeout time.Duration
+	// MaxBytes bounds the total bytes received from the server (--max-bytes).
+	MaxBytes int64
+	// MaxPages bounds the pages read per list (--max-pages).
+	MaxPages int
+	// StderrTail is how much of a stdio server's stderr is kept.
+	StderrTail int
+}
+
+// DefaultLimits are the limits used for zero fields.
+var DefaultLimits = Limits{
+	StartupTimeout: 30 * time.Second,
+	RequestTimeout: 30 * time.Second,
+	MaxBytes:       64 << 20,
+	MaxPages:       1000,
+	StderrTail:     64 << 10,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.StartupTimeout > 0 {
+		d.StartupTimeout = l.StartupTimeout
+	}
+	if l.RequestTimeout > 0 {
+		d.RequestTimeout = l.RequestTimeout
+	}
+	if l.MaxBytes > 0 {
+		d.MaxBytes = l.MaxBytes
+	}
+	if l.MaxPages > 0 {
+		d.MaxPages = l.MaxPages
+	}
+	if l.StderrTail > 0 {
+		d.StderrTail = l.StderrTail
+	}
+	return d
+}
+
+// LimitError is a bound that a server hit. It names the limit and the flag
+// that raises it.
+type LimitError struct {
+	Limit  string // "startup timeout", "request timeout", "total bytes", "page count", "repeated cursor"
+	Value  string // the limit's value, e.g. "30s"
+	Flag   string // the flag that raises it, "" when none can
+	Method string // the request in flight, if any
+	Detail string
+}
+
+func (e *LimitError) Error() string {
+	var b strings.Builder
+	if e.Method != "" {
+		b.WriteString(e.Method + ": ")
+	}
+	if e.Detail != "" {
+		b.WriteString(e.Detail + ": ")
+	}
+	fmt.Fprintf(&b, "%s limit of %s reached", e.Limit, e.Value)
+	if e.Flag != "" {
+		fmt.Fprintf(&b, "; raise it with %s if the server needs more", e.Flag)
+	}
+	return b.String()
+}
+
+// ErrRepeatedCursor is wrapped by the error for a list whose cursor repeats.
+var ErrRepeatedCursor = errors.New("cursor repeats")
+
+// ServerError is a server that failed: it exited, closed its output, or
+// answered with something that cannot be read. It carries the end of the
+// server's stderr so that the failure can be understood without rerunning.
+type ServerError struct {
+	During string // "handshake", "tools/list", ...
+	Reason string // "exited with status 3", "sent invalid JSON on stdout: ..."
+	Stderr string // tail of stderr
+	Err    error
+}
+
+func (e *ServerError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "server failed during %s: %s", e.During, e.Reason)
+	if e.Err != nil && !strings.Contains(e.Reason, e.Err.Error()) {
+		fmt.Fprintf(&b, " (%v)", e.Err)
+	}
+	if s := strings.TrimSpace(e.Stderr); s != "" {
+		lines := strings.Split(s, "\n")
+		if len(lines) > 20 {
+			lines = append([]string{"..."}, lines[len(lines)-20:]...)
+		}
+		b.WriteString("\nserver stderr (last lines):\n  ")
+		b.WriteString(strings.Join(lines, "\n  "))
+	}
+	return b.String()
+}
+
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// truncate bounds a detail string for messages.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}

@@ -1,0 +1,43 @@
+//go:build unix
+
+package capture
+
+import (
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+const (
+	sigTerm = syscall.SIGTERM
+	sigKill = syscall.SIGKILL
+)
+
+// setProcessGroup starts the server in its own process group so that the
+// whole group (the server and anything it spawned) can be signalled.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+// waitGroupGone waits, at most d, until no process of the group is left
+// (signal delivery is asynchronous: a grandchild may outlive the leader by
+// a few milliseconds).
+func waitGroupGone(cmd *exec.Cmd, d time.Duration) {
+	if cmd.Process == nil {
+		return
+	}
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(-cmd.Process.Pid, 0); err == syscall.ESRCH {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,222 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RecordingTransport wraps any mcp.Transport and records every JSON-RPC
+// frame in both directions, in order.
+//
+// Outgoing frames are recorded before they are written, so a response can
+// never precede its request. Incoming frames are recorded as the SDK
+// decoded them, re-encoded: the "result" member is the server's exact
+// bytes (the SDK keeps it as raw JSON); only the envelope is re-written.
+// The stdio target records incoming lines before the SDK sees them, byte
+// for byte, and tells the recorder not to record them twice.
+//
+// It forwards mcp.ProtocolVersionSupporter, so wrapping a transport never
+// changes what is negotiated. The SDK's other optional connection hook
+// (sessionUpdated, which the streamable HTTP client uses to send the
+// MCP-Protocol-Version header) is unexported and cannot be forwarded; the
+// HTTP target restores the header itself from the recorded handshake.
+type RecordingTransport struct {
+	Transport mcp.Transport
+	rec       *recorder
+	// connectCtx, when set, replaces the context given to Connect: the SDK
+	// passes the handshake's context, but HTTP transports tie the life of
+	// the whole connection to it, and the handshake deadline must not end
+	// the session.
+	connectCtx context.Context
+}
+
+// NewRecordingTransport wraps t. Frames are available from Frames.
+func NewRecordingTransport(t mcp.Transport) *RecordingTransport {
+	return &RecordingTransport{Transport: t, rec: newRecorder(0)}
+}
+
+// Frames returns a copy of the frames recorded so far.
+func (t *RecordingTransport) Frames() []Frame { return t.rec.snapshot() }
+
+// Connect implements mcp.Transport.
+func (t *RecordingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	if t.connectCtx != nil {
+		ctx = t.connectCtx
+	}
+	conn, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{inner: conn, rec: t.rec}, nil
+}
+
+// SupportsProtocolVersion forwards mcp.ProtocolVersionSupporter; a wrapped
+// transport that does not implement it supports every version, as the SDK
+// assumes.
+func (t *RecordingTransport) SupportsProtocolVersion(v string) bool {
+	if s, ok := t.Transport.(mcp.ProtocolVersionSupporter); ok {
+		return s.SupportsProtocolVersion(v)
+	}
+	return true
+}
+
+var _ mcp.ProtocolVersionSupporter = (*RecordingTransport)(nil)
+
+// recorder holds the frames of one session and enforces the byte budget.
+type recorder struct {
+	mu       sync.Mutex
+	frames   []Frame
+	received int64
+	maxBytes int64 // 0: unbounded
+	limitErr error
+	// rawIncoming: incoming frames are recorded by the stdio line reader.
+	rawIncoming bool
+	// onReceive is called (outside the lock) with each incoming frame.
+	onReceive func(data []byte)
+}
+
+func newRecorder(maxBytes int64) *recorder { return &recorder{maxBytes: maxBytes} }
+
+// add appends a frame; for incoming frames it charges the byte budget and
+// returns the limit error once the budget is exceeded.
+func (r *recorder) add(dir Direction, data []byte) error {
+	r.mu.Lock()
+	if dir == Received {
+		r.received += int64(len(data))
+		if r.maxBytes > 0 && r.received > r.maxBytes {
+			if r.limitErr == nil {
+				r.limitErr = &LimitError{Limit: "total bytes", Value: fmt.Sprintf("%d bytes", r.maxBytes), Flag: "--max-bytes",
+					Detail: "the server's answers exceeded it"}
+			}
+			err := r.limitErr
+			r.mu.Unlock()
+			return err
+		}
+	}
+	cp := make([]byte, len(data))
+	copy(cp, data)
+	r.frames = append(r.frames, Frame{Seq: len(r.frames), Dir: dir, Data: cp})
+	cb := r.onReceive
+	r.mu.Unlock()
+	if dir == Received && cb != nil {
+		cb(cp)
+	}
+	return nil
+}
+
+// charge counts bytes that are not frames (stdout noise) against the budget.
+func (r *recorder) charge(n int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.received += int64(n)
+	if r.maxBytes > 0 && r.received > r.maxBytes {
+		if r.limitErr == nil {
+			r.limitErr = &LimitError{Limit: "total bytes", Value: fmt.Sprintf("%d bytes", r.maxBytes), Flag: "--max-bytes",
+				Detail: "the server's output exceeded it"}
+		}
+		return r.limitErr
+	}
+	return nil
+}
+
+func (r *recorder) limit() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.limitErr
+}
+
+func (r *recorder) snapshot() []Frame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Frame, len(r.frames))
+	copy(out, r.frames)
+	return out
+}
+
+func (r *recorder) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.frames)
+}
+
+type recordingConn struct {
+	inner mcp.Connection
+	rec   *recorder
+}
+
+func (c *recordingConn) SessionID() string { return c.inner.SessionID() }
+func (c *recordingConn) Close() error      { return c.inner.Close() }
+
+func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.inner.Read(ctx)
+	if err != nil {
+		if lerr := c.rec.limit(); lerr != nil {
+			return nil, lerr
+		}
+		return nil, err
+	}
+	if !c.rec.rawIncoming {
+		data, encErr := jsonrpc.EncodeMessage(msg)
+		if encErr != nil {
+			return nil, fmt.Errorf("recording a received frame: %w", encErr)
+		}
+		if err := c.rec.add(Received, data); err != nil {
+			_ = c.inner.Close()
+			return nil, err
+		}
+	}
+	return msg, nil
+}
+
+func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("recording a sent frame: %w", err)
+	}
+	_ = c.rec.add(Sent, data)
+	return c.inner.Write(ctx, msg)
+}
+
+// envelope is the part of a frame used to pair requests and responses.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *RPCError       `json:"error"`
+}
+
+// exchanges pairs requests sent by the client with the responses received,
+// in request order. Requests from the server and notifications are not
+// exchanges. Batches are not paired.
+func exchanges(frames []Frame) []Exchange {
+	var out []Exchange
+	pending := map[string]int{}
+	for _, f := range frames {
+		var e envelope
+		if json.Unmarshal(f.Data, &e) != nil {
+			continue
+		}
+		id := string(e.ID)
+		switch {
+		case f.Dir == Sent && e.Method != nil && id != "" && id != "null":
+			pending[id] = len(out)
+			out = append(out, Exchange{Method: *e.Method, Params: e.Params, RequestFrame: f.Seq, ResponseFrame: -1})
+		case f.Dir == Received && e.Method == nil && id != "":
+			i, ok := pending[id]
+			if !ok {
+				continue
+			}
+			delete(pending, id)
+			out[i].ResponseFrame = f.Seq
+			out[i].Result = e.Result
+			out[i].Error = e.Error
+		}
+	}
+	return out
+}

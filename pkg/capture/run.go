@@ -1,0 +1,309 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Revisions are the protocol revisions a capture can request, newest first.
+var Revisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// LatestRevision is the newest revision the SDK supports, requested by default.
+const LatestRevision = "2026-07-28"
+
+// Target is a server to capture: Command, HTTP or InProcess.
+type Target interface {
+	// Describe names the server without secrets.
+	Describe() string
+	kind() string
+	open(ctx context.Context, rec *recorder, lim Limits) (*session, error)
+}
+
+// session is an opened target.
+type session struct {
+	transport mcp.Transport
+	failure   func() error // why the server broke, nil if it did not
+	shutdown  func()       // stop the server and reap it
+	stderr    func() string
+	diags     func() []Diagnostic
+}
+
+// Options for Run.
+type Options struct {
+	// ProtocolVersion to request; "" requests LatestRevision.
+	ProtocolVersion string
+	Limits          Limits
+	// ClientName and ClientVersion are sent as clientInfo.
+	ClientName    string
+	ClientVersion string
+	// Now is the clock for Timings; nil leaves Timings zero.
+	Now func() time.Time
+}
+
+// Run captures one server at one protocol revision. The returned error is
+// a *LimitError, a *ServerError, or a plain error for bad options; when a
+// capture fails part-way, the partial capture is returned with the error
+// so that the frames seen so far can still be written.
+func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
+	lim := opts.Limits.withDefaults()
+	now := opts.Now
+	if now == nil {
+		now = func() time.Time { return time.Time{} }
+	}
+	version := opts.ProtocolVersion
+	if version == "" {
+		version = LatestRevision
+	}
+	if !slices.Contains(Revisions, version) {
+		return nil, fmt.Errorf("protocol version %q is not one mcp-surface knows; use one of %v", version, Revisions)
+	}
+	name, ver := opts.ClientName, opts.ClientVersion
+	if name == "" {
+		name = "mcp-surface"
+	}
+	if ver == "" {
+		ver = "dev"
+	}
+
+	start := now()
+	rec := newRecorder(lim.MaxBytes)
+	c := &Capture{Target: t.Describe(), Transport: t.kind(), RequestedVersion: version}
+	sess, err := t.open(ctx, rec, lim)
+	if err != nil {
+		return nil, err
+	}
+	var shutdownOnce bool
+	stop := func() {
+		if shutdownOnce {
+			return
+		}
+		shutdownOnce = true
+		s := now()
+		sess.shutdown()
+		c.Timings.Shutdown = now().Sub(s)
+	}
+	defer stop()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: ver}, &mcp.ClientOptions{
+		// An empty capability set: a capture must not invite the server to
+		// call back (roots, sampling, elicitation), which could change what
+		// it advertises.
+		Capabilities: &mcp.ClientCapabilities{},
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	rt := &RecordingTransport{Transport: sess.transport, rec: rec, connectCtx: ctx}
+
+	finish := func(err error) (*Capture, error) {
+		_ = err
+		stop()
+		c.Frames = rec.snapshot()
+		c.Exchanges = exchanges(c.Frames)
+		c.Diagnostics = append(sess.diags(), c.Diagnostics...)
+		c.Stderr = sess.stderr()
+		c.Timings.Total = now().Sub(start)
+		return c, err
+	}
+
+	hctx, cancel := context.WithTimeout(ctx, lim.StartupTimeout)
+	cs, err := client.Connect(hctx, rt, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cancel()
+	if err != nil {
+		return finish(blame(ctx, hctx, err, rec, sess, "the handshake", &LimitError{
+			Limit: "startup timeout", Value: lim.StartupTimeout.String(), Flag: "--startup-timeout",
+			Detail: "the server did not complete the handshake in time"}))
+	}
+	defer cs.Close()
+	c.Timings.Startup = now().Sub(start)
+	if err := c.settleHandshake(rec.snapshot(), cs); err != nil {
+		return finish(err)
+	}
+
+	lists := now()
+	caps := advertised(c.HandshakeResult)
+	for _, method := range ListMethods {
+		if !caps[method] {
+			continue
+		}
+		if err := c.readList(ctx, cs, rec, sess, lim, method); err != nil {
+			c.Timings.Lists = now().Sub(lists)
+			return finish(err)
+		}
+	}
+	c.Timings.Lists = now().Sub(lists)
+	_ = cs.Close()
+	return finish(nil)
+}
+
+// blame turns an SDK error into the most useful explanation: a limit we
+// enforce, the server's own failure (with its stderr), or the timeout.
+func blame(parent, ctx context.Context, err error, rec *recorder, sess *session, during string, timeout *LimitError) error {
+	if lerr := rec.limit(); lerr != nil {
+		var le *LimitError
+		if errors.As(lerr, &le) {
+			cp := *le
+			cp.Method = during
+			return &cp
+		}
+		return lerr
+	}
+	if ferr := sess.failure(); ferr != nil {
+		var se *ServerError
+		if errors.As(ferr, &se) {
+			se.During = during
+			se.Err = nil
+		}
+		return ferr
+	}
+	if parent.Err() != nil {
+		return fmt.Errorf("%s: interrupted: %w", during, parent.Err())
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		cp := *timeout
+		cp.Method = during
+		return &cp
+	}
+	return fmt.Errorf("%s: %w", during, err)
+}
+
+// settleHandshake finds which handshake the session settled on and keeps
+// its raw result.
+func (c *Capture) settleHandshake(frames []Frame, cs *mcp.ClientSession) error {
+	var discover, initialize *Exchange
+	for _, e := range exchanges(frames) {
+		e := e
+		switch e.Method {
+		case "server/discover":
+			discover = &e
+		case "initialize":
+			initialize = &e
+		}
+	}
+	switch {
+	case initialize != nil && initialize.Result != nil:
+		c.Handshake = HandshakeInitialize
+		c.HandshakeResult = initialize.Result
+		if discover != nil {
+			msg := "the server did not accept server/discover; the session fell back to initialize"
+			if discover.Error != nil {
+				msg += fmt.Sprintf(" (error %d: %s)", discover.Error.Code, discover.Error.Message)
+			}
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagHandshakeFallback, Method: "server/discover",
+				Message: msg, Frame: discover.ResponseFrame})
+		}
+	case discover != nil && discover.Result != nil:
+		c.Handshake = HandshakeDiscover
+		c.HandshakeResult = discover.Result
+	default:
+		return errors.New("handshake: no handshake result was recorded")
+	}
+	if ir := cs.InitializeResult(); ir != nil {
+		c.ProtocolVersion = ir.ProtocolVersion
+	}
+	return nil
+}
+
+// advertised reports which list methods the handshake's capabilities offer.
+func advertised(handshake json.RawMessage) map[string]bool {
+	var r struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(handshake, &r)
+	on := func(k string) bool {
+		v, ok := r.Capabilities[k]
+		return ok && string(v) != "null"
+	}
+	return map[string]bool{
+		MethodToolsList:             on("tools"),
+		MethodPromptsList:           on("prompts"),
+		MethodResourcesList:         on("resources"),
+		MethodResourceTemplatesList: on("resources"),
+	}
+}
+
+// readList reads one list to its last page, following nextCursor from the
+// raw result (not from the SDK's struct, which may have rejected it).
+func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *recorder, sess *session, lim Limits, method string) error {
+	seen := map[string]int{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page >= lim.MaxPages {
+			return &LimitError{Limit: "page count", Value: fmt.Sprint(lim.MaxPages), Flag: "--max-pages", Method: method,
+				Detail: fmt.Sprintf("the server kept returning nextCursor after %d pages", lim.MaxPages)}
+		}
+		before := rec.len()
+		rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
+		sdkErr := listPage(rctx, cs, method, cursor)
+		cancel()
+		ex, ok := lastExchange(rec.snapshot()[before:], method)
+		if !ok || ex.ResponseFrame < 0 {
+			if sdkErr == nil {
+				return fmt.Errorf("%s: the SDK answered page %d without asking the server (cache); cannot record it", method, page+1)
+			}
+			return blame(ctx, rctx, sdkErr, rec, sess, method, &LimitError{
+				Limit: "request timeout", Value: lim.RequestTimeout.String(), Flag: "--request-timeout",
+				Detail: fmt.Sprintf("no answer to page %d", page+1)})
+		}
+		if ex.Error != nil {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagListError, Method: method,
+				Message: fmt.Sprintf("%s page %d answered with error %d: %s", method, page+1, ex.Error.Code, ex.Error.Message),
+				Frame:   ex.ResponseFrame})
+			return nil
+		}
+		c.Pages = append(c.Pages, Page{Method: method, Index: page, Cursor: cursor, Result: ex.Result, Frame: ex.ResponseFrame})
+		if sdkErr != nil {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagSDKRejected, Method: method,
+				Message: fmt.Sprintf("the MCP Go SDK rejected %s page %d; its raw bytes were kept", method, page+1),
+				Detail:  truncate(sdkErr.Error(), 500), Frame: ex.ResponseFrame})
+		}
+		var r struct {
+			NextCursor *string `json:"nextCursor"`
+		}
+		_ = json.Unmarshal(ex.Result, &r)
+		if r.NextCursor == nil || *r.NextCursor == "" {
+			return nil
+		}
+		next := *r.NextCursor
+		if p, dup := seen[next]; dup || next == cursor {
+			return &LimitError{Limit: "repeated cursor", Value: fmt.Sprintf("%q", truncate(next, 80)), Method: method,
+				Detail: fmt.Sprintf("page %d returned the cursor already returned by page %d, so paging would never end (%v)", page+1, p+1, ErrRepeatedCursor)}
+		}
+		seen[next] = page
+		cursor = next
+	}
+}
+
+func listPage(ctx context.Context, cs *mcp.ClientSession, method, cursor string) error {
+	var err error
+	switch method {
+	case MethodToolsList:
+		_, err = cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+	case MethodPromptsList:
+		_, err = cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+	case MethodResourcesList:
+		_, err = cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+	case MethodResourceTemplatesList:
+		_, err = cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+	default:
+		err = fmt.Errorf("unknown list method %q", method)
+	}
+	return err
+}
+
+// lastExchange is the last request of method among frames, with its response.
+func lastExchange(frames []Frame, method string) (Exchange, bool) {
+	exs := exchanges(frames)
+	for i := len(exs) - 1; i >= 0; i-- {
+		if exs[i].Method == method {
+			return exs[i], true
+		}
+	}
+	return Exchange{}, false
+}

@@ -1,0 +1,130 @@
+// Package finding defines the one shape every result takes, whatever
+// produced it (spec gate, lint, diff): see DESIGN.md "Findings".
+package finding
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// Subject kinds.
+const (
+	KindTool             = "tool"
+	KindPrompt           = "prompt"
+	KindResource         = "resource"
+	KindResourceTemplate = "resource-template"
+	KindServer           = "server"
+)
+
+// Subject names what a finding is about: a tool, prompt, resource or
+// resource template by its identity, or the server itself.
+type Subject struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+func (s Subject) String() string {
+	if s.Kind == KindServer && s.Name == "" {
+		return "server"
+	}
+	return s.Kind + " " + s.Name
+}
+
+// Finding is one result. Field names are a public contract (JSON report):
+// add, never rename.
+type Finding struct {
+	Rule     string         `json:"rule"`
+	Level    rules.Level    `json:"level"`
+	Severity rules.Severity `json:"severity,omitempty"`
+	Tags     []string       `json:"tags"`
+	Subject  Subject        `json:"subject"`
+	// Pointer is a JSON Pointer into the subject (for spec findings, into the
+	// result that carried it). For changes it is the head pointer, or the
+	// base pointer when the thing was removed.
+	Pointer     string `json:"pointer"`
+	BasePointer string `json:"basePointer,omitempty"`
+	HeadPointer string `json:"headPointer,omitempty"`
+	Message     string `json:"message"`
+	// Before and After are canonical JSON values where they exist.
+	Before json.RawMessage `json:"before,omitempty"`
+	After  json.RawMessage `json:"after,omitempty"`
+	// Revision is the protocol revision the finding was judged under, when
+	// it matters (spec findings).
+	Revision    string `json:"revision,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+	// Acknowledged is set when .mcp-surface.yaml acknowledges the finding;
+	// acknowledged findings never fail a run.
+	Acknowledged string `json:"acknowledged,omitempty"`
+}
+
+// New fills Level, Severity and Tags from the rule table and computes the
+// fingerprint. It panics on an unknown rule ID (a programming error caught
+// by the table tests).
+func New(ruleID string, subj Subject, pointer, message string, before, after json.RawMessage) Finding {
+	r := rules.MustLookup(ruleID)
+	f := Finding{
+		Rule:     r.ID,
+		Level:    r.Level,
+		Severity: r.Severity,
+		Tags:     slices.Clone(r.Tags),
+		Subject:  subj,
+		Pointer:  pointer,
+		Message:  message,
+		Before:   before,
+		After:    after,
+	}
+	if f.Tags == nil {
+		f.Tags = []string{}
+	}
+	f.Fingerprint = Fingerprint(f.Rule, subj, pointer, before, after)
+	return f
+}
+
+// Fingerprint is hex(SHA-256(id|kind|name|pointer|before|after))[:16], built
+// from identity only, never from message text. before and after must be
+// canonical JSON (or nil).
+func Fingerprint(rule string, subj Subject, pointer string, before, after json.RawMessage) string {
+	h := sha256.New()
+	for i, s := range []string{rule, subj.Kind, subj.Name, pointer, string(before), string(after)} {
+		if i > 0 {
+			h.Write([]byte{'|'})
+		}
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Sort orders findings deterministically: worst level first, then subject,
+// pointer, rule, fingerprint.
+func Sort(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(b.Level.Rank(), a.Level.Rank()),
+			cmp.Compare(a.Subject.Kind, b.Subject.Kind),
+			cmp.Compare(a.Subject.Name, b.Subject.Name),
+			strings.Compare(a.Pointer, b.Pointer),
+			strings.Compare(a.Rule, b.Rule),
+			strings.Compare(a.Fingerprint, b.Fingerprint),
+		)
+	})
+}
+
+// AtOrAbove reports whether any unacknowledged finding is at or above level
+// l. An empty l ("none") never matches.
+func AtOrAbove(fs []Finding, l rules.Level) bool {
+	if l == "" {
+		return false
+	}
+	for _, f := range fs {
+		if f.Acknowledged == "" && f.Level.Rank() >= l.Rank() {
+			return true
+		}
+	}
+	return false
+}

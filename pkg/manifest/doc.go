@@ -1,0 +1,29 @@
+// Package manifest reduces a capture to the canonical, hashable snapshot
+// (mcp-surface.json) and reads it back.
+//
+// Canonical form (Canonicalize, CanonicalizeValue):
+//   - object keys sorted recursively (by UTF-16 code units is not needed:
+//     byte order of UTF-8 keys, which is also code point order);
+//   - arrays whose elements are all primitives (string, number, boolean,
+//     null) are sorted by their canonical encoding (required, enum, type…);
+//   - arrays containing an object or an array keep their order, and each
+//     element is canonicalized (reordering anyOf/oneOf can change meaning);
+//   - numbers in one decimal form, exact (no float rounding): 1.0 → 1,
+//     1e2 → 100, 0.50 → 0.5, -0 → 0, 1e400 stays 1e+400;
+//   - strings re-encoded with the minimal escapes of encoding/json without
+//     HTML escaping; no insignificant whitespace.
+//
+// Items are sorted by identity (tool and prompt name, resource URI,
+// template uriTemplate); identity is unique, and a capture or a snapshot
+// that repeats one is refused (fail closed).
+//
+// Fingerprints, per item (see fingerprint.go for the exact rules):
+//   - full: the whole item as served, canonicalized;
+//   - contract: what a client's calls depend on;
+//   - prose: the model-visible descriptions and titles.
+//
+// and one manifest hash over the whole surface (everything in the snapshot
+// except the fingerprints block). What is not surface is not in the
+// snapshot at all: list-result envelopes (nextCursor, result-level _meta,
+// cache hints such as ttl), JSON-RPC ids, timings.
+package manifest

@@ -1,0 +1,384 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// canonParser is a single-pass JSON parser that writes canonical output
+// directly, so that canonicalizing does not build a generic Go value tree.
+// Object members are canonicalized into a scratch buffer and then emitted
+// in key order; primitive-only arrays likewise in element order.
+type canonParser struct {
+	data []byte
+	pos  int
+}
+
+var errSyntax = errors.New("invalid JSON")
+
+func (p *canonParser) fail(what string) error {
+	return fmt.Errorf("invalid JSON at byte %d: %s", p.pos, what)
+}
+
+func (p *canonParser) skipWS() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// canonicalizeFast is Canonicalize without an intermediate value tree.
+func canonicalizeFast(data []byte) ([]byte, error) {
+	p := &canonParser{data: data}
+	out := make([]byte, 0, len(data))
+	p.skipWS()
+	out, _, err := p.value(out, 0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipWS()
+	if p.pos != len(p.data) {
+		return nil, p.fail("unexpected data after the value")
+	}
+	return out, nil
+}
+
+// value appends the canonical form of the next value; prim reports whether
+// it was a primitive (not an object or array).
+func (p *canonParser) value(out []byte, depth int) ([]byte, bool, error) {
+	if depth > maxDepth {
+		return nil, false, fmt.Errorf("JSON nested deeper than %d levels", maxDepth)
+	}
+	if p.pos >= len(p.data) {
+		return nil, false, p.fail("unexpected end")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		out, err := p.object(out, depth)
+		return out, false, err
+	case c == '[':
+		out, err := p.array(out, depth)
+		return out, false, err
+	case c == '"':
+		out, err := p.str(out)
+		return out, true, err
+	case c == 't':
+		return p.lit(out, "true")
+	case c == 'f':
+		return p.lit(out, "false")
+	case c == 'n':
+		return p.lit(out, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		out, err := p.number(out)
+		return out, true, err
+	}
+	return nil, false, p.fail(fmt.Sprintf("unexpected character %q", p.data[p.pos]))
+}
+
+func (p *canonParser) lit(out []byte, word string) ([]byte, bool, error) {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+		return nil, false, p.fail("bad literal")
+	}
+	p.pos += len(word)
+	return append(out, word...), true, nil
+}
+
+func (p *canonParser) number(out []byte) ([]byte, error) {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	intStart := p.pos
+	if digits() == 0 {
+		return nil, p.fail("bad number")
+	}
+	if p.data[intStart] == '0' && p.pos-intStart > 1 {
+		return nil, p.fail("leading zero in number")
+	}
+	simple := true
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		simple = false
+		if digits() == 0 {
+			return nil, p.fail("bad fraction")
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		simple = false
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return nil, p.fail("bad exponent")
+		}
+	}
+	lit := p.data[start:p.pos]
+	if simple && p.pos-intStart <= 21 && !(len(lit) == 2 && lit[0] == '-' && lit[1] == '0') {
+		return append(out, lit...), nil
+	}
+	n, err := canonicalNumber(string(lit))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, n...), nil
+}
+
+// str appends a canonical string. A string without escapes or control
+// characters and with valid UTF-8 is copied as is.
+func (p *canonParser) str(out []byte) ([]byte, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	plain := true
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			plain = false
+			p.pos += 2
+			continue
+		}
+		if c < 0x20 {
+			return nil, p.fail("control character in string")
+		}
+		if c >= utf8.RuneSelf {
+			plain = false
+		}
+		p.pos++
+	}
+	if p.pos >= len(p.data) {
+		return nil, p.fail("unterminated string")
+	}
+	raw := p.data[start:p.pos]
+	p.pos++ // closing quote
+	if plain || (bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)) {
+		out = append(out, '"')
+		out = append(out, raw...)
+		return append(out, '"'), nil
+	}
+	s, err := unquote(raw)
+	if err != nil {
+		return nil, p.fail(err.Error())
+	}
+	var b bytes.Buffer
+	writeString(&b, s)
+	return append(out, b.Bytes()...), nil
+}
+
+// unquote decodes the body of a JSON string.
+func unquote(raw []byte) (string, error) {
+	b := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(raw) {
+			return "", errors.New("bad escape")
+		}
+		switch raw[i+1] {
+		case '"', '\\', '/':
+			b = append(b, raw[i+1])
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(raw, i+2)
+			if !ok {
+				return "", errors.New("bad \\u escape")
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if r2, ok2 := hex4(raw, i+2); ok2 && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						b = utf8.AppendRune(b, d)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default:
+			return "", errors.New("bad escape")
+		}
+		i += 2
+	}
+	return string(b), nil
+}
+
+func hex4(raw []byte, at int) (rune, bool) {
+	if at+4 > len(raw) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(raw[at:at+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	return rune(v), true
+}
+
+type member struct {
+	key   string // decoded
+	start int    // span of "key":value in scratch
+	end   int
+}
+
+func (p *canonParser) object(out []byte, depth int) ([]byte, error) {
+	p.pos++
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return append(out, '{', '}'), nil
+	}
+	var scratch []byte
+	var members []member
+	for {
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.fail("expected a member name")
+		}
+		st := len(scratch)
+		var err error
+		keyStart := len(scratch)
+		scratch, err = p.str(scratch)
+		if err != nil {
+			return nil, err
+		}
+		key, err := unquote(scratch[keyStart+1 : len(scratch)-1])
+		if err != nil {
+			return nil, err
+		}
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.fail("expected ':'")
+		}
+		p.pos++
+		p.skipWS()
+		scratch = append(scratch, ':')
+		scratch, _, err = p.value(scratch, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, member{key: key, start: st, end: len(scratch)})
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unterminated object")
+		}
+		if p.data[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.data[p.pos] == '}' {
+			p.pos++
+			break
+		}
+		return nil, p.fail("expected ',' or '}'")
+	}
+	slices.SortStableFunc(members, func(a, b member) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return 0
+	})
+	out = append(out, '{')
+	first := true
+	for i, m := range members {
+		// A repeated name keeps its last value, as encoding/json does.
+		if i+1 < len(members) && members[i+1].key == m.key {
+			continue
+		}
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		out = append(out, scratch[m.start:m.end]...)
+	}
+	return append(out, '}'), nil
+}
+
+func (p *canonParser) array(out []byte, depth int) ([]byte, error) {
+	p.pos++
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return append(out, '[', ']'), nil
+	}
+	start := len(out)
+	out = append(out, '[')
+	var spans [][2]int
+	allPrim := true
+	for {
+		p.skipWS()
+		st := len(out)
+		var prim bool
+		var err error
+		out, prim, err = p.value(out, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		allPrim = allPrim && prim
+		spans = append(spans, [2]int{st, len(out)})
+		p.skipWS()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unterminated array")
+		}
+		if p.data[p.pos] == ',' {
+			p.pos++
+			out = append(out, ',')
+			continue
+		}
+		if p.data[p.pos] == ']' {
+			p.pos++
+			break
+		}
+		return nil, p.fail("expected ',' or ']'")
+	}
+	if allPrim && len(spans) > 1 {
+		elems := make([][]byte, len(spans))
+		for i, s := range spans {
+			elems[i] = slices.Clone(out[s[0]:s[1]])
+		}
+		slices.SortFunc(elems, bytes.Compare)
+		out = append(out[:start], '[')
+		for i, e := range elems {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, e...)
+		}
+	}
+	return append(out, ']'), nil
+}

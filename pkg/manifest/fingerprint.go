@@ -1,0 +1,165 @@
+package manifest
+
+import (
+	"slices"
+	"strconv"
+)
+
+// What each per-item fingerprint covers. All three are Hash(CanonicalizeValue(x))
+// of the value x described here, so they are independent of key order and
+// of the server's list order.
+//
+// full: the whole item exactly as served (every field, unknown ones and
+// item-level _meta included).
+//
+// contract: what a client's calls depend on:
+//   - tool: name; inputSchema and outputSchema with the documentation
+//     keywords (title, description, examples, $comment,
+//     markdownDescription) removed at every schema position; the four
+//     behaviour hints of annotations as effective values, with the spec's
+//     defaults applied (readOnlyHint false, destructiveHint true,
+//     idempotentHint false, openWorldHint true); execution.
+//   - prompt: name; each argument's name and effective required flag
+//     (default false), sorted by name.
+//   - resource: uri, name, mimeType.
+//   - resource template: uriTemplate, name, mimeType.
+//
+// prose: every model-visible text, as a map from JSON Pointer to text:
+// title and description of the item, annotations.title, title and
+// description at every schema position of inputSchema and outputSchema,
+// and each prompt argument's title and description.
+//
+// The manifest hash covers the whole snapshot except the fingerprints
+// block: serverInfo, protocolVersion, handshake, supportedVersions,
+// capabilities, instructions and every item.
+
+// Spec defaults for tool annotation hints.
+var hintDefaults = map[string]bool{
+	"readOnlyHint":    false,
+	"destructiveHint": true,
+	"idempotentHint":  false,
+	"openWorldHint":   true,
+}
+
+// EffectiveHints returns the four behaviour hints of a tool's annotations
+// object with the spec's defaults applied. Non-boolean values are kept as
+// served so that a malformed hint still changes the contract.
+func EffectiveHints(annotations any) map[string]any {
+	a, _ := annotations.(map[string]any)
+	out := make(map[string]any, len(hintDefaults))
+	for k, def := range hintDefaults {
+		if v, ok := a[k]; ok && v != nil {
+			out[k] = v
+		} else {
+			out[k] = def
+		}
+	}
+	return out
+}
+
+func contractOf(section string, item map[string]any) any {
+	pick := func(keys ...string) map[string]any {
+		out := map[string]any{}
+		for _, k := range keys {
+			if v, ok := item[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	switch section {
+	case SectionTools:
+		c := pick("name", "execution")
+		for _, k := range []string{"inputSchema", "outputSchema"} {
+			if v, ok := item[k]; ok {
+				c[k] = stripDocs(v)
+			}
+		}
+		c["annotations"] = EffectiveHints(item["annotations"])
+		return c
+	case SectionPrompts:
+		c := pick("name")
+		var args []any
+		if arr, ok := item["arguments"].([]any); ok {
+			type arg struct {
+				name string
+				v    map[string]any
+			}
+			var as []arg
+			for _, a := range arr {
+				am, _ := a.(map[string]any)
+				name, _ := am["name"].(string)
+				req, ok := am["required"]
+				if !ok || req == nil {
+					req = false
+				}
+				as = append(as, arg{name, map[string]any{"name": am["name"], "required": req}})
+			}
+			slices.SortStableFunc(as, func(x, y arg) int {
+				switch {
+				case x.name < y.name:
+					return -1
+				case x.name > y.name:
+					return 1
+				}
+				return 0
+			})
+			for _, a := range as {
+				args = append(args, a.v)
+			}
+		}
+		c["arguments"] = args
+		return c
+	case SectionResources:
+		return pick("uri", "name", "mimeType")
+	case SectionResourceTemplates:
+		return pick("uriTemplate", "name", "mimeType")
+	}
+	return item
+}
+
+func proseOf(section string, item map[string]any) map[string]any {
+	out := map[string]any{}
+	text := func(ptr string, v any) {
+		if s, ok := v.(string); ok {
+			out[ptr] = s
+		}
+	}
+	text("/title", item["title"])
+	text("/description", item["description"])
+	if a, ok := item["annotations"].(map[string]any); ok {
+		text("/annotations/title", a["title"])
+	}
+	if section == SectionTools {
+		for _, k := range []string{"inputSchema", "outputSchema"} {
+			walkSchema(item[k], "/"+k, func(obj map[string]any, ptr string) {
+				text(ptr+"/title", obj["title"])
+				text(ptr+"/description", obj["description"])
+			})
+		}
+	}
+	if section == SectionPrompts {
+		if arr, ok := item["arguments"].([]any); ok {
+			for i, a := range arr {
+				am, _ := a.(map[string]any)
+				p := "/arguments/" + strconv.Itoa(i)
+				text(p+"/title", am["title"])
+				text(p+"/description", am["description"])
+			}
+		}
+	}
+	return out
+}
+
+// printsOf computes the three fingerprints of one decoded item.
+func printsOf(section string, full []byte, item map[string]any) (Prints, error) {
+	c, err := CanonicalizeValue(contractOf(section, item))
+	if err != nil {
+		return Prints{}, err
+	}
+	p, err := CanonicalizeValue(proseOf(section, item))
+	if err != nil {
+		return Prints{}, err
+	}
+	return Prints{Full: Hash(full), Contract: Hash(c), Prose: Hash(p)}, nil
+}

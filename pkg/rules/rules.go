@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Level is the ordered scale shared by every producer and by SARIF.
+type Level string
+
+const (
+	LevelError   Level = "error"
+	LevelWarning Level = "warning"
+	LevelNote    Level = "note"
+	LevelInfo    Level = "info"
+)
+
+// Rank orders levels: error > warning > note > info. Unknown levels rank 0.
+func (l Level) Rank() int {
+	switch l {
+	case LevelError:
+		return 4
+	case LevelWarning:
+		return 3
+	case LevelNote:
+		return 2
+	case LevelInfo:
+		return 1
+	}
+	return 0
+}
+
+// ParseLevel accepts a level name, the severity aliases `breaking` (error)
+// and `risky` (warning), and `none` (which returns "" and ok).
+func ParseLevel(s string) (Level, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "error", "breaking":
+		return LevelError, nil
+	case "warning", "risky":
+		return LevelWarning, nil
+	case "note":
+		return LevelNote, nil
+	case "info":
+		return LevelInfo, nil
+	case "none":
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown level %q: use error, warning, note, info or none (breaking and risky are accepted for error and warning)", s)
+}
+
+// Severity is a change rule's default severity from the rule catalog.
+type Severity string
+
+const (
+	SeverityBreaking Severity = "breaking"
+	SeverityRisky    Severity = "risky"
+	SeverityMinor    Severity = "minor"
+	SeverityPatch    Severity = "patch"
+	SeverityInfo     Severity = "info"
+)
+
+// Level maps a change severity onto the shared level scale (DESIGN.md):
+// breaking→error, risky→warning, minor/patch→note, info→info.
+func (s Severity) Level() Level {
+	switch s {
+	case SeverityBreaking:
+		return LevelError
+	case SeverityRisky:
+		return LevelWarning
+	case SeverityMinor, SeverityPatch:
+		return LevelNote
+	}
+	return LevelInfo
+}
+
+// Rank orders severities: breaking 5 … info 1; unknown 0.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityBreaking:
+		return 5
+	case SeverityRisky:
+		return 4
+	case SeverityMinor:
+		return 3
+	case SeverityPatch:
+		return 2
+	case SeverityInfo:
+		return 1
+	}
+	return 0
+}
+
+// Bump is the semver bump a severity suggests: breaking and risky → major,
+// minor → minor, patch → patch, info → none ("").
+func (s Severity) Bump() string {
+	switch s {
+	case SeverityBreaking, SeverityRisky:
+		return "major"
+	case SeverityMinor:
+		return "minor"
+	case SeverityPatch:
+		return "patch"
+	}
+	return ""
+}
+
+// Kind says which producer reports a rule.
+type Kind string
+
+const (
+	KindSpec   Kind = "spec"   // a violation of the published MCP schema or a MUST
+	KindLint   Kind = "lint"   // a SHOULD or a good practice
+	KindChange Kind = "change" // a difference between two snapshots
+)
+
+// Rule is one entry of the table.
+type Rule struct {
+	// ID is kebab-case and stable forever.
+	ID   string
+	Kind Kind
+	// Severity is set for change rules; Level is derived from it.
+	Severity Severity
+	// Level is the default level. For change rules it must equal
+	// Severity.Level(); spec and lint rules set it directly.
+	Level Level
+	// Direction is input, output, surface or meta for change rules.
+	Direction string
+	// Tags such as wire, sec, llm, heur, strict, lifecycle, versioning, spec, lint.
+	Tags []string
+	// Summary is one line, no trailing period.
+	Summary string
+	// Help is markdown: why it matters and what to do.
+	Help string
+}
+
+// HasTag reports whether the rule carries tag t.
+func (r Rule) HasTag(t string) bool { return slices.Contains(r.Tags, t) }
+
+// tables is appended to by each area's file in an init function.
+var (
+	tables   [][]Rule
+	mergeMu  sync.Mutex
+	merged   []Rule
+	byID     map[string]int
+	mergedOK bool
+)
+
+// register adds an area's rules. Called from init functions only.
+func register(rs []Rule) { tables = append(tables, rs) }
+
+func build() {
+	mergeMu.Lock()
+	defer mergeMu.Unlock()
+	if mergedOK {
+		return
+	}
+	for _, t := range tables {
+		merged = append(merged, t...)
+	}
+	for i := range merged {
+		if merged[i].Kind == KindChange && merged[i].Level == "" {
+			merged[i].Level = merged[i].Severity.Level()
+		}
+	}
+	slices.SortStableFunc(merged, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
+	byID = make(map[string]int, len(merged))
+	for i, r := range merged {
+		if _, dup := byID[r.ID]; !dup {
+			byID[r.ID] = i
+		}
+	}
+	mergedOK = true
+}
+
+// All returns every rule, sorted by ID. The slice must not be modified.
+func All() []Rule {
+	build()
+	return merged
+}
+
+// Lookup returns the rule with the given ID.
+func Lookup(id string) (Rule, bool) {
+	build()
+	i, ok := byID[id]
+	if !ok {
+		return Rule{}, false
+	}
+	return merged[i], true
+}
+
+// MustLookup is Lookup for IDs written in code; it panics on a typo, which
+// the table tests catch before release.
+func MustLookup(id string) Rule {
+	r, ok := Lookup(id)
+	if !ok {
+		panic("rules: unknown rule " + id)
+	}
+	return r
+}
+
+// Suggest returns close IDs for an unknown one, for error messages.
+func Suggest(id string) []string {
+	build()
+	var out []string
+	for _, r := range merged {
+		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) {
+			out = append(out, r.ID)
+		}
+		if len(out) == 5 {
+			break
+		}
+	}
+	return out
+}
