@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -116,7 +117,24 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 		t = &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: client, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: int(lim.MaxBytes)}
 	}
+	// Pairs of (secret, replacement) for error text.
+	var secrets []string
+	if u.RawQuery != "" {
+		secrets = append(secrets, u.RawQuery, "[query removed]")
+	}
+	if u.User != nil {
+		secrets = append(secrets, u.User.String(), "[user removed]")
+	}
+	for _, vs := range h.Headers {
+		for _, v := range vs {
+			if v != "" {
+				secrets = append(secrets, v, "[header value removed]")
+			}
+		}
+	}
+	redact := strings.NewReplacer(secrets...).Replace
 	return &session{
+		redact:    func(s string) string { return redact(strings.ReplaceAll(s, h.URL, h.Describe())) },
 		transport: t,
 		failure:   func() error { return nil },
 		shutdown:  func() {},

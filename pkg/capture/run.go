@@ -34,7 +34,20 @@ type session struct {
 	shutdown  func()       // stop the server and reap it
 	stderr    func() string
 	diags     func() []Diagnostic
+	// redact removes secrets (URL query and user info, header values)
+	// from error text; nil when there are none.
+	redact func(string) string
 }
+
+// redactedError hides secrets in a wrapped error's text but keeps it
+// reachable for errors.As.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // Options for Run.
 type Options struct {
@@ -102,7 +115,11 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	rt := &RecordingTransport{Transport: sess.transport, rec: rec, connectCtx: ctx}
 
 	finish := func(err error) (*Capture, error) {
-		_ = err
+		if err != nil && sess.redact != nil {
+			if msg := sess.redact(err.Error()); msg != err.Error() {
+				err = &redactedError{msg: msg, err: err}
+			}
+		}
 		stop()
 		c.Frames = rec.snapshot()
 		c.Exchanges = exchanges(c.Frames)

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -95,53 +98,43 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		}
 	}
 
-	raw := map[string][]any{}
+	raw := map[string][]json.RawMessage{}
 	for _, p := range c.Pages {
 		section, ok := sectionOfMethod[p.Method]
 		if !ok {
 			continue
 		}
-		v, err := decode(p.Result)
-		if err != nil {
-			return nil, fmt.Errorf("%s page %d: %w", p.Method, p.Index+1, err)
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%s page %d: result is not a JSON object", p.Method, p.Index+1)
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(p.Result, &obj); err != nil {
+			return nil, fmt.Errorf("%s page %d: result is not a JSON object: %w", p.Method, p.Index+1, err)
 		}
 		key := capture.ItemsKey[p.Method]
 		list, present := obj[key]
-		if !present || list == nil {
+		if !present || string(list) == "null" {
 			continue
 		}
-		arr, ok := list.([]any)
-		if !ok {
+		var arr []json.RawMessage
+		if err := json.Unmarshal(list, &arr); err != nil {
 			return nil, fmt.Errorf("%s page %d: %q is not an array", p.Method, p.Index+1, key)
-		}
-		for i, it := range arr {
-			if _, ok := it.(map[string]any); !ok {
-				return nil, fmt.Errorf("%s page %d: %s[%d] is not a JSON object", p.Method, p.Index+1, key, i)
-			}
 		}
 		raw[section] = append(raw[section], arr...)
 	}
 	if err := m.setItems(raw); err != nil {
 		return nil, err
 	}
-	if err := m.computeFingerprints(); err != nil {
-		return nil, err
-	}
 	return m, nil
 }
 
-// setItems canonicalizes, identifies, sorts and de-duplicates the decoded
-// items of every section.
-func (m *Manifest) setItems(raw map[string][]any) error {
+// setItems canonicalizes, identifies, sorts and de-duplicates the raw
+// items of every section, then computes the fingerprints.
+func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
+	decoded := map[string][]map[string]any{}
 	for _, section := range Sections {
-		items, err := buildItems(section, raw[section])
+		items, values, err := buildItems(section, raw[section])
 		if err != nil {
 			return err
 		}
+		decoded[section] = values
 		switch section {
 		case SectionTools:
 			m.Tools = items
@@ -153,38 +146,60 @@ func (m *Manifest) setItems(raw map[string][]any) error {
 			m.ResourceTemplates = items
 		}
 	}
-	return nil
+	return m.computeFingerprints(decoded)
 }
 
-func buildItems(section string, raw []any) ([]Item, error) {
+// buildItems returns the section's items sorted by identity, and their
+// decoded values in the same order.
+func buildItems(section string, raw []json.RawMessage) ([]Item, []map[string]any, error) {
 	key := identityKey[section]
-	items := make([]Item, 0, len(raw))
-	for i, v := range raw {
-		obj := v.(map[string]any)
+	type entry struct {
+		item Item
+		v    map[string]any
+	}
+	entries := make([]entry, len(raw))
+	err := parallel(len(raw), func(i int) error {
+		canon, err := Canonicalize(raw[i])
+		if err != nil {
+			return fmt.Errorf("%s[%d]: %w", section, i, err)
+		}
+		v, err := decode(canon)
+		if err != nil {
+			return fmt.Errorf("%s[%d]: %w", section, i, err)
+		}
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s[%d] is not a JSON object", section, i)
+		}
 		id, ok := obj[key].(string)
 		if !ok {
-			return nil, fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", section, i, key)
+			return fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", section, i, key)
 		}
-		b, err := CanonicalizeValue(obj)
-		if err != nil {
-			return nil, fmt.Errorf("%s %q: %w", section, id, err)
-		}
-		items = append(items, Item{ID: id, Raw: b})
+		entries[i] = entry{Item{ID: id, Raw: canon}, obj}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	slices.SortStableFunc(items, func(a, b Item) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.item.ID, b.item.ID) })
 	var dups []string
-	for i := 1; i < len(items); i++ {
-		if items[i].ID == items[i-1].ID && (len(dups) == 0 || dups[len(dups)-1] != items[i].ID) {
-			dups = append(dups, items[i].ID)
+	for i := 1; i < len(entries); i++ {
+		if entries[i].item.ID == entries[i-1].item.ID && (len(dups) == 0 || dups[len(dups)-1] != entries[i].item.ID) {
+			dups = append(dups, entries[i].item.ID)
 		}
 	}
 	if len(dups) > 0 {
-		return nil, &DuplicateError{Section: section, IDs: dups}
+		return nil, nil, &DuplicateError{Section: section, IDs: dups}
 	}
-	return items, nil
+	items := make([]Item, len(entries))
+	values := make([]map[string]any, len(entries))
+	for i, e := range entries {
+		items[i], values[i] = e.item, e.v
+	}
+	return items, values, nil
 }
 
-func (m *Manifest) computeFingerprints() error {
+func (m *Manifest) computeFingerprints(decoded map[string][]map[string]any) error {
 	fp := Fingerprints{
 		Tools: map[string]Prints{}, Prompts: map[string]Prints{},
 		Resources: map[string]Prints{}, ResourceTemplates: map[string]Prints{},
@@ -194,16 +209,21 @@ func (m *Manifest) computeFingerprints() error {
 			SectionTools: fp.Tools, SectionPrompts: fp.Prompts,
 			SectionResources: fp.Resources, SectionResourceTemplates: fp.ResourceTemplates,
 		}[section]
-		for _, it := range m.Items(section) {
-			v, err := decode(it.Raw)
+		items := m.Items(section)
+		prints := make([]Prints, len(items))
+		err := parallel(len(items), func(i int) error {
+			p, err := printsOf(section, items[i].Raw, decoded[section][i])
 			if err != nil {
-				return err
+				return fmt.Errorf("%s %q: %w", section, items[i].ID, err)
 			}
-			p, err := printsOf(section, it.Raw, v.(map[string]any))
-			if err != nil {
-				return fmt.Errorf("%s %q: %w", section, it.ID, err)
-			}
-			dst[it.ID] = p
+			prints[i] = p
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, it := range items {
+			dst[it.ID] = prints[i]
 		}
 	}
 	body, err := m.canonicalBody()
@@ -233,3 +253,40 @@ func ItemValue(it Item) (map[string]any, error) {
 func Decode(data []byte) (any, error) { return decode(data) }
 
 var _ = json.Valid
+
+// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines and returns the
+// error of the lowest index that failed, so errors are deterministic.
+func parallel(n int, fn func(i int) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 64 || workers < 2 {
+		for i := 0; i < n; i++ {
+			if err := fn(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -48,6 +48,11 @@ func (m *Manifest) body() (map[string]json.RawMessage, error) {
 	}
 	for _, section := range Sections {
 		var buf bytes.Buffer
+		n := 2
+		for _, it := range m.Items(section) {
+			n += len(it.Raw) + 1
+		}
+		buf.Grow(n)
 		buf.WriteByte('[')
 		for i, it := range m.Items(section) {
 			if i > 0 {
@@ -183,27 +188,12 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("snapshot %s: %w", x.name, err)
 		}
 	}
-	raw := map[string][]any{}
-	for section, list := range map[string][]json.RawMessage{
+	raw := map[string][]json.RawMessage{
 		SectionTools: f.Tools, SectionPrompts: f.Prompts,
 		SectionResources: f.Resources, SectionResourceTemplates: f.ResourceTemplates,
-	} {
-		for i, r := range list {
-			v, err := decode(r)
-			if err != nil {
-				return nil, fmt.Errorf("snapshot %s[%d]: %w", section, i, err)
-			}
-			if _, ok := v.(map[string]any); !ok {
-				return nil, fmt.Errorf("snapshot %s[%d] is not a JSON object", section, i)
-			}
-			raw[section] = append(raw[section], v)
-		}
 	}
 	if err := m.setItems(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	if err := m.computeFingerprints(); err != nil {
-		return nil, err
 	}
 	return m, nil
 }
