@@ -197,8 +197,18 @@ func (p *inProcess) wait(t *testing.T, timeout time.Duration) error {
 	}
 }
 
-// sdkClient connects a go-sdk client to an in-process server over pipes.
+// sdkClientPipes connects a go-sdk client to an in-process server over pipes.
 func sdkClientPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession, *inProcess) {
+	t.Helper()
+	cs, p, err := connectSDKPipes(t, mode, maxLine)
+	if err != nil {
+		t.Fatalf("Connect(%s): %v", mode, err)
+	}
+	return cs, p
+}
+
+// connectSDKPipes is sdkClientPipes returning the Connect error.
+func connectSDKPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession, *inProcess, error) {
 	t.Helper()
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
@@ -226,8 +236,5 @@ func sdkClientPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession,
 			t.Errorf("RunStdio(%s) did not return", mode)
 		}
 	})
-	if err != nil {
-		t.Fatalf("Connect(%s): %v", mode, err)
-	}
-	return cs, p
+	return cs, p, err
 }

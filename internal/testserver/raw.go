@@ -89,6 +89,10 @@ func runRaw(ctx context.Context, mode string, stdin io.Reader, stdout, stderr io
 	switch mode {
 	case ModeSleeper:
 		signal.Ignore(syscall.SIGTERM)
+		// Tell the parent that SIGTERM is now ignored.
+		if _, err := io.WriteString(stdout, SleeperReady+"\n"); err != nil {
+			return err
+		}
 		return hangForever(ctx)
 	case ModeIgnoreSigterm:
 		signal.Ignore(syscall.SIGTERM)
@@ -157,9 +161,15 @@ func hangForever(ctx context.Context) error {
 	}
 }
 
-// startSleeper re-executes the current executable in sleeper mode. The child
-// stays in our process group (no Setpgid), so killing the group kills it too.
-// Its stdio is /dev/null so that it cannot keep the client's pipes open.
+// SleeperReady is the line the sleeper mode writes on stdout once it
+// ignores SIGTERM.
+const SleeperReady = "sleeper ready"
+
+// startSleeper re-executes the current executable in sleeper mode and waits
+// until it ignores SIGTERM. The child stays in our process group (no
+// Setpgid), so killing the group kills it too. Its stdin and stderr are
+// /dev/null and its stdout is a pipe that we close once it is ready, so that
+// it cannot keep the client's pipes open.
 func (s *rawServer) startSleeper() error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -168,10 +178,32 @@ func (s *rawServer) startSleeper() error {
 	cmd := exec.Command(exe)
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, EnvVar+"=") })
 	cmd.Env = append(env, EnvFor(ModeSleeper))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("testserver: starting sleeper: %w", err)
 	}
+	ready := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err == nil && line != SleeperReady+"\n" {
+			err = fmt.Errorf("unexpected line %q", line)
+		}
+		ready <- err
+	}()
+	select {
+	case err = <-ready:
+	case <-time.After(30 * time.Second):
+		err = errors.New("timed out")
+	}
+	out.Close()
 	go func() { _ = cmd.Wait() }() // reap it if it ever exits
+	if err != nil {
+		_ = cmd.Process.Kill()
+		return fmt.Errorf("testserver: waiting for the sleeper: %w", err)
+	}
 	_, err = fmt.Fprintf(s.stderr, "child-pid=%d\n", cmd.Process.Pid)
 	return err
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type toolsPage struct {
@@ -329,13 +328,12 @@ func TestSDKClientAgainstRawModes(t *testing.T) {
 
 func TestSDKClientRejectsStdoutLog(t *testing.T) {
 	// Non-JSON on stdout kills the go-sdk client's connection at once.
-	p := startInProcess(t, "stdout-log")
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: p.stdoutR, Writer: p.w}, nil)
+	cs, _, err := connectSDKPipes(t, "stdout-log", 0)
 	if err == nil {
 		cs.Close()
 		t.Fatal("Connect succeeded despite non-JSON stdout")
+	}
+	if !strings.Contains(err.Error(), "invalid character 'S'") {
+		t.Errorf("Connect error = %v", err)
 	}
 }

@@ -134,7 +134,9 @@ func (e *ExitError) Error() string { return fmt.Sprintf("testserver: exit status
 // in a process that calls [MaybeRunFromEnv] first (cmd/testserver or a test
 // binary whose TestMain does).
 //
-// A clean EOF on stdin returns nil. A mode that wants a specific exit status
+// A clean EOF on stdin returns nil. In SDK modes the EOF is held back until
+// every request read so far has been answered (at most 5 s), so a client may
+// write all its requests and close stdin at once. A mode that wants a specific exit status
 // returns an [*ExitError].
 func RunStdio(ctx context.Context, mode string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if IsSDKMode(mode) {
@@ -142,9 +144,10 @@ func RunStdio(ctx context.Context, mode string, stdin io.Reader, stdout, stderr 
 		if err != nil {
 			return err
 		}
+		in, out := drainingStdio(stdin, stdout)
 		t := &mcp.IOTransport{
-			Reader: io.NopCloser(stdin),
-			Writer: nopWriteCloser{stdout},
+			Reader: in,
+			Writer: out,
 			// The big mode's pages are small, but a client may send large
 			// requests; accept whatever a test throws at us.
 			MaxLineLength: -1,
@@ -167,10 +170,6 @@ func isCleanEOF(err error) bool {
 	return err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) ||
 		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // Handler serves an SDK mode over HTTP: streamable HTTP when sse is false,
 // the legacy HTTP+SSE transport when sse is true. One server instance backs
