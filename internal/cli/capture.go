@@ -223,8 +223,9 @@ func sanitizeLine(s string) string {
 
 func summarize(c *capture.Capture, m *manifest.Manifest) string {
 	pages := len(c.Pages)
-	return fmt.Sprintf("%s: protocol %s via %s; %d tools, %d prompts, %d resources, %d resource templates (%d pages)",
-		c.Target, c.ProtocolVersion, c.Handshake, len(m.Tools), len(m.Prompts), len(m.Resources), len(m.ResourceTemplates), pages)
+	return fmt.Sprintf("%s: protocol %s via %s; %s, %s, %s, %s (%s)",
+		c.Target, c.ProtocolVersion, c.Handshake, plural(len(m.Tools), "tool"), plural(len(m.Prompts), "prompt"),
+		plural(len(m.Resources), "resource"), plural(len(m.ResourceTemplates), "resource template"), plural(pages, "page"))
 }
 
 // outputPath inserts the revision before the extension when several
@@ -295,4 +296,11 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		fmt.Fprintln(env.Stderr, sanitizeLine(summarize(c, m)))
 	}
 	return ExitOK, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

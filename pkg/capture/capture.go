@@ -16,8 +16,8 @@ const (
 // Frame is one JSON-RPC message as it crossed the transport.
 type Frame struct {
 	// Seq numbers frames from 0 in the order the recorder saw them.
-	Seq  int       `json:"seq"`
-	Dir  Direction `json:"dir"`
+	Seq  int             `json:"seq"`
+	Dir  Direction       `json:"dir"`
 	Data json.RawMessage `json:"data"`
 }
 
@@ -89,6 +89,8 @@ const (
 	DiagListError = "list-error"
 	// DiagHandshakeFallback: server/discover failed and initialize was used.
 	DiagHandshakeFallback = "handshake-fallback"
+	// DiagProbeBounded: a probe over every listed resource was cut at its bound.
+	DiagProbeBounded = "probe-bounded"
 )
 
 // Diagnostic is something the capture noticed that is not fatal.
@@ -124,6 +126,9 @@ type Capture struct {
 	Exchanges []Exchange `json:"exchanges"`
 	// Frames is every JSON-RPC frame in both directions, in order.
 	Frames []Frame `json:"frames"`
+	// Probes are the declared calls made after the lists, in order. Their
+	// results are never part of a snapshot's fingerprints.
+	Probes []ProbeResult `json:"probes,omitempty"`
 	// Diagnostics are non-fatal observations, in the order seen.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote

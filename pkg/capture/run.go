@@ -59,6 +59,8 @@ type Options struct {
 	ClientVersion string
 	// Now is the clock for Timings; nil leaves Timings zero.
 	Now func() time.Time
+	// Probes are called after the lists, in order (see Probe).
+	Probes []Probe
 }
 
 // Run captures one server at one protocol revision. The returned error is
@@ -155,6 +157,9 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		}
 	}
 	c.Timings.Lists = now().Sub(lists)
+	if err := c.runProbes(ctx, cs, rec, sess, lim, opts.Probes); err != nil {
+		return finish(err)
+	}
 	_ = cs.Close()
 	return finish(nil)
 }

@@ -68,10 +68,10 @@ func (r *ringBuffer) String() string {
 }
 
 type stdioConn struct {
-	cmd    *exec.Cmd
-	grace  time.Duration
-	stderr *ringBuffer
-	done   chan struct{} // closed when the process has been reaped
+	cmd     *exec.Cmd
+	grace   time.Duration
+	stderr  *ringBuffer
+	done    chan struct{} // closed when the process has been reaped
 	waitErr error
 
 	mu       sync.Mutex
