@@ -128,13 +128,13 @@ func Build(c *capture.Capture) (*Manifest, error) {
 // setItems canonicalizes, identifies, sorts and de-duplicates the raw
 // items of every section, then computes the fingerprints.
 func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
-	decoded := map[string][]map[string]any{}
+	prints := map[string][]Prints{}
 	for _, section := range Sections {
-		items, values, err := buildItems(section, raw[section])
+		items, ps, err := buildItems(section, raw[section])
 		if err != nil {
 			return err
 		}
-		decoded[section] = values
+		prints[section] = ps
 		switch section {
 		case SectionTools:
 			m.Tools = items
@@ -146,16 +146,17 @@ func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
 			m.ResourceTemplates = items
 		}
 	}
-	return m.computeFingerprints(decoded)
+	return m.computeFingerprints(prints)
 }
 
 // buildItems returns the section's items sorted by identity, and their
-// decoded values in the same order.
-func buildItems(section string, raw []json.RawMessage) ([]Item, []map[string]any, error) {
+// fingerprints in the same order. Each item is decoded once, on one of
+// GOMAXPROCS workers, and its decoded form dropped as soon as it is hashed.
+func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error) {
 	key := identityKey[section]
 	type entry struct {
-		item Item
-		v    map[string]any
+		item   Item
+		prints Prints
 	}
 	entries := make([]entry, len(raw))
 	err := parallel(len(raw), func(i int) error {
@@ -175,7 +176,11 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []map[string]any
 		if !ok {
 			return fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", section, i, key)
 		}
-		entries[i] = entry{Item{ID: id, Raw: canon}, obj}
+		p, err := printsOf(section, canon, obj)
+		if err != nil {
+			return fmt.Errorf("%s %q: %w", section, id, err)
+		}
+		entries[i] = entry{Item{ID: id, Raw: canon}, p}
 		return nil
 	})
 	if err != nil {
@@ -192,14 +197,14 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []map[string]any
 		return nil, nil, &DuplicateError{Section: section, IDs: dups}
 	}
 	items := make([]Item, len(entries))
-	values := make([]map[string]any, len(entries))
+	prints := make([]Prints, len(entries))
 	for i, e := range entries {
-		items[i], values[i] = e.item, e.v
+		items[i], prints[i] = e.item, e.prints
 	}
-	return items, values, nil
+	return items, prints, nil
 }
 
-func (m *Manifest) computeFingerprints(decoded map[string][]map[string]any) error {
+func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {
 	fp := Fingerprints{
 		Tools: map[string]Prints{}, Prompts: map[string]Prints{},
 		Resources: map[string]Prints{}, ResourceTemplates: map[string]Prints{},
@@ -209,21 +214,8 @@ func (m *Manifest) computeFingerprints(decoded map[string][]map[string]any) erro
 			SectionTools: fp.Tools, SectionPrompts: fp.Prompts,
 			SectionResources: fp.Resources, SectionResourceTemplates: fp.ResourceTemplates,
 		}[section]
-		items := m.Items(section)
-		prints := make([]Prints, len(items))
-		err := parallel(len(items), func(i int) error {
-			p, err := printsOf(section, items[i].Raw, decoded[section][i])
-			if err != nil {
-				return fmt.Errorf("%s %q: %w", section, items[i].ID, err)
-			}
-			prints[i] = p
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for i, it := range items {
-			dst[it.ID] = prints[i]
+		for i, it := range m.Items(section) {
+			dst[it.ID] = itemPrints[section][i]
 		}
 	}
 	body, err := m.canonicalBody()

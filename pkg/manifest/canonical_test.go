@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -195,10 +197,18 @@ func FuzzCanonicalize(f *testing.F) {
 		if err != nil || string(c2) != string(c) {
 			t.Fatalf("not idempotent: %q → %q (%v)", c, c2, err)
 		}
-		// The streaming path and the value path agree.
-		v, err := decode(data)
+		// The streaming path and the value path agree, and the fast
+		// decoder agrees with encoding/json.
+		v, err := decodeStd(data)
 		if err != nil {
 			t.Fatalf("fast path accepted what encoding/json refuses: %q: %v", data, err)
+		}
+		fv, err := decode(data)
+		if err != nil {
+			t.Fatalf("decodeFast refuses what encoding/json accepts: %q: %v", data, err)
+		}
+		if !reflect.DeepEqual(fv, v) {
+			t.Fatalf("decoders disagree on %q:\n fast %#v\n  std %#v", data, fv, v)
 		}
 		c3, err := CanonicalizeValue(v)
 		if err != nil || string(c3) != string(c) {
@@ -222,6 +232,34 @@ func BenchmarkCanonicalize(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Canonicalize(data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// encodeNoDocs is CanonicalizeValue(stripDocs(x)) without the copy.
+func TestEncodeNoDocsMatchesStripDocs(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	schemas := []string{
+		`{"type":"object","title":"T","description":"d","properties":{"description":{"type":"string","description":"x"},"a":{"anyOf":[{"title":"t","type":"integer"},{"type":"null"}]}},"$defs":{"n":{"examples":[1],"type":"number"}},"items":[{"$comment":"c"}],"dependencies":{"a":["b"],"c":{"title":"t"}}}`,
+	}
+	for i := 0; i < 300; i++ {
+		schemas = append(schemas, spell(r, randomJSON(r, 0)))
+	}
+	for _, s := range schemas {
+		v, err := decode([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := CanonicalizeValue(stripDocs(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := encodeNoDocs(&b, v, 0); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Fatalf("schema %s:\n encodeNoDocs %s\n   stripDocs %s", s, b.String(), want)
 		}
 	}
 }

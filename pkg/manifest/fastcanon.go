@@ -17,6 +17,10 @@ import (
 type canonParser struct {
 	data []byte
 	pos  int
+	// Per-depth scratch space reused across objects, so that nested
+	// objects do not allocate a buffer each.
+	scratch [][]byte
+	members [][]member
 }
 
 var errSyntax = errors.New("invalid JSON")
@@ -260,8 +264,16 @@ func (p *canonParser) object(out []byte, depth int) ([]byte, error) {
 		p.pos++
 		return append(out, '{', '}'), nil
 	}
-	var scratch []byte
-	var members []member
+	for len(p.scratch) <= depth {
+		p.scratch = append(p.scratch, nil)
+		p.members = append(p.members, nil)
+	}
+	scratch := p.scratch[depth][:0]
+	members := p.members[depth][:0]
+	defer func() {
+		p.scratch[depth] = scratch[:0]
+		p.members[depth] = members[:0]
+	}()
 	for {
 		p.skipWS()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {

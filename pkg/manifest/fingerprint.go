@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 )
@@ -72,7 +73,14 @@ func contractOf(section string, item map[string]any) any {
 		c := pick("name", "execution")
 		for _, k := range []string{"inputSchema", "outputSchema"} {
 			if v, ok := item[k]; ok {
-				c[k] = stripDocs(v)
+				var b bytes.Buffer
+				if err := encodeNoDocs(&b, v, 1); err != nil {
+					// Leave the value whole; the caller's encode reports
+					// the same error.
+					c[k] = v
+					continue
+				}
+				c[k] = canonBytes(b.Bytes())
 			}
 		}
 		c["annotations"] = EffectiveHints(item["annotations"])

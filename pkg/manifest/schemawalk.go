@@ -1,6 +1,11 @@
 package manifest
 
-import "strconv"
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+)
 
 // Keywords whose value is a map of name → subschema.
 var schemaMapKeywords = map[string]bool{
@@ -133,4 +138,92 @@ func escapePointer(s string) string {
 		}
 	}
 	return string(out)
+}
+
+// encodeNoDocs writes schema s in canonical form without documentation
+// keywords at schema positions: the same bytes as
+// CanonicalizeValue(stripDocs(s)), without building the copy.
+func encodeNoDocs(buf *bytes.Buffer, s any, depth int) error {
+	obj, ok := s.(map[string]any)
+	if !ok {
+		return encode(buf, s, depth)
+	}
+	if depth > maxDepth {
+		return fmt.Errorf("JSON nested deeper than %d levels", maxDepth)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if !docKeywords[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(buf, k)
+		buf.WriteByte(':')
+		v := obj[k]
+		var err error
+		switch {
+		case schemaMapKeywords[k] || k == "dependencies":
+			if m, ok := v.(map[string]any); ok {
+				err = encodeMap(buf, m, depth+1, func(sub any) error { return encodeNoDocs(buf, sub, depth+2) })
+				break
+			}
+			err = encode(buf, v, depth+1)
+		case schemaArrayKeywords[k]:
+			if arr, ok := v.([]any); ok {
+				buf.WriteByte('[')
+				for j, sub := range arr {
+					if j > 0 {
+						buf.WriteByte(',')
+					}
+					if err = encodeNoDocs(buf, sub, depth+1); err != nil {
+						return err
+					}
+				}
+				buf.WriteByte(']')
+				break
+			}
+			if schemaKeywords[k] {
+				err = encodeNoDocs(buf, v, depth+1)
+				break
+			}
+			err = encode(buf, v, depth+1)
+		case schemaKeywords[k]:
+			err = encodeNoDocs(buf, v, depth+1)
+		default:
+			err = encode(buf, v, depth+1)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	buf.WriteByte('}')
+	return nil
+}
+
+// encodeMap writes an object with sorted keys, each value by fn.
+func encodeMap(buf *bytes.Buffer, m map[string]any, depth int, fn func(any) error) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(buf, k)
+		buf.WriteByte(':')
+		if err := fn(m[k]); err != nil {
+			return err
+		}
+	}
+	buf.WriteByte('}')
+	return nil
 }
