@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+func TestTable(t *testing.T) {
+	all := All()
+	if len(all) == 0 {
+		t.Fatal("empty rule table")
+	}
+	seen := map[string]bool{}
+	for i, r := range all {
+		if seen[r.ID] {
+			t.Errorf("duplicate rule ID %q", r.ID)
+		}
+		seen[r.ID] = true
+		if i > 0 && all[i-1].ID > r.ID {
+			t.Errorf("table not sorted: %q before %q", all[i-1].ID, r.ID)
+		}
+		if !kebab.MatchString(r.ID) {
+			t.Errorf("%s: ID is not kebab-case", r.ID)
+		}
+		if strings.TrimSpace(r.Summary) == "" {
+			t.Errorf("%s: no summary", r.ID)
+		}
+		if strings.HasSuffix(r.Summary, ".") || strings.Contains(r.Summary, "\n") {
+			t.Errorf("%s: summary must be one line without a trailing period: %q", r.ID, r.Summary)
+		}
+		if strings.TrimSpace(r.Help) == "" {
+			t.Errorf("%s: no help", r.ID)
+		}
+		switch r.Kind {
+		case KindChange:
+			if r.Severity.Rank() == 0 {
+				t.Errorf("%s: change rule has invalid severity %q", r.ID, r.Severity)
+			}
+			if r.Level != r.Severity.Level() {
+				t.Errorf("%s: level %q does not match severity %q (%q)", r.ID, r.Level, r.Severity, r.Severity.Level())
+			}
+			switch r.Direction {
+			case "input", "output", "surface", "meta":
+			default:
+				t.Errorf("%s: change rule has invalid direction %q", r.ID, r.Direction)
+			}
+		case KindSpec, KindLint:
+			if r.Level.Rank() == 0 {
+				t.Errorf("%s: invalid level %q", r.ID, r.Level)
+			}
+		default:
+			t.Errorf("%s: unknown kind %q", r.ID, r.Kind)
+		}
+		for _, tag := range r.Tags {
+			if !kebab.MatchString(tag) {
+				t.Errorf("%s: tag %q is not kebab-case", r.ID, tag)
+			}
+		}
+		if got, ok := Lookup(r.ID); !ok || got.ID != r.ID {
+			t.Errorf("Lookup(%q) = %v, %v", r.ID, got.ID, ok)
+		}
+	}
+}
+
+// The sections the diff engine owns use the prefixes of catalog b0.
+func TestChangeRulePrefixes(t *testing.T) {
+	prefixes := []string{"protocol-", "server-", "capability-", "tool-", "input-", "output-",
+		"prompt-", "resource-", "text-"}
+	for _, r := range All() {
+		if r.Kind != KindChange {
+			continue
+		}
+		ok := false
+		for _, p := range prefixes {
+			if strings.HasPrefix(r.ID, p) {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("%s: change rule without a surface prefix", r.ID)
+		}
+	}
+}
+
+func TestSeverityLevels(t *testing.T) {
+	for sev, want := range map[Severity]Level{
+		SeverityBreaking: LevelError, SeverityRisky: LevelWarning,
+		SeverityMinor: LevelNote, SeverityPatch: LevelNote, SeverityInfo: LevelInfo,
+	} {
+		if got := sev.Level(); got != want {
+			t.Errorf("%s.Level() = %s, want %s", sev, got, want)
+		}
+	}
+}

@@ -1,0 +1,517 @@
+package schemadiff
+
+import "strconv"
+
+func eqCompositionShape(b, h *node) bool {
+	return len(effList(b.allOf)) == len(effList(h.allOf)) && len(b.anyOf) == len(h.anyOf) && len(b.oneOf) == len(h.oneOf) &&
+		(b.not == nil) == (h.not == nil) && (b.ifS == nil) == (h.ifS == nil) &&
+		(eff(b.thenS) == nil) == (eff(h.thenS) == nil) && (eff(b.elseS) == nil) == (eff(h.elseS) == nil)
+}
+
+// eqCompositionLocal also covers `not` and `if`, which the family judges
+// without recursing.
+func (s *shared) eqCompositionLocal(b, h *node) bool {
+	return eqCompositionShape(b, h) && s.eqOpt(b.not, h.not) && s.eqOpt(b.ifS, h.ifS)
+}
+
+func compList(n *node, kw string) []*node {
+	switch kw {
+	case "allOf":
+		return n.allOf
+	case "anyOf":
+		return n.anyOf
+	}
+	return n.oneOf
+}
+
+func compKinds(n *node) []string {
+	var out []string
+	if len(effList(n.allOf)) > 0 {
+		out = append(out, "allOf")
+	}
+	if len(n.anyOf) > 0 {
+		out = append(out, "anyOf")
+	}
+	if len(n.oneOf) > 0 {
+		out = append(out, "oneOf")
+	}
+	return out
+}
+
+func (c *walker) composition(b, h *node) {
+	bk, hk := compKinds(b), compKinds(h)
+	if len(bk) == 1 && len(hk) == 1 && bk[0] != hk[0] {
+		c.keywordChange(b, h, bk[0], hk[0])
+		c.branches(bk[0], hk[0], compList(b, bk[0]), compList(h, hk[0]), b, h)
+	} else {
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			c.branches(k, k, compList(b, k), compList(h, k), b, h)
+		}
+	}
+	c.notKw(b, h)
+	c.conditional(b, h)
+}
+
+func (c *walker) keywordChange(b, h *node, bk, hk string) {
+	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
+	switch bk + ">" + hk {
+	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
+		c.emit("composition-keyword-narrowed", bp, hp, nil, nil, "%s changed to %s", bk, hk)
+	case "oneOf>anyOf", "allOf>anyOf":
+		c.emit("composition-keyword-widened", bp, hp, nil, nil, "%s changed to %s", bk, hk)
+	default: // allOf > oneOf
+		if c.dir == Input {
+			c.emit("composition-keyword-narrowed", bp, hp, nil, nil, "%s changed to %s: values matching every branch now match more than one", bk, hk)
+		} else {
+			c.undecidable(bp, hp, nil, nil, "%s changed to %s: values matching exactly one branch were not guaranteed to match all", bk, hk)
+		}
+	}
+}
+
+// shapeKey groups branches that are "the same kind of thing" for the last,
+// heuristic pairing stage.
+func shapeKey(n *node) uint8 {
+	r := n.d.res(n)
+	if r == nil || !r.hasType {
+		return 0xff
+	}
+	return r.types &^ tNull
+}
+
+// branches pairs the members of two composition lists and reports the rest
+// as added or removed: equal pairs first, then a maximum matching of pairs
+// that are compatible in this direction, then leftovers of the same type
+// (so a changed branch is reported by what changed inside it).
+func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
+	if len(B) == 0 && len(H) == 0 {
+		return
+	}
+	mB := make([]int, len(B))
+	mH := make([]int, len(H))
+	for i := range mB {
+		mB[i] = -1
+	}
+	for j := range mH {
+		mH[j] = -1
+	}
+	pair := func(i, j int) { mB[i], mH[j] = j, i }
+	for i := range B {
+		if i < len(H) && c.sh.eq(B[i], H[i]) {
+			pair(i, i)
+		}
+	}
+	for i := range B {
+		if mB[i] >= 0 {
+			continue
+		}
+		for j := range H {
+			if mH[j] < 0 && c.sh.eq(B[i], H[j]) {
+				pair(i, j)
+				break
+			}
+		}
+	}
+	// Maximum matching of compatible pairs (Kuhn's augmenting paths).
+	var ub, uh []int
+	for i := range B {
+		if mB[i] < 0 {
+			ub = append(ub, i)
+		}
+	}
+	for j := range H {
+		if mH[j] < 0 {
+			uh = append(uh, j)
+		}
+	}
+	if len(ub) > 0 && len(uh) > 0 && len(ub)*len(uh) <= 256 && !c.stop() {
+		adj := make([][]int8, len(ub)) // 0 unknown, 1 yes, 2 no
+		for x := range adj {
+			adj[x] = make([]int8, len(uh))
+		}
+		ok := func(x, y int) bool {
+			if adj[x][y] == 0 {
+				adj[x][y] = 2
+				if c.compatible(B[ub[x]], H[uh[y]], c.dir) {
+					adj[x][y] = 1
+				}
+			}
+			return adj[x][y] == 1
+		}
+		owner := make([]int, len(uh))
+		for y := range owner {
+			owner[y] = -1
+		}
+		var try func(x int, seen []bool) bool
+		try = func(x int, seen []bool) bool {
+			for y := range uh {
+				if seen[y] || !ok(x, y) {
+					continue
+				}
+				seen[y] = true
+				if owner[y] < 0 || try(owner[y], seen) {
+					owner[y] = x
+					return true
+				}
+			}
+			return false
+		}
+		for x := range ub {
+			try(x, make([]bool, len(uh)))
+		}
+		for y, x := range owner {
+			if x >= 0 {
+				pair(ub[x], uh[y])
+			}
+		}
+	}
+	for i := range B {
+		if mB[i] >= 0 {
+			continue
+		}
+		for j := range H {
+			if mH[j] < 0 && shapeKey(B[i]) == shapeKey(H[j]) && !trueish(B[i]) && !trueish(H[j]) {
+				pair(i, j)
+				break
+			}
+		}
+	}
+	changed := make([]bool, len(B))
+	for i := range B {
+		if j := mB[i]; j >= 0 {
+			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0
+		}
+	}
+	for i := range B {
+		if mB[i] < 0 {
+			c.branchRemoved(kb, B, i, H, h, mB)
+		}
+	}
+	for j := range H {
+		if mH[j] < 0 {
+			c.branchAdded(kh, H, j, B, b)
+		}
+	}
+	if kb == "oneOf" && kh == "oneOf" && !c.stop() {
+		for i := range B {
+			j := mB[i]
+			if j < 0 || !changed[i] {
+				continue
+			}
+			if c.dir == Input && !c.disjointFromOthers(H, j) {
+				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", j)
+			}
+			if c.dir == Output && !c.disjointFromOthers(B, i) {
+				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", j)
+			}
+		}
+	}
+}
+
+func listPtr(n *node, kw string) string { return ptrJoin(n.P(), n.kw(kw)) }
+
+func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node, mB []int) {
+	bp, hp := B[i].P(), listPtr(h, kind)
+	raw := B[i].raw
+	switch kind {
+	case "allOf":
+		if trueish(B[i]) {
+			c.emit("composition-annotation-only-changed", bp, hp, raw, nil, "allOf entry with only annotations removed")
+		} else {
+			c.emit("all-of-subschema-removed", bp, hp, raw, nil, "allOf subschema %d removed", i)
+		}
+	case "anyOf":
+		if c.dir == Input {
+			for j := range H {
+				if c.subset(B[i], H[j]) {
+					c.emit("schema-equivalent-rewrite", bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", i, j)
+					return
+				}
+			}
+		}
+		c.emit("any-of-branch-removed", bp, hp, raw, nil, "anyOf branch %d removed", i)
+	default:
+		c.emit("one-of-branch-removed", bp, hp, raw, nil, "oneOf branch %d removed", i)
+		if c.dir == Output && !c.disjointFromOthers(B, i) {
+			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", i)
+		}
+	}
+}
+
+func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) {
+	bp, hp := listPtr(b, kind), H[j].P()
+	raw := H[j].raw
+	switch kind {
+	case "allOf":
+		if trueish(H[j]) {
+			c.emit("composition-annotation-only-changed", bp, hp, nil, raw, "allOf entry with only annotations added")
+		} else {
+			c.emit("all-of-subschema-added", bp, hp, nil, raw, "allOf subschema %d added", j)
+		}
+	case "anyOf":
+		if c.dir == Output {
+			for i := range B {
+				if c.subset(H[j], B[i]) {
+					c.emit("schema-equivalent-rewrite", bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", j, i)
+					return
+				}
+			}
+		}
+		c.emit("any-of-branch-added", bp, hp, nil, raw, "anyOf branch %d added", j)
+	default:
+		if c.dir == Input {
+			if c.disjointFromOthers(H, j) {
+				c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added (provably disjoint from the other branches)", j)
+			} else {
+				c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
+			}
+			return
+		}
+		c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added", j)
+	}
+}
+
+func (c *walker) disjointFromOthers(l []*node, k int) bool {
+	for i := range l {
+		if i != k && !disjoint(l[i], l[k], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// disjoint proves that no value satisfies both schemas: different types,
+// disjoint enum/const sets, or a property both require with disjoint
+// schemas (a discriminator).
+func disjoint(a, b *node, depth int) bool {
+	a, b = a.d.res(a), b.d.res(b)
+	if a == nil || b == nil {
+		return false
+	}
+	if a.isFalse || b.isFalse {
+		return true
+	}
+	if a.opaque != "" || b.opaque != "" {
+		return false
+	}
+	ta, tb := typeMask(a), typeMask(b)
+	if ta&tb == 0 {
+		return true
+	}
+	if a.hasVals && b.hasVals {
+		common := false
+		for _, v := range a.vals {
+			if inSorted(b.vals, v) {
+				common = true
+				break
+			}
+		}
+		if !common {
+			return true
+		}
+	}
+	if a.hasVals && valsOutside(a, tb) || b.hasVals && valsOutside(b, ta) {
+		return true
+	}
+	if depth < 4 {
+		for _, p := range a.required {
+			if !inSorted(b.required, p) {
+				continue
+			}
+			pa, pb := findNamed(a.props, p), findNamed(b.props, p)
+			if pa != nil && pb != nil && disjoint(pa, pb, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func typeMask(n *node) uint8 {
+	t := tAll
+	if n.hasType {
+		t = n.types
+	}
+	if n.orNull {
+		t |= tNull
+	}
+	return t
+}
+
+func valsOutside(n *node, t uint8) bool {
+	for _, v := range n.valVals {
+		if valueType(v)&t != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *walker) notKw(b, h *node) {
+	if b.not == nil && h.not == nil {
+		return
+	}
+	bp, hp := ptrJoin(b.P(), "not"), ptrJoin(h.P(), "not")
+	switch {
+	case b.not == nil:
+		c.emit("not-added", bp, hp, nil, h.not.raw, "not added: values matching it are excluded")
+	case h.not == nil:
+		c.emit("not-removed", bp, hp, b.not.raw, nil, "not removed: values it excluded are allowed")
+	case !c.sh.eq(b.not, h.not):
+		// not S accepts more when S accepts less: the inner change judged
+		// as a set relation tells which way it went. Still risky: no rule
+		// proves the outcome.
+		how := "the effect is not proven either way"
+		fewer := c.compatible(b.not, h.not, Output) // L(h.not) ⊆ L(b.not)
+		more := c.compatible(b.not, h.not, Input)   // L(b.not) ⊆ L(h.not)
+		switch {
+		case fewer && more:
+		case fewer:
+			how = "it now excludes fewer values"
+		case more:
+			how = "it now excludes more values"
+		}
+		if fewer != more && fewer == (c.dir == Input) {
+			how += ", which looks safe in this direction but no rule proves it"
+		}
+		c.emit("not-changed", bp, hp, b.not.raw, h.not.raw, "not subschema changed; %s", how)
+	}
+}
+
+func (c *walker) conditional(b, h *node) {
+	switch {
+	case b.ifS == nil && h.ifS == nil:
+		return
+	case b.ifS == nil:
+		c.emit("conditional-added", ptrJoin(b.P(), "if"), h.ifS.P(), nil, h.ifS.raw, "if/then/else added")
+		return
+	case h.ifS == nil:
+		c.emit("conditional-removed", b.ifS.P(), ptrJoin(h.P(), "if"), b.ifS.raw, nil, "if/then/else removed")
+		return
+	}
+	if !c.sh.eq(b.ifS, h.ifS) {
+		c.emit("conditional-changed", b.ifS.P(), h.ifS.P(), b.ifS.raw, h.ifS.raw, "if condition changed; the effect on accepted values is not judged")
+		return
+	}
+	// Same condition: then and else act like allOf members of their branch.
+	for _, kw := range []string{"then", "else"} {
+		bs, hs := b.thenS, h.thenS
+		if kw == "else" {
+			bs, hs = b.elseS, h.elseS
+		}
+		bs, hs = eff(bs), eff(hs)
+		if bs == nil && hs == nil {
+			continue
+		}
+		if bs == nil {
+			bs = virtualTrue(b.d, ptrJoin(b.P(), kw))
+		}
+		if hs == nil {
+			hs = virtualTrue(h.d, ptrJoin(h.P(), kw))
+		}
+		c.sub(" "+kw, bs, hs)
+	}
+}
+
+// liftUnion compares a pure anyOf/oneOf with a schema that is not a union
+// by treating the latter as a union too, so {type: string} →
+// anyOf[string, number] is one branch added, not a type constraint dropped.
+// A bare type set [a, b] becomes one branch per type.
+func (c *walker) liftUnion(b, h *node) bool {
+	bu, hu := pureUnion(b), pureUnion(h)
+	if (bu == "") == (hu == "") {
+		return false
+	}
+	single, kind := h, bu
+	if hu != "" {
+		single, kind = b, hu
+	}
+	if trueish(single) || len(single.allOf)+len(single.anyOf)+len(single.oneOf) > 0 {
+		return false
+	}
+	explicitNull := single.orNull || (single.hasType && single.types&tNull != 0 && single.types != tNull)
+	var list []*node
+	if onlyType(single) && len(typeNames(single.types&^tNull)) >= 2 {
+		if single.foldedFrom != nil {
+			list = single.foldedFrom
+		} else {
+			for _, name := range typeNames(single.types &^ tNull) {
+				list = append(list, virtualType(single, name))
+			}
+		}
+	} else {
+		cp := single
+		if explicitNull {
+			// The single side without its null: null is compared here.
+			cp = new(node)
+			*cp = *single
+			k := *single.keywords
+			cp.keywords = &k
+			cp.res, cp.resState = cp, resDone
+			if cp.hasType {
+				cp.types &^= tNull
+			}
+			cp.orNull = false
+			cp.nullWrap = ""
+		}
+		list = []*node{cp}
+	}
+	var B, H []*node
+	unionNull, singleNull := false, acceptsNull(single)
+	if bu != "" {
+		B, H = compList(b, bu), list
+		unionNull = b.orNull
+	} else {
+		B, H = list, compList(h, hu)
+		unionNull = h.orNull
+	}
+	if unionNull != singleNull && (explicitNull || unionNull) {
+		bn, hn := unionNull, singleNull
+		if hu != "" {
+			bn, hn = singleNull, unionNull
+		}
+		bp, hp := ptrJoin(b.P(), b.kw("type")), ptrJoin(h.P(), h.kw("type"))
+		if hn && !bn {
+			c.emit("became-nullable", bp, hp, nil, nil, "null is now allowed")
+		} else {
+			c.emit("became-not-nullable", bp, hp, nil, nil, "null is no longer allowed")
+		}
+	}
+	c.branches(kind, kind, B, H, b, h)
+	return true
+}
+
+// onlyType: the node says nothing but type (and maybe null).
+func onlyType(n *node) bool {
+	if !n.hasType || len(n.allOf)+len(n.anyOf)+len(n.oneOf) > 0 {
+		return false
+	}
+	save, saveNull := n.hasType, n.orNull
+	n.hasType, n.orNull = false, false
+	r := n.hasOwnAssertions()
+	n.hasType, n.orNull = save, saveNull
+	return !r
+}
+
+// virtualType is the branch {type: name} of a type set, pointing at the
+// type keyword.
+func virtualType(of *node, name string) *node {
+	tv := strValue(name)
+	raw := &value{kind: vObj, obj: []member{{"type", tv}}}
+	n := &node{d: of.d, raw: raw, ptrS: ptrJoin(of.P(), of.kw("type")), ptrOK: true, filled: true,
+		keywords: &keywords{hasType: true, types: typeBits[name], typeRaw: tv}}
+	n.res, n.resState = n, resDone
+	return n
+}
+
+func pureUnion(n *node) string {
+	if n.hasOwnAssertionsIgnoringNull() || len(n.allOf) > 0 {
+		return ""
+	}
+	switch {
+	case len(n.anyOf) >= 2 && len(n.oneOf) == 0:
+		return "anyOf"
+	case len(n.oneOf) >= 2 && len(n.anyOf) == 0:
+		return "oneOf"
+	}
+	return ""
+}

@@ -1,0 +1,294 @@
+package schemadiff
+
+import (
+	"slices"
+	"strconv"
+)
+
+var (
+	nullValue = &value{kind: vNull}
+	oneValue  = &value{kind: vNum, s: "1"}
+)
+
+// acceptsNull: does the node's own type/enum/const and null-union let null
+// through (composition is judged separately).
+func acceptsNull(n *node) bool {
+	if n.orNull {
+		return true
+	}
+	return (!n.hasType || n.types&tNull != 0) && (!n.hasVals || valsHaveNull(n))
+}
+
+func valsHaveNull(n *node) bool {
+	_, ok := slices.BinarySearch(n.vals, "null")
+	return ok
+}
+
+// nullChangeByType: null acceptance changed, and not because enum/const or
+// the presence of `type` changed (those report it themselves).
+func nullChangeByType(b, h *node) bool {
+	if acceptsNull(b) == acceptsNull(h) || b.hasType != h.hasType || b.hasVals != h.hasVals {
+		return false
+	}
+	return !b.hasVals || valsHaveNull(b) == valsHaveNull(h)
+}
+
+func eqTypes(b, h *node) bool {
+	if b.hasType != h.hasType {
+		return false
+	}
+	if b.hasType && b.types&^tNull != h.types&^tNull {
+		return false
+	}
+	return !nullChangeByType(b, h)
+}
+
+func (c *walker) typePtrs(b, h *node) (string, string) {
+	return ptrJoin(b.P(), b.kw("type")), ptrJoin(h.P(), h.kw("type"))
+}
+
+func (c *walker) types(b, h *node) {
+	if eqTypes(b, h) {
+		return
+	}
+	bp, hp := c.typePtrs(b, h)
+	nullToo := true // the nullability is reported below
+	switch {
+	case b.hasType && h.hasType:
+		bt, ht := b.types&^tNull, h.types&^tNull
+		if bt == 0 || ht == 0 {
+			// type null alone on one side: judge the whole sets, null included
+			bt, ht = b.types, h.types
+			nullToo = false
+		}
+		if bt != ht {
+			switch {
+			case bt&ht == 0:
+				c.emit("type-changed", bp, hp, b.typeRaw, h.typeRaw, "type changed from %s to %s", typeString(bt), typeString(ht))
+			case bt&ht == bt:
+				c.emit("type-widened", bp, hp, b.typeRaw, h.typeRaw, "type widened from %s to %s", typeString(bt), typeString(ht))
+			case bt&ht == ht:
+				c.emit("type-narrowed", bp, hp, b.typeRaw, h.typeRaw, "type narrowed from %s to %s", typeString(bt), typeString(ht))
+			default:
+				c.emit("type-narrowed", bp, hp, b.typeRaw, h.typeRaw, "type %s no longer allowed (type %s → %s)", typeString(bt&^ht), typeString(bt), typeString(ht))
+				c.emit("type-widened", bp, hp, b.typeRaw, h.typeRaw, "type %s now allowed (type %s → %s)", typeString(ht&^bt), typeString(bt), typeString(ht))
+			}
+		}
+	case h.hasType:
+		c.emit("type-constraint-added", bp, hp, nil, h.typeRaw, "type constraint %s added (any JSON type was allowed)", typeString(h.types))
+	case b.hasType:
+		c.emit("type-constraint-removed", bp, hp, b.typeRaw, nil, "type constraint %s removed (any JSON type is now allowed)", typeString(b.types))
+	}
+	if nullToo && nullChangeByType(b, h) {
+		how := ""
+		if h.nullWrap != "" {
+			how = " (wrapped in " + h.nullWrap + " with a null branch)"
+		} else if b.nullWrap != "" {
+			how = " (unwrapped from " + b.nullWrap + " with a null branch)"
+		}
+		nbp, nhp := bp, hp
+		bv, hv := b.typeRaw, h.typeRaw
+		if b.nullPtr != "" {
+			nbp, bv = b.nullPtr, b.nullRaw
+		}
+		if h.nullPtr != "" {
+			nhp, hv = h.nullPtr, h.nullRaw
+		}
+		if acceptsNull(h) {
+			c.emit("became-nullable", nbp, nhp, bv, hv, "null is now allowed%s", how)
+		} else {
+			c.emit("became-not-nullable", nbp, nhp, bv, hv, "null is no longer allowed%s", how)
+		}
+	}
+}
+
+// ---- enum / const ----
+
+func eqVals(b, h *node) bool {
+	return b.hasVals == h.hasVals && slices.Equal(b.vals, h.vals)
+}
+
+func constOnly(n *node) bool { return n.hasConst && !n.hasEnum }
+
+func (n *node) valsRaw() *value {
+	if n.hasEnum && !n.hasConst {
+		return n.enumV
+	}
+	if n.hasConst && !n.hasEnum {
+		return n.constV
+	}
+	if !n.hasVals {
+		return nil
+	}
+	return &value{kind: vArr, arr: n.valVals}
+}
+
+func (n *node) valsKw() string {
+	if constOnly(n) {
+		return "const"
+	}
+	return "enum"
+}
+
+// enumIndex is the index of a value in the raw enum, for the pointer.
+func (n *node) enumPtr(key string) string {
+	if n.hasEnum {
+		for i, e := range n.enumV.elems() {
+			if canonString(e) == key {
+				return ptrJoin(n.P(), "enum", strconv.Itoa(i))
+			}
+		}
+		return ptrJoin(n.P(), "enum")
+	}
+	return ptrJoin(n.P(), n.valsKw())
+}
+
+func (c *walker) values(b, h *node) {
+	switch {
+	case !b.hasVals && !h.hasVals:
+		return
+	case !b.hasVals:
+		bp, hp := ptrJoin(b.P(), h.valsKw()), ptrJoin(h.P(), h.valsKw())
+		if constOnly(h) {
+			c.emit("const-added", bp, hp, nil, h.constV, "const %s added", short(h.constV))
+		} else {
+			c.emit("enum-added", bp, hp, nil, h.valsRaw(), "enum %s added", short(h.valsRaw()))
+		}
+		return
+	case !h.hasVals:
+		bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), b.valsKw())
+		if constOnly(b) {
+			c.emit("const-removed", bp, hp, b.constV, nil, "const %s removed", short(b.constV))
+		} else {
+			c.emit("enum-removed", bp, hp, b.valsRaw(), nil, "enum %s removed", short(b.valsRaw()))
+		}
+		return
+	}
+	if slices.Equal(b.vals, h.vals) {
+		return
+	}
+	var added, removed []int // indexes into h.vals / b.vals
+	i, j := 0, 0
+	for i < len(b.vals) || j < len(h.vals) {
+		switch {
+		case j >= len(h.vals) || (i < len(b.vals) && b.vals[i] < h.vals[j]):
+			removed = append(removed, i)
+			i++
+		case i >= len(b.vals) || b.vals[i] > h.vals[j]:
+			added = append(added, j)
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	bc, hc := constOnly(b), constOnly(h)
+	bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), h.valsKw())
+	switch {
+	case bc && hc:
+		c.emit("const-changed", bp, hp, b.constV, h.constV, "const changed from %s to %s", short(b.constV), short(h.constV))
+	case bc:
+		if len(removed) == 0 {
+			c.emit("const-removed", bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s that contains it", short(b.constV), short(h.valsRaw()))
+		} else {
+			c.emit("const-changed", bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s without it", short(b.constV), short(h.valsRaw()))
+		}
+	case hc:
+		if len(added) == 0 {
+			c.emit("const-added", bp, hp, b.valsRaw(), h.constV, "enum %s narrowed to const %s", short(b.valsRaw()), short(h.constV))
+		} else {
+			c.emit("const-changed", bp, hp, b.valsRaw(), h.constV, "enum %s replaced by const %s not among its values", short(b.valsRaw()), short(h.constV))
+		}
+	default:
+		for _, k := range removed {
+			v := b.valVals[k]
+			c.emit("enum-value-removed", b.enumPtr(b.vals[k]), hp, v, nil, "enum value %s removed", short(v))
+		}
+		for _, k := range added {
+			v := h.valVals[k]
+			c.emit("enum-value-added", bp, h.enumPtr(h.vals[k]), nil, v, "enum value %s added", short(v))
+		}
+	}
+}
+
+// ---- numbers ----
+
+func eqNum(a, b num) bool {
+	if a.v == nil || b.v == nil {
+		return a.v == b.v
+	}
+	return a.v.s == b.v.s
+}
+
+func eqNumbers(b, h *node) bool {
+	return eqNum(b.minimum, h.minimum) && eqNum(b.maximum, h.maximum) && eqNum(b.exclMin, h.exclMin) &&
+		eqNum(b.exclMax, h.exclMax) && eqNum(b.multipleOf, h.multipleOf)
+}
+
+// bound compares one numeric bound. lower: a larger value (or adding it)
+// tightens. tighten/relax are the rule suffixes.
+func (c *walker) bound(b, h *node, kw string, bn, hn num, lower bool, tighten, relax string) {
+	if eqNum(bn, hn) {
+		return
+	}
+	bp, hp := ptrJoin(b.P(), b.kw(kw)), ptrJoin(h.P(), h.kw(kw))
+	switch {
+	case bn.v == nil:
+		c.emit(tighten, bp, hp, nil, hn.v, "%s %s added", kw, hn.v.s)
+	case hn.v == nil:
+		c.emit(relax, bp, hp, bn.v, nil, "%s %s removed", kw, bn.v.s)
+	default:
+		d := numCmp(hn.v.s, bn.v.s)
+		if d == 0 {
+			return
+		}
+		verb := "increased"
+		if d < 0 {
+			verb = "decreased"
+		}
+		rule := relax
+		if (d > 0) == lower {
+			rule = tighten
+		}
+		c.emit(rule, bp, hp, bn.v, hn.v, "%s %s from %s to %s", kw, verb, bn.v.s, hn.v.s)
+	}
+}
+
+func (c *walker) numbers(b, h *node) {
+	c.bound(b, h, "minimum", b.minimum, h.minimum, true, "minimum-increased", "minimum-decreased")
+	c.bound(b, h, "maximum", b.maximum, h.maximum, false, "maximum-decreased", "maximum-increased")
+	c.bound(b, h, "exclusiveMinimum", b.exclMin, h.exclMin, true, "exclusive-minimum-increased", "exclusive-minimum-decreased")
+	c.bound(b, h, "exclusiveMaximum", b.exclMax, h.exclMax, false, "exclusive-maximum-decreased", "exclusive-maximum-increased")
+	c.multipleOf(b, h)
+}
+
+func (c *walker) multipleOf(b, h *node) {
+	bn, hn := b.multipleOf, h.multipleOf
+	if eqNum(bn, hn) {
+		return
+	}
+	bp, hp := ptrJoin(b.P(), "multipleOf"), ptrJoin(h.P(), "multipleOf")
+	switch {
+	case bn.v == nil:
+		c.emit("multiple-of-tightened", bp, hp, nil, hn.v, "multipleOf %s added", hn.v.s)
+		return
+	case hn.v == nil:
+		c.emit("multiple-of-relaxed", bp, hp, bn.v, nil, "multipleOf %s removed", bn.v.s)
+		return
+	}
+	if ok, valid := divides(hn.v.s, bn.v.s); valid && ok {
+		c.emit("multiple-of-relaxed", bp, hp, bn.v, hn.v, "multipleOf relaxed from %s to %s (a divisor)", bn.v.s, hn.v.s)
+		return
+	}
+	if ok, valid := divides(bn.v.s, hn.v.s); valid && ok {
+		c.emit("multiple-of-tightened", bp, hp, bn.v, hn.v, "multipleOf tightened from %s to %s (a multiple)", bn.v.s, hn.v.s)
+		return
+	}
+	// Neither divides the other: both some old values are rejected and
+	// some new values appear, so report the side that breaks this direction.
+	rule := "multiple-of-tightened"
+	if c.dir == Output {
+		rule = "multiple-of-relaxed"
+	}
+	c.emit(rule, bp, hp, bn.v, hn.v, "multipleOf changed from %s to %s (neither divides the other)", bn.v.s, hn.v.s)
+}
