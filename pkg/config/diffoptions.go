@@ -1,0 +1,36 @@
+package config
+
+import (
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/pkg/diff"
+)
+
+// DiffOptions maps the configuration onto the diff engine's options, with
+// the policy bound to now. A nil Config gives the defaults.
+func (c *Config) DiffOptions(now time.Time) diff.Options {
+	o := diff.Options{Now: now}
+	if c == nil {
+		return o
+	}
+	o.Policy = c.Policy(now)
+	o.Lifecycle = diff.Lifecycle{
+		DeprecatedMetaKey:  c.Lifecycle.DeprecatedMetaKey,
+		SunsetMetaKey:      c.Lifecycle.SunsetMetaKey,
+		DescriptionMarkers: c.Lifecycle.DescriptionMarkers,
+	}
+	o.ReservedMetaPrefixes = c.ReservedMetaPrefixes
+	o.RenameThreshold = c.Rename.Threshold
+	if c.Rename.Disabled {
+		o.RenameThreshold = -1
+	}
+	o.Text = diff.TextOptions{
+		InjectionPatterns:   c.Text.InjectionPatterns,
+		SensitivePatterns:   c.Text.SensitivePatterns,
+		NoDefaultPatterns:   c.Text.NoDefaultPatterns,
+		LengthSpikeRatio:    c.Text.LengthSpikeRatio,
+		LengthSpikeMinChars: c.Text.LengthSpikeMinChars,
+		EncodedMinLength:    c.Text.EncodedMinLength,
+	}
+	return o
+}

@@ -1,0 +1,114 @@
+package diff
+
+import (
+	"fmt"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+)
+
+// The four behaviour hints and their spec defaults.
+var hintKeys = []string{"destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"}
+
+var hintDefault = map[string]bool{
+	"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true,
+}
+
+// hint returns a hint's served value with the spec default applied; a
+// non-boolean value counts as absent.
+func hint(a object, k string) bool {
+	if v, ok := a.flag(k); ok {
+		return v
+	}
+	return hintDefault[k]
+}
+
+// effective is the meaning of a tool's hints: destructiveHint only counts
+// when the tool is not read-only, and a read-only tool has no side effects
+// to repeat, so it is idempotent.
+type effective struct{ readOnly, destructive, idempotent, openWorld bool }
+
+func effectiveHints(a object) effective {
+	ro := hint(a, "readOnlyHint")
+	return effective{
+		readOnly:    ro,
+		destructive: !ro && hint(a, "destructiveHint"),
+		idempotent:  ro || hint(a, "idempotentHint"),
+		openWorld:   hint(a, "openWorldHint"),
+	}
+}
+
+// annotations compares catalog section D.
+func (d *differ) annotations(subj finding.Subject, b, h object) {
+	be, he := effectiveHints(b), effectiveHints(h)
+	reported := map[string]bool{}
+	report := func(key, rule, msg string, bv, hv bool) {
+		reported[key] = true
+		d.emit(rule, subj, ptr("/annotations", key), msg, jsonBool(bv), jsonBool(hv))
+	}
+	if be.readOnly != he.readOnly {
+		if be.readOnly {
+			report("readOnlyHint", "tool-annotation-read-only-hint-removed", "the tool is no longer read-only (readOnlyHint true → false)", true, false)
+		} else {
+			report("readOnlyHint", "tool-annotation-read-only-hint-added", "the tool now claims to be read-only (readOnlyHint false → true)", false, true)
+		}
+	}
+	if be.destructive != he.destructive {
+		why := ""
+		if be.readOnly != he.readOnly {
+			why = " because readOnlyHint changed"
+		}
+		if he.destructive {
+			report("destructiveHint", "tool-annotation-destructive-hint-enabled", "the tool may now perform destructive updates (effective destructiveHint false → true"+why+")", false, true)
+		} else {
+			report("destructiveHint", "tool-annotation-destructive-hint-disabled", "the tool no longer claims destructive updates (effective destructiveHint true → false"+why+")", true, false)
+		}
+	}
+	if be.idempotent != he.idempotent {
+		why := ""
+		if be.readOnly != he.readOnly {
+			why = " because readOnlyHint changed"
+		}
+		if he.idempotent {
+			report("idempotentHint", "tool-annotation-idempotent-hint-added", "the tool now claims to be idempotent (effective idempotentHint false → true"+why+")", false, true)
+		} else {
+			report("idempotentHint", "tool-annotation-idempotent-hint-removed", "the tool is no longer idempotent (effective idempotentHint true → false"+why+"): retries may repeat side effects", true, false)
+		}
+	}
+	if be.openWorld != he.openWorld {
+		if he.openWorld {
+			report("openWorldHint", "tool-annotation-open-world-hint-enabled", "the tool now reaches external entities (openWorldHint false → true)", false, true)
+		} else {
+			report("openWorldHint", "tool-annotation-open-world-hint-disabled", "the tool no longer reaches external entities (openWorldHint true → false)", true, false)
+		}
+	}
+	for _, k := range hintKeys {
+		bv, hv := b.get(k), h.get(k)
+		if reported[k] || rawEqual(bv, hv) {
+			continue
+		}
+		p := ptr("/annotations", k)
+		if (k == "destructiveHint" || k == "idempotentHint") && be.readOnly && he.readOnly {
+			d.emit("tool-annotation-masked-hint-changed", subj, p,
+				fmt.Sprintf("%s changed from %s to %s on a read-only tool, where it has no meaning", k, short(bv), short(hv)), bv, hv)
+			continue
+		}
+		d.emit("tool-annotation-explicit-default-changed", subj, p,
+			fmt.Sprintf("%s changed from %s to %s without changing its effective value", k, short(bv), short(hv)), bv, hv)
+	}
+	for _, k := range unionKeys(b, h) {
+		if _, isHint := hintDefault[k]; isHint {
+			continue
+		}
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		p := ptr("/annotations", k)
+		if k == "title" {
+			d.emitText("tool-annotation-title-changed", subj, p, changedMsg("annotations.title", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+			continue
+		}
+		d.emit("tool-annotation-unknown-key-changed", subj, p, changedMsg("annotations key "+quote(k), bv, hv), bv, hv)
+	}
+}

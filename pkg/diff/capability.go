@@ -1,0 +1,162 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// capabilities compares catalog section B.
+func (d *differ) capabilities() {
+	bc, hc := parseObject(d.base.Capabilities), parseObject(d.head.Capabilities)
+	s := serverSubject
+	for _, k := range unionKeys(bc, hc) {
+		b, h := bc.get(k), hc.get(k)
+		if rawEqual(b, h) {
+			continue
+		}
+		p := ptr("/capabilities", k)
+		switch k {
+		case "tools", "prompts", "resources", "completions", "logging":
+			switch {
+			case isNull(b):
+				d.emit("capability-"+k+"-added", s, p, fmt.Sprintf("capability %s added", k), nil, h)
+			case isNull(h):
+				d.emit("capability-"+k+"-removed", s, p, fmt.Sprintf("capability %s removed", k), b, nil)
+			default:
+				bo, ho := parseObject(b), parseObject(h)
+				if bo == nil || ho == nil {
+					d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+					continue
+				}
+				d.capabilityFlags(k, bo, ho)
+			}
+		case "tasks", "extensions", "experimental":
+			bo, ho := parseObject(b), parseObject(h)
+			if (bo == nil && !isNull(b)) || (ho == nil && !isNull(h)) {
+				d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+				continue
+			}
+			d.capabilityMap(k, p, b, h, bo, ho)
+		default:
+			d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+		}
+	}
+}
+
+func (d *differ) capabilityMap(k, p string, b, h json.RawMessage, bo, ho object) {
+	switch k {
+	case "tasks":
+		d.tasks(b, h, bo, ho)
+	case "extensions":
+		d.keyed(p, "extension", bo, ho, "capability-extension-removed",
+			"capability-extension-added", "capability-extension-settings-changed")
+	case "experimental":
+		d.keyed(p, "experimental capability", bo, ho, "capability-experimental-removed",
+			"capability-experimental-added", "capability-experimental-changed")
+	}
+}
+
+// capabilityFlags compares the members of one capability present in both.
+func (d *differ) capabilityFlags(name string, b, h object) {
+	s := serverSubject
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		p := ptr("/capabilities", name, k)
+		bt, _ := b.flag(k)
+		ht, _ := h.flag(k)
+		switch {
+		case k == "listChanged" && name != "completions" && name != "logging":
+			if bt == ht {
+				// e.g. absent → false: no change in meaning.
+				continue
+			}
+			if bt {
+				d.emit("capability-list-changed-removed", s, p, fmt.Sprintf("%s.listChanged is no longer true", name), bv, hv)
+			} else {
+				d.emit("capability-list-changed-added", s, p, fmt.Sprintf("%s.listChanged is now true", name), bv, hv)
+			}
+		case k == "subscribe" && name == "resources":
+			if bt == ht {
+				continue
+			}
+			if bt {
+				d.emit("capability-resources-subscribe-removed", s, p, "resources.subscribe is no longer true", bv, hv)
+			} else {
+				d.emit("capability-resources-subscribe-added", s, p, "resources.subscribe is now true", bv, hv)
+			}
+		default:
+			d.emit("capability-unknown-changed", s, p, changedMsg("capability "+name+"."+k, bv, hv), bv, hv)
+		}
+	}
+}
+
+// tasks compares capabilities.tasks by its leaf sub-capabilities.
+func (d *differ) tasks(braw, hraw json.RawMessage, b, h object) {
+	bl, hl := map[string]bool{}, map[string]bool{}
+	if !isNull(braw) {
+		leaves(b, "", bl)
+	}
+	if !isNull(hraw) {
+		leaves(h, "", hl)
+	}
+	s := serverSubject
+	for _, k := range unionKeys(bl, hl) {
+		p := "/capabilities/tasks" + k
+		name := "tasks" + strings.ReplaceAll(k, "/", ".")
+		switch {
+		case bl[k] && !hl[k]:
+			rule := "capability-tasks-management-removed"
+			if k == "/requests/tools/call" {
+				rule = "capability-tasks-tool-call-removed"
+			}
+			d.emit(rule, s, p, fmt.Sprintf("capability %s removed", name), jsonString(name), nil)
+		case hl[k] && !bl[k]:
+			d.emit("capability-tasks-added", s, p, fmt.Sprintf("capability %s added", name), nil, jsonString(name))
+		}
+	}
+}
+
+// leaves collects the pointers of the leaves of a present capability
+// tree: values that are not objects, and empty objects ("" for an empty
+// root: tasks supported with no sub-capability).
+func leaves(o object, prefix string, out map[string]bool) {
+	if len(o) == 0 {
+		out[prefix] = true
+		return
+	}
+	for k, v := range o {
+		p := prefix + "/" + escapeToken(k)
+		if isNull(v) {
+			continue
+		}
+		if sub := parseObject(v); sub != nil {
+			leaves(sub, p, out)
+		} else {
+			out[p] = true
+		}
+	}
+}
+
+// keyed compares a map of named capabilities (extensions, experimental).
+func (d *differ) keyed(p, what string, b, h object, removed, added, changed string) {
+	s := serverSubject
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		kp := ptr(p, k)
+		switch {
+		case isNull(bv):
+			d.emit(added, s, kp, fmt.Sprintf("%s %q added", what, k), nil, hv)
+		case isNull(hv):
+			d.emit(removed, s, kp, fmt.Sprintf("%s %q removed", what, k), bv, nil)
+		default:
+			d.emit(changed, s, kp, fmt.Sprintf("%s %q settings changed from %s to %s", what, k, short(bv), short(hv)), bv, hv)
+		}
+	}
+}

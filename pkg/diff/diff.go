@@ -1,0 +1,375 @@
+package diff
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// Options tune the comparison. The zero value is usable: every field has a
+// documented default.
+type Options struct {
+	// Now is the clock for sunset dates. The zero time means unknown: a
+	// deprecated item removed with a sunset date then counts as removed
+	// before its sunset (fail closed).
+	Now time.Time
+	// Lifecycle says how deprecation is marked (MCP has no standard field).
+	Lifecycle Lifecycle
+	// ReservedMetaPrefixes are _meta key prefixes whose changes are
+	// tool-meta-reserved-key-changed, in addition to the prefixes the
+	// specification reserves. nil means DefaultReservedMetaPrefixes; an
+	// empty non-nil slice means none.
+	ReservedMetaPrefixes []string
+	// RenameThreshold is the similarity (0..1] at which a removed and an
+	// added tool are reported as a rename. 0 means 0.8; negative disables
+	// content-based rename detection (case-only renames are still found).
+	RenameThreshold float64
+	// Text configures the section J detectors.
+	Text TextOptions
+	// SkipFeatureVersionCheck turns off protocol-feature-version-mismatch
+	// for fields head introduces (set it when the spec gate runs on head
+	// anyway, so the finding is not reported twice).
+	SkipFeatureVersionCheck bool
+	// Policy applies .mcp-surface.yaml (severity overrides, profiles,
+	// acknowledgements). nil applies nothing.
+	Policy Policy
+}
+
+// Lifecycle configures deprecation markers.
+type Lifecycle struct {
+	// DeprecatedMetaKey is the _meta key that marks an item deprecated when
+	// its value is anything but false or null. "" means "deprecated".
+	DeprecatedMetaKey string
+	// SunsetMetaKey is the _meta key holding the sunset date (RFC 3339 or
+	// YYYY-MM-DD). "" means "sunset".
+	SunsetMetaKey string
+	// DescriptionMarkers mark an item deprecated when its description
+	// contains one (case-sensitive). nil means DefaultDescriptionMarkers;
+	// an empty non-nil slice means none.
+	DescriptionMarkers []string
+}
+
+// Defaults for Options.
+var (
+	DefaultDescriptionMarkers   = []string{"DEPRECATED", "@deprecated", "Deprecated:"}
+	DefaultReservedMetaPrefixes = []string{"ui/", "ui", "openai/"}
+)
+
+// DefaultRenameThreshold is used when Options.RenameThreshold is 0.
+const DefaultRenameThreshold = 0.8
+
+// Policy is what .mcp-surface.yaml does to findings (pkg/config implements
+// it). Adjust applies severity overrides and profiles to one finding and
+// reports whether to keep it; Acknowledge marks acknowledged findings and
+// may append findings about the policy itself (expired acknowledgements).
+type Policy interface {
+	Adjust(f *finding.Finding) bool
+	Acknowledge(fs []finding.Finding) []finding.Finding
+}
+
+// Result is the outcome of one comparison.
+type Result struct {
+	// Findings, sorted with finding.Sort. Acknowledged findings are kept
+	// (finding.Acknowledged is set).
+	Findings []finding.Finding `json:"findings"`
+	// WorstSeverity is the worst change severity among the findings,
+	// acknowledged ones included (acknowledging a change does not make it
+	// compatible); "" when there is no change finding.
+	WorstSeverity rules.Severity `json:"worstSeverity"`
+	// SuggestedBump is WorstSeverity.Bump(): major, minor, patch or "".
+	SuggestedBump string `json:"suggestedBump"`
+	// BaseManifestHash and HeadManifestHash are the snapshots' manifest
+	// hashes (fingerprints.manifest).
+	BaseManifestHash string `json:"baseManifestHash"`
+	HeadManifestHash string `json:"headManifestHash"`
+	// TextDiffs holds, by finding fingerprint, a compact diff of the old
+	// and new text for description, title and instructions changes.
+	TextDiffs map[string]string `json:"textDiffs"`
+}
+
+// Summary is the JSON report's summary object. Level counts exclude
+// acknowledged findings, which are counted separately.
+type Summary struct {
+	Error            int            `json:"error"`
+	Warning          int            `json:"warning"`
+	Note             int            `json:"note"`
+	Info             int            `json:"info"`
+	Acknowledged     int            `json:"acknowledged"`
+	WorstSeverity    rules.Severity `json:"worstSeverity"`
+	SuggestedBump    string         `json:"suggestedBump"`
+	BaseManifestHash string         `json:"baseManifestHash"`
+	HeadManifestHash string         `json:"headManifestHash"`
+}
+
+// Summary counts the findings per level.
+func (r *Result) Summary() Summary {
+	s := Summary{
+		WorstSeverity: r.WorstSeverity, SuggestedBump: r.SuggestedBump,
+		BaseManifestHash: r.BaseManifestHash, HeadManifestHash: r.HeadManifestHash,
+	}
+	for _, f := range r.Findings {
+		if f.Acknowledged != "" {
+			s.Acknowledged++
+			continue
+		}
+		switch f.Level {
+		case rules.LevelError:
+			s.Error++
+		case rules.LevelWarning:
+			s.Warning++
+		case rules.LevelNote:
+			s.Note++
+		case rules.LevelInfo:
+			s.Info++
+		}
+	}
+	return s
+}
+
+// Diff compares two snapshots and reports every change as a finding. It
+// is deterministic: the same inputs give the same Result, byte for byte
+// once encoded. Diff(m, m) has no findings. nil manifests count as empty.
+func Diff(base, head *manifest.Manifest, opts Options) *Result {
+	if base == nil {
+		base = &manifest.Manifest{}
+	}
+	if head == nil {
+		head = &manifest.Manifest{}
+	}
+	d := newDiffer(base, head, opts)
+	d.server()
+	d.capabilities()
+	d.tools()
+	d.prompts()
+	d.resources()
+	d.templates()
+
+	fs := d.out
+	if opts.Policy != nil {
+		fs = adjust(fs, opts.Policy)
+	}
+	d.out = nil
+	d.versioning(fs)
+	vs := d.out
+	if opts.Policy != nil {
+		vs = adjust(vs, opts.Policy)
+	}
+	fs = append(fs, vs...)
+	if opts.Policy != nil {
+		fs = opts.Policy.Acknowledge(fs)
+	}
+	fs = dedupe(fs)
+	finding.Sort(fs)
+
+	res := &Result{
+		Findings:         fs,
+		BaseManifestHash: base.Fingerprints.Manifest,
+		HeadManifestHash: head.Fingerprints.Manifest,
+		TextDiffs:        map[string]string{},
+	}
+	for _, f := range fs {
+		if f.Severity.Rank() > res.WorstSeverity.Rank() {
+			res.WorstSeverity = f.Severity
+		}
+		if t, ok := d.texts[f.Fingerprint]; ok {
+			res.TextDiffs[f.Fingerprint] = t
+		}
+	}
+	res.SuggestedBump = res.WorstSeverity.Bump()
+	return res
+}
+
+func adjust(fs []finding.Finding, p Policy) []finding.Finding {
+	out := fs[:0]
+	for i := range fs {
+		if p.Adjust(&fs[i]) {
+			out = append(out, fs[i])
+		}
+	}
+	return out
+}
+
+// dedupe drops findings whose fingerprint repeats (same rule, subject,
+// pointer and values): the first one wins.
+func dedupe(fs []finding.Finding) []finding.Finding {
+	seen := make(map[string]bool, len(fs))
+	out := fs[:0]
+	for _, f := range fs {
+		if seen[f.Fingerprint] {
+			continue
+		}
+		seen[f.Fingerprint] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// differ holds the state of one comparison.
+type differ struct {
+	base, head *manifest.Manifest
+	opts       Options
+	out        []finding.Finding
+	texts      map[string]string
+
+	markers        []string
+	deprecatedKey  string
+	sunsetKey      string
+	reserved       []string
+	renameMin      float64
+	text           *textDetectors
+	headToolNames  map[string]bool // lazily built for cross-tool references
+	headPromptName map[string]bool
+}
+
+func newDiffer(base, head *manifest.Manifest, opts Options) *differ {
+	d := &differ{base: base, head: head, opts: opts, texts: map[string]string{}}
+	d.markers = opts.Lifecycle.DescriptionMarkers
+	if d.markers == nil {
+		d.markers = DefaultDescriptionMarkers
+	}
+	d.deprecatedKey = opts.Lifecycle.DeprecatedMetaKey
+	if d.deprecatedKey == "" {
+		d.deprecatedKey = "deprecated"
+	}
+	d.sunsetKey = opts.Lifecycle.SunsetMetaKey
+	if d.sunsetKey == "" {
+		d.sunsetKey = "sunset"
+	}
+	d.reserved = opts.ReservedMetaPrefixes
+	if d.reserved == nil {
+		d.reserved = DefaultReservedMetaPrefixes
+	}
+	d.renameMin = opts.RenameThreshold
+	if d.renameMin == 0 {
+		d.renameMin = DefaultRenameThreshold
+	}
+	d.text = compileText(opts.Text)
+	return d
+}
+
+// emit records one finding. basePtr and headPtr are the JSON Pointers of
+// the changed value in base and head ("" with present=false when the value
+// does not exist on that side); the finding's Pointer is the head pointer,
+// or the base pointer for removals.
+func (d *differ) emit(rule string, subj finding.Subject, ptr, msg string, before, after json.RawMessage) *finding.Finding {
+	f := finding.New(rule, subj, ptr, msg, nilIfEmpty(before), nilIfEmpty(after))
+	if before != nil {
+		f.BasePointer = ptr
+	}
+	if after != nil {
+		f.HeadPointer = ptr
+	}
+	d.out = append(d.out, f)
+	return &d.out[len(d.out)-1]
+}
+
+// emitMoved is emit for a value whose pointer differs between base and
+// head (prompt arguments by index, schema changes).
+func (d *differ) emitMoved(rule string, subj finding.Subject, basePtr, headPtr string, hasBase, hasHead bool, msg string, before, after json.RawMessage) *finding.Finding {
+	ptr := headPtr
+	if !hasHead {
+		ptr = basePtr
+	}
+	f := finding.New(rule, subj, ptr, msg, nilIfEmpty(before), nilIfEmpty(after))
+	if hasBase {
+		f.BasePointer = basePtr
+	}
+	if hasHead {
+		f.HeadPointer = headPtr
+	}
+	d.out = append(d.out, f)
+	return &d.out[len(d.out)-1]
+}
+
+// emitText is emit for a changed text, with its text diff.
+func (d *differ) emitText(rule string, subj finding.Subject, ptr, msg string, before, after json.RawMessage) {
+	f := d.emit(rule, subj, ptr, msg, before, after)
+	b, _ := stringValue(before)
+	a, _ := stringValue(after)
+	if t := TextDiff(b, a); t != "" {
+		d.texts[f.Fingerprint] = t
+	}
+}
+
+func nilIfEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// headNames returns the names of head's tools and prompts, for the
+// cross-tool reference detector.
+func (d *differ) headNames() map[string]bool {
+	if d.headToolNames == nil {
+		d.headToolNames = make(map[string]bool, len(d.head.Tools)+len(d.head.Prompts))
+		for _, it := range d.head.Tools {
+			d.headToolNames[it.ID] = true
+		}
+		for _, it := range d.head.Prompts {
+			d.headToolNames[it.ID] = true
+		}
+	}
+	return d.headToolNames
+}
+
+// pairing is the result of matching two sorted item lists by identity.
+type pairing struct {
+	both           [][2]manifest.Item
+	removed, added []manifest.Item
+}
+
+// match merges two item lists sorted by ID.
+func match(base, head []manifest.Item) pairing {
+	var p pairing
+	i, j := 0, 0
+	for i < len(base) || j < len(head) {
+		switch {
+		case j >= len(head) || (i < len(base) && base[i].ID < head[j].ID):
+			p.removed = append(p.removed, base[i])
+			i++
+		case i >= len(base) || head[j].ID < base[i].ID:
+			p.added = append(p.added, head[j])
+			j++
+		default:
+			p.both = append(p.both, [2]manifest.Item{base[i], head[j]})
+			i++
+			j++
+		}
+	}
+	return p
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// unionKeys returns the sorted union of two maps' keys.
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := make(map[string]bool, len(a)+len(b))
+	ks := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		if !seen[k] {
+			seen[k] = true
+			ks = append(ks, k)
+		}
+	}
+	for k := range b {
+		if !seen[k] {
+			seen[k] = true
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,237 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+
+// A fixture is testdata/<behaviour>.txtar with sections:
+//
+//	base.json, head.json  snapshots in the file format
+//	options.json          optional diff.Options (JSON field names as in Go)
+//	want                  findings of Diff(base, head), one per line:
+//	                      RULE SUBJECTKIND SUBJECTNAME POINTER
+//	reversed              findings of Diff(head, base), same format
+//
+// want and reversed are rewritten with -update.
+type fixture struct {
+	path       string
+	archive    *txtar.Archive
+	base, head *manifest.Manifest
+	opts       Options
+}
+
+func loadFixtures(t *testing.T) []*fixture {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no fixtures in testdata")
+	}
+	var fs []*fixture
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		fx := &fixture{path: p, archive: a}
+		for _, f := range a.Files {
+			switch f.Name {
+			case "base.json":
+				if fx.base, err = manifest.FromCanonicalJSON(f.Data); err != nil {
+					t.Fatalf("%s: base.json: %v", p, err)
+				}
+			case "head.json":
+				if fx.head, err = manifest.FromCanonicalJSON(f.Data); err != nil {
+					t.Fatalf("%s: head.json: %v", p, err)
+				}
+			case "options.json":
+				if err := json.Unmarshal(f.Data, &fx.opts); err != nil {
+					t.Fatalf("%s: options.json: %v", p, err)
+				}
+			}
+		}
+		if fx.base == nil || fx.head == nil {
+			t.Fatalf("%s: needs base.json and head.json", p)
+		}
+		fs = append(fs, fx)
+	}
+	return fs
+}
+
+func field(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\n\"") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func render(fs []finding.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s %s %s %s\n", f.Rule, f.Subject.Kind, field(f.Subject.Name), field(f.Pointer))
+	}
+	return b.String()
+}
+
+func section(a *txtar.Archive, name string) (string, bool) {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return string(f.Data), true
+		}
+	}
+	return "", false
+}
+
+func setSection(a *txtar.Archive, name, data string) {
+	for i := range a.Files {
+		if a.Files[i].Name == name {
+			a.Files[i].Data = []byte(data)
+			return
+		}
+	}
+	a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
+}
+
+func TestFixtures(t *testing.T) {
+	for _, fx := range loadFixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(fx.path), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			got := render(Diff(fx.base, fx.head, fx.opts).Findings)
+			gotRev := render(Diff(fx.head, fx.base, fx.opts).Findings)
+			if *update {
+				setSection(fx.archive, "want", got)
+				setSection(fx.archive, "reversed", gotRev)
+				if err := os.WriteFile(fx.path, txtar.Format(fx.archive), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, ok := section(fx.archive, "want")
+			if !ok {
+				t.Fatal("no want section; run with -update")
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("Diff(base, head) mismatch (-want +got):\n%s", d)
+			}
+			wantRev, _ := section(fx.archive, "reversed")
+			if d := cmp.Diff(wantRev, gotRev); d != "" {
+				t.Errorf("Diff(head, base) mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// Every snapshot compared with itself gives nothing, and a diff is
+// deterministic to the byte.
+func TestSelfAndDeterminism(t *testing.T) {
+	for _, fx := range loadFixtures(t) {
+		for _, m := range []*manifest.Manifest{fx.base, fx.head} {
+			if r := Diff(m, m, fx.opts); len(r.Findings) != 0 {
+				t.Errorf("%s: Diff(m, m) = %s", fx.path, render(r.Findings))
+			}
+		}
+		a, _ := json.Marshal(Diff(fx.base, fx.head, fx.opts))
+		b, _ := json.Marshal(Diff(fx.base, fx.head, fx.opts))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two runs differ", fx.path)
+		}
+	}
+}
+
+// Rules the snapshots cannot show (see each rule's help).
+var unobservable = map[string]string{
+	"tool-list-order-changed":   "snapshots are sorted by name",
+	"prompt-messages-changed":   "snapshots do not record rendered prompts yet",
+	"resource-contents-changed": "snapshots do not record resource contents yet",
+}
+
+// ownRule reports whether a change rule belongs to the sections this
+// package implements itself (A-D, G-J); input-* and output-* come from the
+// schema comparer.
+func ownRule(r rules.Rule) bool {
+	if r.Kind != rules.KindChange {
+		return false
+	}
+	return !strings.HasPrefix(r.ID, "input-") && !strings.HasPrefix(r.ID, "output-")
+}
+
+func TestEveryRuleHasAFixture(t *testing.T) {
+	seen := map[string]bool{}
+	for _, fx := range loadFixtures(t) {
+		for _, r := range []*Result{Diff(fx.base, fx.head, fx.opts), Diff(fx.head, fx.base, fx.opts)} {
+			for _, f := range r.Findings {
+				seen[f.Rule] = true
+			}
+		}
+	}
+	var missing []string
+	for _, r := range rules.All() {
+		if ownRule(r) && !seen[r.ID] && unobservable[r.ID] == "" {
+			missing = append(missing, r.ID)
+		}
+	}
+	for id := range unobservable {
+		if seen[id] {
+			t.Errorf("%s is listed as unobservable but a fixture triggers it", id)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		t.Errorf("%d rules are triggered by no fixture:\n%s", len(missing), strings.Join(missing, "\n"))
+	}
+}
+
+// Every finding's fields are filled as the JSON report promises.
+func TestFindingShape(t *testing.T) {
+	for _, fx := range loadFixtures(t) {
+		r := Diff(fx.base, fx.head, fx.opts)
+		for _, f := range r.Findings {
+			rule, ok := rules.Lookup(f.Rule)
+			if !ok {
+				t.Errorf("%s: unknown rule %s", fx.path, f.Rule)
+				continue
+			}
+			if f.Level != rule.Level || f.Severity != rule.Severity || f.Message == "" || len(f.Fingerprint) != 16 {
+				t.Errorf("%s: malformed finding %+v", fx.path, f)
+			}
+			if f.Fingerprint != finding.Fingerprint(f.Rule, f.Subject, f.Pointer, f.Before, f.After) {
+				t.Errorf("%s: %s: fingerprint is not computed from identity", fx.path, f.Rule)
+			}
+			for _, v := range []json.RawMessage{f.Before, f.After} {
+				if v == nil {
+					continue
+				}
+				c, err := manifest.Canonicalize(v)
+				if err != nil || !bytes.Equal(c, v) {
+					t.Errorf("%s: %s: value %s is not canonical JSON", fx.path, f.Rule, v)
+				}
+			}
+			if (strings.HasSuffix(f.Rule, "-description-changed") || strings.HasSuffix(f.Rule, "instructions-changed")) && r.TextDiffs[f.Fingerprint] == "" {
+				t.Errorf("%s: %s has no text diff", fx.path, f.Rule)
+			}
+		}
+		if r.WorstSeverity.Bump() != r.SuggestedBump {
+			t.Errorf("%s: bump %q does not follow worst severity %q", fx.path, r.SuggestedBump, r.WorstSeverity)
+		}
+	}
+}

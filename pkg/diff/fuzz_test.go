@@ -1,0 +1,62 @@
+package diff
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// FuzzDiff feeds arbitrary snapshot pairs to Diff: it must never panic,
+// a snapshot compared with itself gives nothing, and two runs agree.
+func FuzzDiff(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	for _, p := range paths {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			continue
+		}
+		var base, head []byte
+		for _, file := range a.Files {
+			switch file.Name {
+			case "base.json":
+				base = file.Data
+			case "head.json":
+				head = file.Data
+			}
+		}
+		f.Add(base, head)
+	}
+	if data, err := os.ReadFile(filepath.Join("testdata", "no-change.txtar")); err == nil {
+		f.Add(data, data)
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		base, err := manifest.FromCanonicalJSON(a)
+		if err != nil {
+			return
+		}
+		head, err := manifest.FromCanonicalJSON(b)
+		if err != nil {
+			return
+		}
+		r := Diff(base, head, Options{})
+		if again := Diff(base, head, Options{}); !sameJSON(r, again) {
+			t.Fatal("two runs differ")
+		}
+		for _, m := range []*manifest.Manifest{base, head} {
+			if self := Diff(m, m, Options{}); len(self.Findings) != 0 {
+				t.Fatalf("Diff(m, m) = %v", self.Findings)
+			}
+		}
+	})
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

@@ -1,0 +1,250 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+func promptSubject(name string) finding.Subject {
+	return finding.Subject{Kind: finding.KindPrompt, Name: name}
+}
+
+// prompts compares catalog section G.
+func (d *differ) prompts() {
+	p := match(d.base.Prompts, d.head.Prompts)
+	for _, pair := range p.both {
+		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
+			d.prompt(pair[0].ID, parseObject(pair[0].Raw), parseObject(pair[1].Raw))
+		}
+	}
+	removed, added := d.promptRenames(p.removed, p.added)
+	for _, it := range removed {
+		subj := promptSubject(it.ID)
+		if d.lifecycleOf(parseObject(it.Raw)).deprecated {
+			d.emit("prompt-removed-after-deprecation", subj, "", fmt.Sprintf("deprecated prompt %s was removed", quote(it.ID)), jsonString(it.ID), nil)
+		} else {
+			d.emit("prompt-removed", subj, "", fmt.Sprintf("prompt %s was removed: prompts/get for it fails", quote(it.ID)), jsonString(it.ID), nil)
+		}
+	}
+	for _, it := range added {
+		d.itemAdded("prompts", "prompt-added", promptSubject(it.ID), it)
+	}
+}
+
+// itemAdded reports a new prompt, resource or template.
+func (d *differ) itemAdded(section, rule string, subj finding.Subject, it manifest.Item) {
+	what := map[string]string{"prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template"}[section]
+	d.emit(rule, subj, "", fmt.Sprintf("%s %s was added", what, quote(it.ID)), nil, jsonString(it.ID))
+	o := parseObject(it.Raw)
+	for _, k := range sortedKeys(o) {
+		d.featureMismatch(section, subj, k, o[k])
+	}
+	d.scanItemTexts(subj, nil, o)
+}
+
+func (d *differ) prompt(name string, b, h object) {
+	subj := promptSubject(name)
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		if isNull(bv) {
+			d.featureMismatch("prompts", subj, k, hv)
+		}
+		p := ptr("", k)
+		switch k {
+		case "name":
+		case "title":
+			d.emitText("prompt-title-changed", subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "description":
+			d.emitText("prompt-description-changed", subj, p, textChangedMsg("description", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "icons":
+			d.icons(subj, "prompt-icons-changed", p, bv, hv)
+		case "_meta":
+			d.itemMeta(subj, "prompt-meta-changed", parseObject(bv), parseObject(hv))
+		case "arguments":
+			d.arguments(subj, parseArray(bv), parseArray(hv))
+		default:
+			d.emit("prompt-unknown-field-changed", subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+		}
+	}
+}
+
+// promptArg is one argument with its position.
+type promptArg struct {
+	idx  int
+	name string
+	o    object
+}
+
+func promptArgs(raw []json.RawMessage) ([]promptArg, map[string]int) {
+	var args []promptArg
+	byName := map[string]int{}
+	for i, a := range raw {
+		o := parseObject(a)
+		name, _ := o.str("name")
+		if _, dup := byName[name]; dup {
+			continue // the first one counts; duplicates are a lint matter
+		}
+		byName[name] = len(args)
+		args = append(args, promptArg{idx: i, name: name, o: o})
+	}
+	return args, byName
+}
+
+func argPtr(i int) string { return "/arguments/" + strconv.Itoa(i) }
+
+// arguments compares prompt arguments by name (input direction).
+func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
+	bargs, bidx := promptArgs(braw)
+	hargs, hidx := promptArgs(hraw)
+	var removed, added []promptArg
+	for _, a := range bargs {
+		if _, ok := hidx[a.name]; !ok {
+			removed = append(removed, a)
+		}
+	}
+	for _, a := range hargs {
+		if _, ok := bidx[a.name]; !ok {
+			added = append(added, a)
+		}
+	}
+
+	// Renames: a removed and an added argument with the same non-empty
+	// description, unique on both sides.
+	descCount := func(as []promptArg) map[string]int {
+		n := map[string]int{}
+		for _, a := range as {
+			if s, ok := a.o.str("description"); ok && s != "" {
+				n[s]++
+			}
+		}
+		return n
+	}
+	rc, ac := descCount(removed), descCount(added)
+	renamedFrom := map[string]bool{}
+	renamedTo := map[string]bool{}
+	for _, r := range removed {
+		desc, _ := r.o.str("description")
+		if desc == "" || rc[desc] != 1 || ac[desc] != 1 {
+			continue
+		}
+		for _, a := range added {
+			if ad, _ := a.o.str("description"); ad == desc {
+				renamedFrom[r.name], renamedTo[a.name] = true, true
+				d.emitMoved("prompt-argument-renamed", subj, argPtr(r.idx), argPtr(a.idx), true, true,
+					fmt.Sprintf("argument %s looks renamed to %s: the server no longer reads the old name", quote(r.name), quote(a.name)),
+					jsonString(r.name), jsonString(a.name))
+				if req, _ := a.o.flag("required"); req {
+					if breq, _ := r.o.flag("required"); !breq {
+						d.emitMoved("prompt-argument-became-required", subj, argPtr(r.idx), argPtr(a.idx), true, true,
+							fmt.Sprintf("renamed argument %s is now required", quote(a.name)), jsonBool(false), jsonBool(true))
+					}
+				}
+				break
+			}
+		}
+	}
+
+	for _, r := range removed {
+		if renamedFrom[r.name] {
+			continue
+		}
+		d.emitMoved("prompt-argument-removed", subj, argPtr(r.idx), "", true, false,
+			fmt.Sprintf("argument %s was removed: values passed for it are ignored", quote(r.name)), jsonString(r.name), nil)
+	}
+	for _, a := range added {
+		if renamedTo[a.name] {
+			continue
+		}
+		p := argPtr(a.idx)
+		if req, _ := a.o.flag("required"); req {
+			d.emitMoved("prompt-argument-added-required", subj, "", p, false, true,
+				fmt.Sprintf("required argument %s was added: existing invocations lack it", quote(a.name)), nil, jsonString(a.name))
+		} else {
+			d.emitMoved("prompt-argument-added-optional", subj, "", p, false, true,
+				fmt.Sprintf("optional argument %s was added", quote(a.name)), nil, jsonString(a.name))
+		}
+		d.scanArgTexts(subj, p, nil, a.o)
+	}
+
+	// Arguments in both.
+	var bOrder, hOrder []string
+	for _, ba := range bargs {
+		j, ok := hidx[ba.name]
+		if !ok {
+			continue
+		}
+		bOrder = append(bOrder, ba.name)
+		ha := hargs[j]
+		bp, hp := argPtr(ba.idx), argPtr(ha.idx)
+		for _, k := range unionKeys(ba.o, ha.o) {
+			bv, hv := ba.o.get(k), ha.o.get(k)
+			if rawEqual(bv, hv) {
+				continue
+			}
+			kb, kh := bp+"/"+escapeToken(k), hp+"/"+escapeToken(k)
+			switch k {
+			case "name":
+			case "required":
+				br, _ := ba.o.flag(k)
+				hr, _ := ha.o.flag(k)
+				switch {
+				case !br && hr:
+					d.emitMoved("prompt-argument-became-required", subj, kb, kh, true, true,
+						fmt.Sprintf("argument %s became required: invocations that omit it fail", quote(ba.name)), jsonBool(false), jsonBool(true))
+				case br && !hr:
+					d.emitMoved("prompt-argument-became-optional", subj, kb, kh, true, true,
+						fmt.Sprintf("argument %s became optional", quote(ba.name)), jsonBool(true), jsonBool(false))
+				}
+			case "description":
+				f := d.emitMoved("prompt-argument-description-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+					textChangedMsg(fmt.Sprintf("argument %s description", quote(ba.name)), bv, hv), bv, hv)
+				bs, _ := stringValue(bv)
+				hs, _ := stringValue(hv)
+				d.texts[f.Fingerprint] = TextDiff(bs, hs)
+				d.scanText(subj, kh, bv, hv, true)
+			case "title":
+				f := d.emitMoved("prompt-argument-title-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+					changedMsg(fmt.Sprintf("argument %s title", quote(ba.name)), bv, hv), bv, hv)
+				bs, _ := stringValue(bv)
+				hs, _ := stringValue(hv)
+				d.texts[f.Fingerprint] = TextDiff(bs, hs)
+				d.scanText(subj, kh, bv, hv, true)
+			default:
+				d.emitMoved("prompt-unknown-field-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+					changedMsg(fmt.Sprintf("argument %s field %s", quote(ba.name), quote(k)), bv, hv), bv, hv)
+			}
+		}
+	}
+	for _, ha := range hargs {
+		if _, ok := bidx[ha.name]; ok {
+			hOrder = append(hOrder, ha.name)
+		}
+	}
+	if !slices.Equal(bOrder, hOrder) {
+		d.emit("prompt-argument-order-changed", subj, "/arguments",
+			"the order of arguments changed: hosts that fill arguments by position swap values",
+			canonStrings(bOrder), canonStrings(hOrder))
+	}
+}
+
+// canonStrings renders an ordered list of names canonically: canonical
+// form sorts arrays of primitives, so each name is wrapped in an object,
+// and arrays of objects keep their order.
+func canonStrings(ss []string) json.RawMessage {
+	list := make([]any, len(ss))
+	for i, s := range ss {
+		list[i] = map[string]any{"name": s}
+	}
+	return canon(list)
+}

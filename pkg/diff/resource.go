@@ -1,0 +1,182 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+)
+
+func resourceSubject(uri string) finding.Subject {
+	return finding.Subject{Kind: finding.KindResource, Name: uri}
+}
+
+func templateSubject(t string) finding.Subject {
+	return finding.Subject{Kind: finding.KindResourceTemplate, Name: t}
+}
+
+// itemRules names the rules shared by resources and resource templates.
+type itemRules struct {
+	section                          string
+	name, title, description         string
+	mimeChanged, mimeAdded, mimeGone string
+	audience, priority, lastModified string
+	size, icons, meta, unknown       string
+}
+
+var resourceRules = itemRules{
+	section: "resources",
+	name:    "resource-name-changed", title: "resource-title-changed", description: "resource-description-changed",
+	mimeChanged: "resource-mime-type-changed", mimeAdded: "resource-mime-type-added", mimeGone: "resource-mime-type-removed",
+	audience: "resource-audience-changed", priority: "resource-priority-changed", lastModified: "resource-last-modified-changed",
+	size: "resource-size-changed", icons: "resource-icons-changed", meta: "resource-meta-changed", unknown: "resource-unknown-field-changed",
+}
+
+var templateRules = itemRules{
+	section: "resourceTemplates",
+	name:    "resource-template-name-changed", title: "resource-template-title-changed", description: "resource-template-description-changed",
+	mimeChanged: "resource-template-mime-type-changed", mimeAdded: "resource-template-mime-type-added", mimeGone: "resource-template-mime-type-removed",
+	audience: "resource-template-audience-changed", priority: "resource-template-priority-changed",
+	// Templates have no lastModified or size rule of their own: they are
+	// reported as unknown fields.
+	icons: "resource-template-icons-changed", meta: "resource-template-meta-changed", unknown: "resource-template-unknown-field-changed",
+}
+
+// resources compares catalog section H.
+func (d *differ) resources() {
+	p := match(d.base.Resources, d.head.Resources)
+	for _, pair := range p.both {
+		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
+			d.item(resourceRules, resourceSubject(pair[0].ID), parseObject(pair[0].Raw), parseObject(pair[1].Raw), "uri")
+		}
+	}
+	pairs := uniqueByName(p.removed, p.added, func(b, h object) bool {
+		bm, bok := b.str("mimeType")
+		hm, hok := h.str("mimeType")
+		return !bok || !hok || bm == hm
+	})
+	usedR := make([]bool, len(p.removed))
+	usedA := make([]bool, len(p.added))
+	for _, pr := range pairs {
+		r, a := p.removed[pr[0]], p.added[pr[1]]
+		usedR[pr[0]], usedA[pr[1]] = true, true
+		subj := resourceSubject(r.ID)
+		d.emit("resource-uri-changed", subj, "/uri",
+			fmt.Sprintf("resource moved from %s to %s: stored URIs break", quote(r.ID), quote(a.ID)),
+			jsonString(r.ID), jsonString(a.ID))
+		d.item(resourceRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uri")
+	}
+	for i, it := range p.removed {
+		if !usedR[i] {
+			d.emit("resource-removed", resourceSubject(it.ID), "", fmt.Sprintf("resource %s was removed: reading it fails", quote(it.ID)), jsonString(it.ID), nil)
+		}
+	}
+	for j, it := range p.added {
+		if !usedA[j] {
+			d.itemAdded("resources", "resource-added", resourceSubject(it.ID), it)
+		}
+	}
+}
+
+// templates compares catalog section I.
+func (d *differ) templates() {
+	p := match(d.base.ResourceTemplates, d.head.ResourceTemplates)
+	for _, pair := range p.both {
+		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
+			d.item(templateRules, templateSubject(pair[0].ID), parseObject(pair[0].Raw), parseObject(pair[1].Raw), "uriTemplate")
+		}
+	}
+	usedR := make([]bool, len(p.removed))
+	usedA := make([]bool, len(p.added))
+	for _, pr := range uniqueByName(p.removed, p.added, nil) {
+		r, a := p.removed[pr[0]], p.added[pr[1]]
+		usedR[pr[0]], usedA[pr[1]] = true, true
+		subj := templateSubject(r.ID)
+		d.uriTemplate(subj, r.ID, a.ID)
+		d.item(templateRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uriTemplate")
+	}
+	for i, it := range p.removed {
+		if !usedR[i] {
+			d.emit("resource-template-removed", templateSubject(it.ID), "",
+				fmt.Sprintf("resource template %s was removed", quote(it.ID)), jsonString(it.ID), nil)
+		}
+	}
+	for j, it := range p.added {
+		if !usedA[j] {
+			d.itemAdded("resourceTemplates", "resource-template-added", templateSubject(it.ID), it)
+		}
+	}
+}
+
+// item compares the metadata of a resource or template present in both
+// (or paired); identity is the identity key, compared elsewhere.
+func (d *differ) item(r itemRules, subj finding.Subject, b, h object, identity string) {
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) || k == identity {
+			continue
+		}
+		if isNull(bv) {
+			d.featureMismatch(r.section, subj, k, hv)
+		}
+		p := ptr("", k)
+		switch k {
+		case "name":
+			d.emit(r.name, subj, p, changedMsg("name", bv, hv), bv, hv)
+		case "title":
+			d.emitText(r.title, subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "description":
+			d.emitText(r.description, subj, p, textChangedMsg("description", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "mimeType":
+			switch {
+			case isNull(bv):
+				d.emit(r.mimeAdded, subj, p, "mimeType added: "+short(hv), nil, hv)
+			case isNull(hv):
+				d.emit(r.mimeGone, subj, p, "mimeType removed (was "+short(bv)+")", bv, nil)
+			default:
+				d.emit(r.mimeChanged, subj, p, fmt.Sprintf("mimeType changed from %s to %s: clients parse content by MIME type", short(bv), short(hv)), bv, hv)
+			}
+		case "size":
+			d.emitOr(r.size, r.unknown, subj, p, changedMsg("size", bv, hv), bv, hv)
+		case "icons":
+			d.icons(subj, r.icons, p, bv, hv)
+		case "_meta":
+			d.itemMeta(subj, r.meta, parseObject(bv), parseObject(hv))
+		case "annotations":
+			d.itemAnnotations(r, subj, parseObject(bv), parseObject(hv))
+		default:
+			d.emit(r.unknown, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+		}
+	}
+}
+
+// emitOr emits rule, or fallback when the section has no such rule.
+func (d *differ) emitOr(rule, fallback string, subj finding.Subject, p, msg string, b, h json.RawMessage) {
+	if rule == "" {
+		rule = fallback
+	}
+	d.emit(rule, subj, p, msg, b, h)
+}
+
+func (d *differ) itemAnnotations(r itemRules, subj finding.Subject, b, h object) {
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		p := ptr("/annotations", k)
+		switch k {
+		case "audience":
+			d.emit(r.audience, subj, p, changedMsg("audience", bv, hv), bv, hv)
+		case "priority":
+			d.emit(r.priority, subj, p, changedMsg("priority", bv, hv), bv, hv)
+		case "lastModified":
+			d.emitOr(r.lastModified, r.unknown, subj, p, changedMsg("lastModified", bv, hv), bv, hv)
+		default:
+			d.emit(r.unknown, subj, p, changedMsg("annotations key "+quote(k), bv, hv), bv, hv)
+		}
+	}
+}

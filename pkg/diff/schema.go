@@ -1,0 +1,81 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+)
+
+// schema compares one of a tool's schemas (key "inputSchema" or
+// "outputSchema"), both present, through pkg/schemadiff. The root $schema is judged by the tool-*-schema-dialect-changed rules;
+// the schema comparer reads it to pick the dialect and treats it as
+// metadata.
+func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMessage, dir schemadiff.Direction) {
+	if bytes.Equal(base, head) {
+		return
+	}
+	root := "/" + key
+	prefix := "input-"
+	if dir == schemadiff.Output {
+		prefix = "output-"
+	}
+	dialectOnly := sameButDialect(base, head)
+	for _, c := range schemadiff.Compare(base, head, dir, schemadiff.Options{}) {
+		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
+			continue
+		}
+		if dialectOnly && c.Rule == prefix+"schema-equivalent-rewrite" && c.BasePointer == "" && c.HeadPointer == "" {
+			continue // already tool-*-schema-dialect-changed, or an explicit default
+		}
+		rule := c.Rule
+		msg := c.Message
+		if _, ok := rules.Lookup(rule); !ok {
+			// A rule the table does not know yet: report, never drop.
+			msg = rule + ": " + msg
+			rule = prefix + "schema-undecidable"
+			if _, ok := rules.Lookup(rule); !ok {
+				continue
+			}
+		}
+		// Both pointers are always meaningful (where the value is, or
+		// would be); the finding points into head unless the value was
+		// removed.
+		p := root + c.HeadPointer
+		if c.After == nil && c.Before != nil {
+			p = root + c.BasePointer
+		}
+		fd := finding.New(rule, subj, p, msg, nilIfEmpty(c.Before), nilIfEmpty(c.After))
+		fd.BasePointer, fd.HeadPointer = root+c.BasePointer, root+c.HeadPointer
+		d.out = append(d.out, fd)
+		f := &d.out[len(d.out)-1]
+		if isTextRule(rule) {
+			b, _ := stringValue(c.Before)
+			a, _ := stringValue(c.After)
+			d.texts[f.Fingerprint] = TextDiff(b, a)
+		}
+	}
+}
+
+// isTextRule reports whether a rule's values are model-visible text that
+// deserves a text diff.
+func isTextRule(rule string) bool {
+	return hasSuffix(rule, "-description-changed") || hasSuffix(rule, "-title-changed") ||
+		hasSuffix(rule, "-instructions-changed")
+}
+
+func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
+
+// sameButDialect reports whether two schemas differ in their root $schema
+// only.
+func sameButDialect(a, b json.RawMessage) bool {
+	ao, bo := parseObject(a), parseObject(b)
+	if ao == nil || bo == nil {
+		return false
+	}
+	delete(ao, "$schema")
+	delete(bo, "$schema")
+	return bytes.Equal(encodeObject(ao), encodeObject(bo))
+}

@@ -1,0 +1,504 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// TextOptions configure the catalog section J detectors. The zero value
+// uses the defaults.
+type TextOptions struct {
+	// InjectionPatterns and SensitivePatterns are RE2 regular expressions
+	// added to the built-in ones (DefaultInjectionPatterns,
+	// DefaultSensitivePatterns). Invalid patterns are skipped here;
+	// pkg/config rejects them with a line number.
+	InjectionPatterns []string
+	SensitivePatterns []string
+	// NoDefaultPatterns drops the built-in injection and sensitive patterns.
+	NoDefaultPatterns bool
+	// LengthSpikeRatio (default 2) and LengthSpikeMinChars (default 200):
+	// text-length-spike fires when a text grew by at least MinChars
+	// characters and to at least Ratio times its base length.
+	LengthSpikeRatio    float64
+	LengthSpikeMinChars int
+	// EncodedMinLength is the shortest base64/hex run reported (default 40).
+	EncodedMinLength int
+}
+
+// DefaultInjectionPatterns match instructions aimed at the model.
+var DefaultInjectionPatterns = []string{
+	`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|override)\s*>`,
+	`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding|other)\s+(instructions?|prompts?|messages?|rules?|directions?)`,
+	`(?i)\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}\buser`,
+	`(?i)\bwithout\s+(telling|informing|notifying|asking)\s+the\s+user`,
+	`(?i)\bbefore\s+(using|calling|invoking|running)\s+(any|this|the|other|another)\b[^.\n]{0,20}\btools?\b`,
+	`(?i)\b(you\s+must|you\s+should|always|first)\s+(call|use|invoke|read|send|pass|include)\b[^.\n]{0,60}\b(tool|file|contents?|token|key|password|secret)s?\b`,
+	`(?i)\bsystem\s+prompt\b`,
+	`(?i)\b(new|updated|real|actual|secret)\s+instructions\b`,
+	`(?i)\b(this\s+is\s+)?(very\s+)?important\s*[:!]`,
+	`(?i)\bas\s+an?\s+(ai|assistant|language\s+model)\b`,
+}
+
+// DefaultSensitivePatterns match references to credentials and secrets.
+var DefaultSensitivePatterns = []string{
+	`(?i)~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b`,
+	`(?i)(^|[\s"'(/])\.env(\.[a-z]+)?\b`,
+	`(?i)\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube/config\b|\.docker/config\.json|/etc/(passwd|shadow)\b|\.pgpass\b`,
+	`(?i)\b(api[_ -]?keys?|access[_ -]?tokens?|auth[_ -]?tokens?|secret[_ -]?keys?|private[_ -]?keys?|client[_ -]?secrets?|bearer\s+tokens?|session\s+(cookies?|tokens?)|passwords?|passphrases?|credentials?|seed\s+phrases?|mnemonics?)\b`,
+	`\$\{?[A-Z][A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\}?`,
+	`\b[A-Z][A-Z0-9]*_(API_KEY|TOKEN|SECRET|SECRET_KEY|PASSWORD|ACCESS_KEY)\b`,
+	`(?i)\bprocess\.env\b|\bos\.environ\b|\bgetenv\b|\benvironment\s+variables?\b`,
+}
+
+var (
+	urlRE      = regexp.MustCompile(`(?i)\b(?:https?|ftp|wss?|file|data|javascript)://[^\s<>"'` + "`" + `)\]}]+`)
+	domainRE   = regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|ai|dev|app|xyz|ru|cn|co|me|sh|info|biz|tk|top|site|online|click|link|cloud|so|gg|ly|to|cc|ws|su|pw)\b`)
+	base64RE   = regexp.MustCompile(`[A-Za-z0-9+/]{20,}={0,2}`)
+	hexRE      = regexp.MustCompile(`\b(?:0x)?[0-9a-fA-F]{20,}\b`)
+	percentRE  = regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}){6,}`)
+	escapeRE   = regexp.MustCompile(`(?:\\x[0-9A-Fa-f]{2}){6,}|(?:\\u[0-9A-Fa-f]{4}){4,}`)
+	identRE    = regexp.MustCompile(`[A-Za-z0-9_.\-]+`)
+	quotedRE   = regexp.MustCompile("[`'\"]([A-Za-z0-9_.\\-]+)[`'\"]")
+	crossRefRE = regexp.MustCompile(`(?i)\b(instead\s+of\s+(using|calling)|rather\s+than\s+(using|calling)|(other|another|all\s+other)\s+(tools?|servers?|mcp\s+servers?)|when\s+(using|calling)\s+(the\s+)?\S+\s+tool|(call|use|invoke)\s+the\s+\S+\s+tool)\b`)
+)
+
+// textDetectors is TextOptions compiled.
+type textDetectors struct {
+	injection, sensitive []*regexp.Regexp
+	ratio                float64
+	minChars             int
+	encodedMin           int
+}
+
+var (
+	defaultDetectorsOnce sync.Once
+	defaultDetectors     *textDetectors
+)
+
+func compileText(o TextOptions) *textDetectors {
+	zero := o.InjectionPatterns == nil && o.SensitivePatterns == nil && !o.NoDefaultPatterns &&
+		o.LengthSpikeRatio == 0 && o.LengthSpikeMinChars == 0 && o.EncodedMinLength == 0
+	if zero {
+		defaultDetectorsOnce.Do(func() { defaultDetectors = buildDetectors(o) })
+		return defaultDetectors
+	}
+	return buildDetectors(o)
+}
+
+func buildDetectors(o TextOptions) *textDetectors {
+	t := &textDetectors{ratio: o.LengthSpikeRatio, minChars: o.LengthSpikeMinChars, encodedMin: o.EncodedMinLength}
+	if t.ratio <= 0 {
+		t.ratio = 2
+	}
+	if t.minChars <= 0 {
+		t.minChars = 200
+	}
+	if t.encodedMin <= 0 {
+		t.encodedMin = 40
+	}
+	compile := func(defaults, extra []string) []*regexp.Regexp {
+		var out []*regexp.Regexp
+		var all []string
+		if !o.NoDefaultPatterns {
+			all = append(all, defaults...)
+		}
+		all = append(all, extra...)
+		for _, p := range all {
+			if re, err := regexp.Compile(p); err == nil {
+				out = append(out, re)
+			}
+		}
+		return out
+	}
+	t.injection = compile(DefaultInjectionPatterns, o.InjectionPatterns)
+	t.sensitive = compile(DefaultSensitivePatterns, o.SensitivePatterns)
+	return t
+}
+
+// maxSpans bounds the spans one finding carries.
+const maxSpans = 10
+
+// scanText runs the section J detectors on the text a field gains. b and
+// h are the raw base and head values (nil when absent); existing is false
+// for the fields of a new item (no length spike there).
+func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, existing bool) {
+	hs, ok := stringValue(h)
+	if !ok || hs == "" {
+		return
+	}
+	bs, _ := stringValue(b)
+	if bs == hs {
+		return
+	}
+	t := d.text
+
+	// Hidden characters, counted per code point.
+	if codes, span, ok := hiddenAdded(bs, hs); ok {
+		d.emit("text-hidden-characters-added", subj, p, "invisible characters added: "+codes, nil, jsonString(span))
+	}
+	d.spans("text-injection-marker-added", "instructions aimed at the model added", subj, p,
+		regexSpans(t.injection, bs), regexSpans(t.injection, hs))
+	d.spans("text-sensitive-reference-added", "reference to credentials or secrets added", subj, p,
+		regexSpans(t.sensitive, bs), regexSpans(t.sensitive, hs))
+	d.spans("text-encoded-payload-added", "encoded payload added", subj, p,
+		t.encodedSpans(bs), t.encodedSpans(hs))
+	d.spans("text-url-added", "URL or domain added", subj, p, urlSpans(bs), urlSpans(hs))
+	d.spans("text-cross-tool-reference-added", "reference to another tool added", subj, p,
+		d.crossRefs(subj, bs), d.crossRefs(subj, hs))
+
+	if existing {
+		bl, hl := utf8.RuneCountInString(bs), utf8.RuneCountInString(hs)
+		if hl-bl >= t.minChars && float64(hl) >= t.ratio*float64(bl) {
+			d.emit("text-length-spike", subj, p,
+				fmt.Sprintf("text grew from %d to %d characters", bl, hl),
+				json.RawMessage(strconv.Itoa(bl)), json.RawMessage(strconv.Itoa(hl)))
+		}
+	}
+}
+
+// spans reports, as one finding per field, the spans of head that base
+// does not have (compared as a multiset of normalized spans). after is the
+// sorted list of at most maxSpans spans.
+func (d *differ) spans(rule, what string, subj finding.Subject, p string, base, head []string) {
+	have := map[string]int{}
+	for _, s := range base {
+		have[normSpan(s)]++
+	}
+	var fresh []string
+	seen := map[string]bool{}
+	for _, s := range head {
+		n := normSpan(s)
+		if have[n] > 0 {
+			have[n]--
+			continue
+		}
+		if !seen[n] {
+			seen[n] = true
+			fresh = append(fresh, s)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	var quoted []string
+	list := make([]any, 0, min(len(fresh), maxSpans))
+	for i, s := range fresh {
+		if i == maxSpans {
+			break
+		}
+		list = append(list, bound(visible(s), 200))
+		if i < 3 {
+			quoted = append(quoted, quote(s))
+		}
+	}
+	msg := what + ": " + strings.Join(quoted, ", ")
+	if len(fresh) > 3 {
+		msg += fmt.Sprintf(" and %d more", len(fresh)-3)
+	}
+	d.emit(rule, subj, p, msg, nil, canon(list))
+}
+
+func normSpan(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+func bound(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// regexSpans returns the matches of every pattern, in text order.
+func regexSpans(res []*regexp.Regexp, s string) []string {
+	type at struct {
+		pos  int
+		text string
+	}
+	var all []at
+	for _, re := range res {
+		for _, m := range re.FindAllStringIndex(s, 20) {
+			all = append(all, at{m[0], s[m[0]:m[1]]})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b at) int { return a.pos - b.pos })
+	out := make([]string, len(all))
+	for i, a := range all {
+		out[i] = a.text
+	}
+	return out
+}
+
+func urlSpans(s string) []string {
+	out := urlRE.FindAllString(s, 20)
+	rest := urlRE.ReplaceAllString(s, " ")
+	for _, m := range domainRE.FindAllString(rest, 20) {
+		out = append(out, strings.ToLower(m))
+	}
+	return out
+}
+
+func (t *textDetectors) encodedSpans(s string) []string {
+	var out []string
+	rest := urlRE.ReplaceAllString(s, " ")
+	for _, m := range base64RE.FindAllString(rest, 20) {
+		if len(m) >= t.encodedMin && looksBase64(m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range hexRE.FindAllString(rest, 20) {
+		if len(strings.TrimPrefix(m, "0x")) >= t.encodedMin {
+			out = append(out, m)
+		}
+	}
+	out = append(out, percentRE.FindAllString(s, 20)...)
+	out = append(out, escapeRE.FindAllString(s, 20)...)
+	return out
+}
+
+// looksBase64 rejects long words: a base64 run mixes cases and has a digit
+// or + or /.
+func looksBase64(s string) bool {
+	var upper, lower, other bool
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= '0' && r <= '9', r == '+', r == '/':
+			other = true
+		}
+	}
+	return upper && lower && other
+}
+
+// crossRefs returns the other tools and prompts a text mentions, and
+// phrases that steer the model between tools.
+func (d *differ) crossRefs(subj finding.Subject, s string) []string {
+	if s == "" {
+		return nil
+	}
+	names := d.headNames()
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != subj.Name && names[n] && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, tok := range identRE.FindAllString(s, -1) {
+		tok = strings.Trim(tok, ".-")
+		if identLike(tok) {
+			add(tok)
+		}
+	}
+	for _, m := range quotedRE.FindAllStringSubmatch(s, -1) {
+		add(m[1])
+	}
+	out = append(out, crossRefRE.FindAllString(s, 10)...)
+	return out
+}
+
+// identLike reports whether a word looks like an identifier rather than
+// prose: it has a separator, a digit or an inner capital letter.
+func identLike(s string) bool {
+	if strings.ContainsAny(s, "_.-0123456789") {
+		return true
+	}
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHidden reports characters a reviewer cannot see: controls other than
+// tab and newlines, format characters (zero-width, bidi controls, tags,
+// soft hyphen, BOM), variation selectors, private use and blank fillers.
+func isHidden(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t' || r == '\r':
+		return false
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r),
+		unicode.Is(unicode.Co, r):
+		return true
+	case r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x2800, r == 0x180E:
+		return true
+	}
+	return false
+}
+
+// hiddenAdded reports the hidden characters head has more of than base:
+// codes lists code points and counts (and the ASCII text spelled by Unicode
+// tag characters), span adds an excerpt around the first one.
+func hiddenAdded(b, h string) (codes, span string, ok bool) {
+	count := func(s string) map[rune]int {
+		m := map[rune]int{}
+		for _, r := range s {
+			if isHidden(r) {
+				m[r]++
+			}
+		}
+		return m
+	}
+	bc, hc := count(b), count(h)
+	var added []rune
+	for r, n := range hc {
+		if n > bc[r] {
+			added = append(added, r)
+		}
+	}
+	if len(added) == 0 {
+		return "", "", false
+	}
+	slices.Sort(added)
+	var parts []string
+	for i, r := range added {
+		if i == 8 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("U+%04X×%d", r, hc[r]-bc[r]))
+	}
+	codes = strings.Join(parts, " ")
+	var tags strings.Builder
+	for _, r := range h {
+		if r >= 0xE0020 && r <= 0xE007E {
+			tags.WriteRune(r - 0xE0000)
+		}
+	}
+	if tags.Len() > 0 {
+		codes += "; tag characters spell " + strconv.Quote(bound(tags.String(), 120))
+	}
+	span = codes
+	rs := []rune(h)
+	for i, r := range rs {
+		if slices.Contains(added, r) {
+			lo, hi := max(0, i-20), min(len(rs), i+20)
+			span += "; in " + strconv.Quote(visible(string(rs[lo:hi])))
+			break
+		}
+	}
+	return codes, span, true
+}
+
+// visible renders hidden characters as <U+XXXX> (keeping tab and newline).
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if isHidden(r) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isHidden(r) || r == utf8.RuneError {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// scanItemTexts scans every model-visible text of an item against its base
+// version (nil for a new item).
+func (d *differ) scanItemTexts(subj finding.Subject, b, h object) {
+	existing := b != nil
+	for _, k := range []string{"title", "description"} {
+		d.scanText(subj, "/"+k, b.get(k), h.get(k), existing)
+	}
+	d.scanText(subj, "/annotations/title", b.obj("annotations").get("title"), h.obj("annotations").get("title"), existing)
+	for _, k := range []string{"inputSchema", "outputSchema"} {
+		d.scanSchemaTexts(subj, k, b.get(k), h.get(k), existing)
+	}
+	for i, a := range parseArray(h.get("arguments")) {
+		d.scanArgTexts(subj, argPtr(i), nil, parseObject(a))
+	}
+}
+
+func (d *differ) scanArgTexts(subj finding.Subject, p string, b, h object) {
+	for _, k := range []string{"title", "description"} {
+		d.scanText(subj, p+"/"+k, b.get(k), h.get(k), b != nil)
+	}
+}
+
+// scanSchemaTexts scans the title and description strings of a schema.
+func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.RawMessage, existing bool) {
+	if isNull(h) {
+		return
+	}
+	ht := schemaTexts(h, "/"+key)
+	if len(ht) == 0 {
+		return
+	}
+	bt := schemaTexts(b, "/"+key)
+	for _, p := range sortedKeys(ht) {
+		var bv json.RawMessage
+		if s, ok := bt[p]; ok {
+			bv = jsonString(s)
+		}
+		d.scanText(subj, p, bv, jsonString(ht[p]), existing)
+	}
+}
+
+// schemaTexts collects string-valued title and description members of a
+// schema by pointer, skipping instance data (enum, const, default,
+// examples).
+func schemaTexts(raw json.RawMessage, root string) map[string]string {
+	if isNull(raw) {
+		return nil
+	}
+	v, err := manifest.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	var walk func(v any, p string, depth int)
+	walk = func(v any, p string, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, sub := range x {
+				kp := p + "/" + escapeToken(k)
+				switch k {
+				case "title", "description":
+					if s, ok := sub.(string); ok {
+						out[kp] = s
+						continue
+					}
+				case "enum", "const", "default", "examples":
+					continue
+				}
+				walk(sub, kp, depth+1)
+			}
+		case []any:
+			for i, sub := range x {
+				walk(sub, p+"/"+strconv.Itoa(i), depth+1)
+			}
+		}
+	}
+	walk(v, root, 0)
+	return out
+}
+
+// Visible renders invisible and control characters as <U+XXXX>, keeping
+// tab and newline, so that server text is safe to print and reviewable.
+func Visible(s string) string { return visible(s) }

@@ -1,0 +1,235 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+)
+
+func toolSubject(name string) finding.Subject {
+	return finding.Subject{Kind: finding.KindTool, Name: name}
+}
+
+// tools compares catalog sections C, D, J and, through the schema
+// comparer, E and F.
+func (d *differ) tools() {
+	p := match(d.base.Tools, d.head.Tools)
+	for _, pair := range p.both {
+		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
+			d.tool(pair[0].ID, parseObject(pair[0].Raw), parseObject(pair[1].Raw))
+		}
+	}
+	removed, added := d.toolRenames(p.removed, p.added)
+	for _, it := range removed {
+		d.toolRemoved(it)
+	}
+	var existing map[string][]string // skeleton → names of tools in both
+	for _, it := range added {
+		if existing == nil {
+			existing = map[string][]string{}
+			for _, pair := range p.both {
+				s := skeleton(pair[1].ID)
+				existing[s] = append(existing[s], pair[1].ID)
+			}
+		}
+		d.toolAdded(it, existing)
+	}
+}
+
+func (d *differ) toolRemoved(it manifest.Item) {
+	subj := toolSubject(it.ID)
+	o := parseObject(it.Raw)
+	l := d.lifecycleOf(o)
+	name := jsonString(it.ID)
+	switch {
+	case l.deprecated && l.sunsetRaw != nil && (d.opts.Now.IsZero() || l.sunset.IsZero() || d.opts.Now.Before(l.sunset)):
+		d.emit("tool-removed-before-sunset", subj, "",
+			fmt.Sprintf("deprecated tool %s was removed before its sunset date %s", quote(it.ID), short(l.sunsetRaw)), name, nil)
+	case l.deprecated:
+		d.emit("tool-removed-after-deprecation", subj, "", fmt.Sprintf("deprecated tool %s was removed", quote(it.ID)), name, nil)
+	default:
+		d.emit("tool-removed", subj, "", fmt.Sprintf("tool %s was removed: calls to it fail", quote(it.ID)), name, nil)
+	}
+}
+
+func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
+	subj := toolSubject(it.ID)
+	d.emit("tool-added", subj, "", fmt.Sprintf("tool %s was added", quote(it.ID)), nil, jsonString(it.ID))
+	if names := existing[skeleton(it.ID)]; len(names) > 0 {
+		d.emit("tool-added-confusable-name", subj, "/name",
+			fmt.Sprintf("new tool %s is confusable with existing tool %s", quote(it.ID), quote(names[0])),
+			jsonString(names[0]), jsonString(it.ID))
+	}
+	o := parseObject(it.Raw)
+	for _, k := range sortedKeys(o) {
+		d.featureMismatch("tools", subj, k, o[k])
+	}
+	d.outputSchemaMismatch(subj, nil, o.get("outputSchema"))
+	d.scanItemTexts(subj, nil, o)
+}
+
+// tool compares one tool present in both snapshots.
+func (d *differ) tool(name string, b, h object) {
+	subj := toolSubject(name)
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) {
+			continue
+		}
+		if isNull(bv) {
+			d.featureMismatch("tools", subj, k, hv)
+		}
+		p := ptr("", k)
+		switch k {
+		case "name":
+		case "title":
+			d.emitText("tool-title-changed", subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "description":
+			switch {
+			case isNull(bv):
+				d.emitText("tool-description-added", subj, p, "description added", nil, hv)
+			case isNull(hv):
+				d.emitText("tool-description-removed", subj, p, "description removed", bv, nil)
+			default:
+				d.emitText("tool-description-changed", subj, p, textChangedMsg("description", bv, hv), bv, hv)
+			}
+			d.scanText(subj, p, bv, hv, true)
+		case "inputSchema":
+			d.dialect(subj, k, "tool-input-schema-dialect-changed", bv, hv)
+			d.schema(subj, k, bv, hv, schemadiff.Input)
+			d.scanSchemaTexts(subj, k, bv, hv, true)
+		case "outputSchema":
+			switch {
+			case isNull(bv):
+				d.emit("tool-output-schema-added", subj, p, "outputSchema added: structuredContent is now promised", nil, hv)
+			case isNull(hv):
+				d.emit("tool-output-schema-removed", subj, p, "outputSchema removed: structuredContent is no longer promised", bv, nil)
+			default:
+				d.dialect(subj, k, "tool-output-schema-dialect-changed", bv, hv)
+				d.schema(subj, k, bv, hv, schemadiff.Output)
+			}
+			d.outputSchemaMismatch(subj, bv, hv)
+			d.scanSchemaTexts(subj, k, bv, hv, true)
+		case "annotations":
+			d.annotations(subj, parseObject(bv), parseObject(hv))
+		case "icons":
+			d.icons(subj, "tool-icons-changed", p, bv, hv)
+		case "_meta":
+			d.toolMeta(subj, parseObject(bv), parseObject(hv))
+		case "execution":
+			d.execution(subj, parseObject(bv), parseObject(hv))
+		default:
+			d.emit("tool-unknown-field-changed", subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+		}
+	}
+	d.toolLifecycle(subj, b, h)
+}
+
+func (d *differ) toolLifecycle(subj finding.Subject, b, h object) {
+	bl, hl := d.lifecycleOf(b), d.lifecycleOf(h)
+	switch {
+	case !bl.deprecated && hl.deprecated:
+		d.emit("tool-deprecated", subj, hl.marker, "tool is now deprecated (marker at "+hl.marker+")", jsonBool(false), jsonBool(true))
+	case bl.deprecated && !hl.deprecated:
+		d.emit("tool-reactivated", subj, bl.marker, "tool is no longer deprecated (marker was at "+bl.marker+")", jsonBool(true), jsonBool(false))
+	case bl.deprecated && hl.deprecated && bl.sunsetRaw != nil && !rawEqual(bl.sunsetRaw, hl.sunsetRaw):
+		sp := ptr("/_meta", d.sunsetKey)
+		switch {
+		case hl.sunsetRaw == nil:
+			d.emit("tool-sunset-moved-earlier", subj, sp, "sunset date "+short(bl.sunsetRaw)+" was deleted", bl.sunsetRaw, nil)
+		case bl.sunset.IsZero() || hl.sunset.IsZero():
+			d.emit("tool-sunset-moved-earlier", subj, sp,
+				fmt.Sprintf("sunset date changed from %s to %s and cannot be compared", short(bl.sunsetRaw), short(hl.sunsetRaw)), bl.sunsetRaw, hl.sunsetRaw)
+		case hl.sunset.Before(bl.sunset):
+			d.emit("tool-sunset-moved-earlier", subj, sp,
+				fmt.Sprintf("sunset date moved earlier, from %s to %s", short(bl.sunsetRaw), short(hl.sunsetRaw)), bl.sunsetRaw, hl.sunsetRaw)
+		}
+	}
+}
+
+// execution compares execution.taskSupport (absent means forbidden) and
+// reports other keys as unknown fields.
+func (d *differ) execution(subj finding.Subject, b, h object) {
+	support := func(o object) string {
+		if s, ok := o.str("taskSupport"); ok {
+			return s
+		}
+		return "forbidden"
+	}
+	bs, hs := support(b), support(h)
+	p := "/execution/taskSupport"
+	if bs != hs {
+		msg := fmt.Sprintf("execution.taskSupport changed from %s to %s", bs, hs)
+		switch hs {
+		case "required":
+			d.emit("tool-execution-task-support-required", subj, p, msg+": plain calls are rejected", jsonString(bs), jsonString(hs))
+		case "forbidden":
+			d.emit("tool-execution-task-support-forbidden", subj, p, msg+": task-augmented calls are rejected", jsonString(bs), jsonString(hs))
+		case "optional":
+			d.emit("tool-execution-task-support-optional", subj, p, msg, jsonString(bs), jsonString(hs))
+		default:
+			d.emit("tool-unknown-field-changed", subj, p, msg+" (not a value the specification defines)", jsonString(bs), jsonString(hs))
+		}
+	}
+	for _, k := range unionKeys(b, h) {
+		if k == "taskSupport" {
+			continue
+		}
+		bv, hv := b.get(k), h.get(k)
+		if !rawEqual(bv, hv) {
+			d.emit("tool-unknown-field-changed", subj, ptr("/execution", k), changedMsg("execution key "+quote(k), bv, hv), bv, hv)
+		}
+	}
+}
+
+const defaultDialect = "json-schema.org/draft/2020-12/schema"
+
+// dialectOf returns a schema's normalized $schema URI: no scheme, no
+// trailing #, lower case host; absent means 2020-12.
+func dialectOf(schema json.RawMessage) string {
+	s, ok := parseObject(schema).str("$schema")
+	if !ok || s == "" {
+		return defaultDialect
+	}
+	s = strings.TrimSuffix(strings.TrimSpace(s), "#")
+	for _, p := range []string{"https://", "http://"} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			s = s[len(p):]
+			break
+		}
+	}
+	if i := strings.IndexByte(s, '/'); i > 0 {
+		s = strings.ToLower(s[:i]) + s[i:]
+	}
+	return s
+}
+
+func (d *differ) dialect(subj finding.Subject, key, rule string, b, h json.RawMessage) {
+	if dialectOf(b) == dialectOf(h) {
+		return
+	}
+	bv, hv := parseObject(b).get("$schema"), parseObject(h).get("$schema")
+	d.emit(rule, subj, "/"+key+"/$schema", changedMsg(key+" dialect ($schema)", bv, hv), bv, hv)
+}
+
+// encodeObject writes an object of canonical members canonically.
+func encodeObject(o object) json.RawMessage {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range sortedKeys(o) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(jsonString(k))
+		buf.WriteByte(':')
+		buf.Write(o[k])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
