@@ -1,0 +1,29 @@
+// Package report holds what one run found (a Report: one Section per
+// server, with its spec, lint and change findings, the compared snapshots,
+// locations and notes) and renders it in every human and machine format
+// but SARIF (pkg/sarif registers that one):
+//
+//   - text: the terminal view, grouped by subject, worst first; colour only
+//     when the caller asks; info hidden unless asked.
+//   - json: the contract of DESIGN.md ("findings" and "summary", plus
+//     "servers", "tool" and "reportVersion"), described by
+//     schema/report.schema.json; DecodeJSON reads it back for a publishing
+//     job.
+//   - markdown: the PR comment and job summary, from the embedded
+//     markdown.tmpl; a hidden marker on the first line (Marker) finds our
+//     sticky comment; it stays under GitHub's comment limit by leaving out
+//     details, then rows, and says so.
+//   - github: workflow commands (annotations), worst first, at most ten of
+//     each kind, as GitHub shows no more.
+//   - junit: one test case per subject, one failure per finding at or
+//     above --fail-on.
+//
+// Everything a server's author wrote (names, descriptions, schema text)
+// is untrusted. It reaches readers only through escape.go, one module for
+// every renderer: hidden characters become visible, text is bounded, and
+// in markdown nothing can mention, reference, link, render HTML or images,
+// forge the marker, or break out of a table or a code block.
+//
+// Renderers are deterministic: the same Report and Options give the same
+// bytes; nothing reads the clock or the environment.
+package report

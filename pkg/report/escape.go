@@ -1,0 +1,307 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Untrusted text (tool names, descriptions, schema text, anything the
+// server's author wrote) passes through exactly one of these functions
+// before it reaches a reader. Every renderer uses them; nothing else in the
+// package writes untrusted text.
+//
+//   - Visible: invisible, bidirectional and control characters become
+//     visible escapes (\u202e, \u200b, \u001b, \x80 for a stray byte).
+//   - Line: Visible, one line (\n, \r, \t shown as escapes), bounded.
+//   - Markdown: Line, then safe inline in markdown, in a table cell and in
+//     HTML (<summary>): no markup, no HTML, no images, no @mentions, no
+//     issue references, no autolinks, no math.
+//   - Code: Markdown inside <code>, for names and pointers.
+//   - CodeBlock: a fenced block longer than any backtick run inside.
+//   - WorkflowData, WorkflowProperty: GitHub workflow command escaping.
+//   - SARIFText: Line, with SARIF's embedded-link brackets escaped.
+
+// Limits of untrusted text, in runes, by where it appears.
+const (
+	MaxName    = 200  // a subject name, a pointer
+	MaxMessage = 500  // a finding's message
+	MaxText    = 4000 // a description in a text diff or excerpt
+)
+
+// TruncationMark ends a value that was cut.
+const TruncationMark = "…[truncated]"
+
+// zwsp is the entity the Markdown escaper inserts to break @mentions,
+// issue references and autolinks. It is our own and invisible; the
+// server's zero-width characters are made visible before it is added.
+const zwsp = "&#8203;"
+
+// hidden reports whether r must be made visible: controls (C0 except the
+// ones the caller keeps, DEL, C1), format characters (zero-width, bidi
+// embeddings and isolates, BOM, soft hyphen, tag characters), line and
+// paragraph separators, variation selectors and the blank fillers that
+// render as nothing.
+func hidden(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x180e, r == 0x17b4, r == 0x17b5,
+		r == 0x034f, r == 0x2800:
+		return true
+	case r >= 0xe0000 && r <= 0xe007f:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// escapeRune writes the visible form of a hidden rune.
+func escapeRune(b *strings.Builder, r rune) {
+	switch r {
+	case '\n':
+		b.WriteString(`\n`)
+	case '\r':
+		b.WriteString(`\r`)
+	case '\t':
+		b.WriteString(`\t`)
+	case 0x1b:
+		b.WriteString(`\e`)
+	default:
+		if r > 0xffff {
+			fmt.Fprintf(b, `\U%08x`, r)
+		} else {
+			fmt.Fprintf(b, `\u%04x`, r)
+		}
+	}
+}
+
+// Visible returns s with every hidden character replaced by a visible
+// escape, invalid UTF-8 bytes as \xNN. Newlines and tabs are kept when
+// keepLines is set (for code blocks), escaped otherwise.
+func Visible(s string, keepLines bool) string {
+	if isPlain(s, keepLines) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case keepLines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case hidden(r):
+			escapeRune(&b, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isPlain(s string, keepLines bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return false // checked rune by rune
+		}
+		if c < 0x20 || c == 0x7f {
+			if keepLines && (c == '\n' || c == '\t') {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// Truncate cuts s to at most max runes (max <= 0: no limit), ending with
+// TruncationMark when it cut.
+func Truncate(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + TruncationMark
+		}
+		n++
+	}
+	return s
+}
+
+// Line is untrusted text for one line of a log or a terminal: bounded to
+// max runes, every hidden character (newlines included) visible.
+func Line(s string, max int) string {
+	return Visible(Truncate(s, max), false)
+}
+
+// Markdown is untrusted text for inline markdown: a paragraph, a table
+// cell, a heading or an HTML element such as <summary>. Every character
+// that markdown or HTML could interpret is written as an entity; @, # and
+// the start of URLs are followed by an invisible zero-width space entity
+// so that GitHub links no mention, issue, commit range or URL; the result
+// is one line.
+func Markdown(s string, max int) string {
+	s = Line(s, max)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '\\', '`', '*', '_', '[', ']', '(', ')', '{', '}', '|', '~', '!', '$', '^':
+			fmt.Fprintf(&b, "&#%d;", c)
+		case '@', '#':
+			b.WriteByte(c)
+			b.WriteString(zwsp)
+		case ':':
+			b.WriteByte(c)
+			if strings.HasPrefix(s[i+1:], "//") {
+				b.WriteString(zwsp)
+			}
+		case '.':
+			// www.example.com autolinks without a scheme.
+			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteString(zwsp)
+			}
+			b.WriteByte(c)
+		case '-':
+			// GH-123 references an issue.
+			if i >= 2 && strings.EqualFold(s[i-2:i], "gh") {
+				b.WriteString(zwsp)
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Code is untrusted text as inline code (names, pointers, rule IDs):
+// Markdown inside <code>, which is safe in tables and HTML as well.
+func Code(s string, max int) string {
+	return "<code>" + Markdown(s, max) + "</code>"
+}
+
+// CodeBlock is untrusted text as a fenced code block: hidden characters
+// visible (newlines kept), the fence longer than any backtick run in the
+// content, so that nothing inside can close it. lang is ours.
+func CodeBlock(s, lang string) string {
+	s = Visible(s, true)
+	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	s = strings.TrimRight(s, "\n")
+	return fence + lang + "\n" + s + "\n" + fence
+}
+
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// WorkflowData escapes the message of a GitHub workflow command (the part
+// after ::): %, \r and \n, after making hidden characters visible and
+// bounding the length. Newlines we add ourselves go through as %0A.
+func WorkflowData(s string) string {
+	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	return r.Replace(s)
+}
+
+// WorkflowProperty escapes a property value of a workflow command
+// (file=, title=): WorkflowData plus : and ,.
+func WorkflowProperty(s string) string {
+	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	return r.Replace(s)
+}
+
+// SARIFText is untrusted text for a SARIF plain-text message: one line,
+// bounded, and with the brackets of SARIF's embedded links escaped (and a
+// backslash before a bracket or a backslash) so the text cannot turn into
+// a link.
+func SARIFText(s string, max int) string {
+	s = Line(s, max)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '[' || c == ']':
+			b.WriteByte('\\')
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(`[]\`, s[i+1]) >= 0:
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// EscapeJSONHidden rewrites the hidden characters of encoded JSON (valid
+// JSON holds them only inside strings) as \u escapes: the decoded value is
+// unchanged, and the file is safe to print or view.
+func EscapeJSONHidden(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError && hidden(r) {
+			if out == nil {
+				out = make([]byte, 0, len(b)+64)
+			}
+			out = append(out, b[last:i]...)
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+			last = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// LogLine is Line for a CI log or a terminal. The GitHub Actions runner
+// reads a log line as a workflow command when it starts with "::" after
+// leading spaces, and the older "##[command]" syntax anywhere in a line, so
+// both are neutralized.
+func LogLine(s string, max int) string {
+	s = Line(s, max)
+	s = strings.ReplaceAll(s, "##[", `##\[`)
+	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "::") {
+		s = s[:len(s)-len(t)] + `\u003a` + t[1:]
+	}
+	return s
+}

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// GitHub shows at most this many annotations of each kind per step; the
+// rest are dropped silently, so we choose which ones and say so.
+const annotationsPerKind = 10
+
+// command is the workflow command of a level.
+func command(l rules.Level) string {
+	switch l {
+	case rules.LevelError:
+		return "error"
+	case rules.LevelWarning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// renderGitHub writes workflow commands (::error file=...,line=...,
+// title=...::message), worst first, at most 10 of each kind, then one
+// notice that counts what was left out, then a plain summary line per
+// server. Acknowledged findings are not annotated; info only when asked.
+func renderGitHub(w io.Writer, r *Report, o Options) error {
+	bw := bufio.NewWriter(w)
+	secs := r.sections()
+	var all []Item
+	for _, s := range secs {
+		items, _ := visibleItems(s.Items(), o.ShowInfo)
+		all = append(all, unacknowledged(items)...)
+	}
+	// Worst first across servers; the sort is stable, so each server's
+	// order (already worst first) is kept within a level.
+	slices.SortStableFunc(all, func(a, b Item) int { return b.Level.Rank() - a.Level.Rank() })
+
+	count := map[string]int{}
+	for _, it := range all {
+		count[command(it.Level)]++
+	}
+	limit := map[string]int{"error": annotationsPerKind, "warning": annotationsPerKind, "notice": annotationsPerKind}
+	if count["error"] > annotationsPerKind || count["warning"] > annotationsPerKind || count["notice"] > annotationsPerKind {
+		limit["notice"]-- // the summary notice takes one slot
+	}
+	used := map[string]int{}
+	omitted := 0
+	for _, it := range all {
+		c := command(it.Level)
+		if used[c] == limit[c] {
+			omitted++
+			continue
+		}
+		used[c]++
+		writeAnnotation(bw, c, it, len(secs) > 1)
+	}
+	if omitted > 0 {
+		fmt.Fprintf(bw, "::notice title=%s::%s\n", WorkflowProperty("mcp-surface: more findings"), WorkflowData(fmt.Sprintf(
+			"%s not annotated: GitHub shows at most %d errors, %d warnings and %d notices per step. The job summary and the text output list every finding.",
+			plural(omitted, "finding is", "findings are"), annotationsPerKind, annotationsPerKind, annotationsPerKind)))
+	}
+	for _, s := range secs {
+		_, hidden := visibleItems(s.Items(), o.ShowInfo)
+		prefix := "mcp-surface: "
+		if len(secs) > 1 || s.Server != "" {
+			prefix += serverTitle(s.Server) + ": "
+		}
+		fmt.Fprintln(bw, prefix+summaryLine(s, hidden, o))
+	}
+	return bw.Flush()
+}
+
+func writeAnnotation(w io.Writer, cmd string, it Item, multi bool) {
+	title := LogLine(it.Rule, MaxName)
+	if it.Subject.Name != "" {
+		title += " (" + subjectLine(it.Subject.Kind, it.Subject.Name) + ")"
+	}
+	if multi {
+		title = serverTitle(it.Server) + ": " + title
+	}
+	props := "title=" + WorkflowProperty(title)
+	if !it.Location.IsZero() {
+		props = "file=" + WorkflowProperty(LogLine(it.Location.Path, MaxName)) + ",line=" + strconv.Itoa(max(1, it.Location.Line)) + "," + props
+	}
+	msg := WorkflowData(LogLine(it.Message, MaxMessage))
+	where := subjectLine(it.Subject.Kind, it.Subject.Name)
+	if it.Pointer != "" {
+		where += " at " + LogLine(it.Pointer, MaxName)
+	}
+	msg += "%0A" + WorkflowData(where)
+	if it.Severity != "" {
+		msg += "%0A" + WorkflowData("severity: "+LogLine(string(it.Severity), 20)+"; see `mcp-surface explain "+LogLine(it.Rule, MaxName)+"`")
+	}
+	fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, msg)
+}

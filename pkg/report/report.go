@@ -1,0 +1,446 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// ToolName is the driver name in every format.
+const ToolName = "mcp-surface"
+
+// Finding categories: which producer reported a finding.
+const (
+	CategorySpec   = "spec"
+	CategoryLint   = "lint"
+	CategoryChange = "change"
+)
+
+// Report is everything one run found, for one or several servers.
+type Report struct {
+	// Version is mcp-surface's version (SARIF driver, JSON "tool").
+	Version string
+	// Servers holds one section per server, in the order given; the
+	// renderers sort them by name.
+	Servers []Section
+}
+
+// Section is one server's part of a run.
+type Section struct {
+	// Server names the server (from the configuration, or serverInfo.name);
+	// "" for the single unnamed server of a plain run.
+	Server string
+	// Command is what ran: "diff", "validate", "check", "snapshot".
+	Command string
+	// Base and Head describe the snapshots compared (Base nil for a
+	// validation of one surface).
+	Base, Head *Side
+	// Findings by producer. Acknowledged findings stay in (Acknowledged
+	// set); they never fail a run.
+	Spec, Lint, Changes []finding.Finding
+	// Subjects are every subject of the head surface (SubjectsOf), so that
+	// JUnit can report the ones without findings as passing. Optional.
+	Subjects []finding.Subject
+	// SuggestedBump and WorstSeverity override the values derived from
+	// Changes when set.
+	SuggestedBump string
+	WorstSeverity rules.Severity
+	// Snapshot is the committed snapshot file, relative to the repository
+	// root; the location of last resort.
+	Snapshot string
+	// Locations, by finding fingerprint (locate.Locator.LocateAll).
+	Locations map[string]locate.Location
+	// Notes say what the run did, one sentence each ("captured `node
+	// server.js` over stdio"). They may quote untrusted text: they are
+	// escaped like everything else.
+	Notes []string
+}
+
+// Side is one of the two surfaces of a comparison.
+type Side struct {
+	// Label says where the snapshot came from: a file, REF:PATH, a command.
+	Label string `json:"label,omitempty"`
+	// ManifestHash is the snapshot's fingerprints.manifest.
+	ManifestHash string `json:"manifestHash,omitempty"`
+	// Revision is the negotiated protocol revision.
+	Revision string `json:"revision,omitempty"`
+}
+
+// Summary counts findings per level (acknowledged ones apart) and carries
+// the comparison's verdict. Field names are a public contract (JSON
+// report): add, never rename.
+type Summary struct {
+	Error            int            `json:"error"`
+	Warning          int            `json:"warning"`
+	Note             int            `json:"note"`
+	Info             int            `json:"info"`
+	Acknowledged     int            `json:"acknowledged"`
+	WorstSeverity    rules.Severity `json:"worstSeverity"`
+	SuggestedBump    string         `json:"suggestedBump"`
+	BaseManifestHash string         `json:"baseManifestHash"`
+	HeadManifestHash string         `json:"headManifestHash"`
+}
+
+// Total is the number of unacknowledged findings.
+func (s Summary) Total() int { return s.Error + s.Warning + s.Note + s.Info }
+
+func (s *Summary) add(f finding.Finding) {
+	if f.Acknowledged != "" {
+		s.Acknowledged++
+		return
+	}
+	switch f.Level {
+	case rules.LevelError:
+		s.Error++
+	case rules.LevelWarning:
+		s.Warning++
+	case rules.LevelNote:
+		s.Note++
+	case rules.LevelInfo:
+		s.Info++
+	}
+}
+
+// Item is a finding with the context renderers need.
+type Item struct {
+	finding.Finding
+	Server   string
+	Category string
+	Location locate.Location
+	TextDiff string
+}
+
+// Items returns the section's findings, every producer together, sorted
+// with finding.Sort, each with its category, location (line 1 of the
+// snapshot when Locations has none; zero without a snapshot) and text
+// diff.
+func (s *Section) Items() []Item {
+	var out []Item
+	add := func(cat string, fs []finding.Finding) {
+		for _, f := range fs {
+			loc, ok := s.Locations[f.Fingerprint]
+			if (!ok || loc.IsZero()) && s.Snapshot != "" {
+				loc = locate.FallbackLocation(s.Snapshot, "")
+			}
+			out = append(out, Item{Finding: f, Server: s.Server, Category: cat, Location: loc, TextDiff: FindingTextDiff(f)})
+		}
+	}
+	add(CategorySpec, s.Spec)
+	add(CategoryLint, s.Lint)
+	add(CategoryChange, s.Changes)
+	sortItems(out)
+	return out
+}
+
+func sortItems(items []Item) {
+	slices.SortStableFunc(items, func(a, b Item) int { return compareFindings(a.Finding, b.Finding) })
+}
+
+// compareFindings is finding.Sort's order: worst level first, then
+// subject, pointer, rule, fingerprint.
+func compareFindings(a, b finding.Finding) int {
+	return cmp.Or(
+		cmp.Compare(b.Level.Rank(), a.Level.Rank()),
+		cmp.Compare(a.Subject.Kind, b.Subject.Kind),
+		cmp.Compare(a.Subject.Name, b.Subject.Name),
+		strings.Compare(a.Pointer, b.Pointer),
+		strings.Compare(a.Rule, b.Rule),
+		strings.Compare(a.Fingerprint, b.Fingerprint),
+	)
+}
+
+// Summary counts the section's findings; worst severity and bump come
+// from the change findings, acknowledged ones included (acknowledging a
+// change does not make it compatible), unless the section sets them.
+func (s *Section) Summary() Summary {
+	var sum Summary
+	for _, fs := range [][]finding.Finding{s.Spec, s.Lint, s.Changes} {
+		for _, f := range fs {
+			sum.add(f)
+		}
+	}
+	for _, f := range s.Changes {
+		if f.Severity.Rank() > sum.WorstSeverity.Rank() {
+			sum.WorstSeverity = f.Severity
+		}
+	}
+	if s.WorstSeverity != "" {
+		sum.WorstSeverity = s.WorstSeverity
+	}
+	sum.SuggestedBump = sum.WorstSeverity.Bump()
+	if s.SuggestedBump != "" {
+		sum.SuggestedBump = s.SuggestedBump
+	}
+	if s.Base != nil {
+		sum.BaseManifestHash = s.Base.ManifestHash
+	}
+	if s.Head != nil {
+		sum.HeadManifestHash = s.Head.ManifestHash
+	}
+	return sum
+}
+
+// Summary adds up every section: counts are summed, the worst severity
+// and the largest bump win; the manifest hashes are set only when the
+// report has one section.
+func (r *Report) Summary() Summary {
+	var sum Summary
+	for i := range r.Servers {
+		s := r.Servers[i].Summary()
+		sum.Error += s.Error
+		sum.Warning += s.Warning
+		sum.Note += s.Note
+		sum.Info += s.Info
+		sum.Acknowledged += s.Acknowledged
+		if s.WorstSeverity.Rank() > sum.WorstSeverity.Rank() {
+			sum.WorstSeverity = s.WorstSeverity
+		}
+		if bumpRank(s.SuggestedBump) > bumpRank(sum.SuggestedBump) {
+			sum.SuggestedBump = s.SuggestedBump
+		}
+		if len(r.Servers) == 1 {
+			sum.BaseManifestHash, sum.HeadManifestHash = s.BaseManifestHash, s.HeadManifestHash
+		}
+	}
+	return sum
+}
+
+func bumpRank(b string) int {
+	switch b {
+	case "major":
+		return 3
+	case "minor":
+		return 2
+	case "patch":
+		return 1
+	}
+	return 0
+}
+
+// Failed reports whether an unacknowledged finding is at or above failOn
+// ("" = none: never).
+func (r *Report) Failed(failOn rules.Level) bool {
+	for i := range r.Servers {
+		if r.Servers[i].Failed(failOn) {
+			return true
+		}
+	}
+	return false
+}
+
+// Failed reports whether the section has an unacknowledged finding at or
+// above failOn.
+func (s *Section) Failed(failOn rules.Level) bool {
+	return finding.AtOrAbove(s.Spec, failOn) || finding.AtOrAbove(s.Lint, failOn) || finding.AtOrAbove(s.Changes, failOn)
+}
+
+// sections returns the sections sorted by server name (a copy).
+func (r *Report) sections() []*Section {
+	out := make([]*Section, len(r.Servers))
+	for i := range r.Servers {
+		out[i] = &r.Servers[i]
+	}
+	slices.SortStableFunc(out, func(a, b *Section) int { return strings.Compare(a.Server, b.Server) })
+	return out
+}
+
+// SubjectsOf lists every subject of a surface: the server, then each
+// tool, prompt, resource and resource template, sorted.
+func SubjectsOf(m *manifest.Manifest) []finding.Subject {
+	if m == nil {
+		return nil
+	}
+	out := []finding.Subject{{Kind: finding.KindServer}}
+	for _, x := range []struct {
+		kind  string
+		items []manifest.Item
+	}{
+		{finding.KindPrompt, m.Prompts}, {finding.KindResource, m.Resources},
+		{finding.KindResourceTemplate, m.ResourceTemplates}, {finding.KindTool, m.Tools},
+	} {
+		for _, it := range x.items {
+			out = append(out, finding.Subject{Kind: x.kind, Name: it.ID})
+		}
+	}
+	slices.SortFunc(out, func(a, b finding.Subject) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// Options are the caller's choices for every renderer.
+type Options struct {
+	// FailOn is the --fail-on level ("" = none). The verdict, the JUnit
+	// failures and the JSON "failed" follow it.
+	FailOn rules.Level
+	// ShowInfo shows info findings (hidden by default everywhere but JSON).
+	ShowInfo bool
+	// Color enables ANSI colour in the text format. The caller decides:
+	// a terminal, and NO_COLOR unset.
+	Color bool
+	// MaxMarkdownBytes bounds the markdown comment; 0 means
+	// DefaultMarkdownBudget.
+	MaxMarkdownBytes int
+	// CommentKey identifies the sticky comment in its marker; "" means the
+	// sorted server names (MarkerKey).
+	CommentKey string
+	// RulesURL is the base of rule documentation links; "" means
+	// RulesDocURL.
+	RulesURL string
+	// AllRules declares every rule of the table in SARIF, not only those
+	// with results.
+	AllRules bool
+}
+
+// RulesDocURL is where each rule is documented: RulesDocURL + "#" + ID.
+const RulesDocURL = "https://github.com/mcp-surface/mcp-surface/blob/main/docs/rules.md"
+
+// RuleURL is the documentation link of a rule.
+func (o Options) RuleURL(id string) string {
+	base := o.RulesURL
+	if base == "" {
+		base = RulesDocURL
+	}
+	return base + "#" + id
+}
+
+// Renderer writes one format.
+type Renderer func(w io.Writer, r *Report, o Options) error
+
+var renderers = map[string]Renderer{
+	"text":     renderText,
+	"json":     renderJSON,
+	"markdown": renderMarkdown,
+	"github":   renderGitHub,
+	"junit":    renderJUnit,
+}
+
+// Register adds a format implemented elsewhere (pkg/sarif registers
+// "sarif" from its init). It panics on a duplicate name.
+func Register(name string, fn Renderer) {
+	if _, dup := renderers[name]; dup {
+		panic("report: duplicate format " + name)
+	}
+	renderers[name] = fn
+}
+
+// Formats lists the format names, sorted.
+func Formats() []string {
+	out := make([]string, 0, len(renderers))
+	for k := range renderers {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ErrUnknownFormat is returned by Render for a name not in Formats.
+var ErrUnknownFormat = errors.New("unknown format")
+
+// Render writes r in the named format. Output is deterministic: the same
+// report and options give the same bytes.
+func Render(w io.Writer, format string, r *Report, o Options) error {
+	b, err := RenderBytes(format, r, o)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// RenderBytes renders into memory, for writing a file atomically
+// (WriteFile).
+func RenderBytes(format string, r *Report, o Options) ([]byte, error) {
+	fn, ok := renderers[format]
+	if !ok {
+		return nil, fmt.Errorf("%w %q: use %s", ErrUnknownFormat, format, strings.Join(Formats(), ", "))
+	}
+	var buf bytes.Buffer
+	if err := fn(&buf, r, o); err != nil {
+		return nil, fmt.Errorf("%s report: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// visibleItems filters out info findings unless asked for.
+func visibleItems(items []Item, showInfo bool) (shown []Item, hiddenInfo int) {
+	for _, it := range items {
+		if it.Level == rules.LevelInfo && !showInfo {
+			hiddenInfo++
+			continue
+		}
+		shown = append(shown, it)
+	}
+	return shown, hiddenInfo
+}
+
+// group is one subject's findings.
+type group struct {
+	subject finding.Subject
+	worst   int
+	items   []Item
+}
+
+// groupBySubject groups items by subject, worst group first, then by
+// subject; items keep their order inside a group.
+func groupBySubject(items []Item) []*group {
+	var groups []*group
+	index := map[finding.Subject]*group{}
+	for _, it := range items {
+		g := index[it.Subject]
+		if g == nil {
+			g = &group{subject: it.Subject}
+			index[it.Subject] = g
+			groups = append(groups, g)
+		}
+		rank := it.Level.Rank()
+		if it.Acknowledged != "" {
+			rank = 0
+		}
+		g.worst = max(g.worst, rank)
+		g.items = append(g.items, it)
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int {
+		return cmp.Or(cmp.Compare(b.worst, a.worst), cmp.Compare(a.subject.Kind, b.subject.Kind), cmp.Compare(a.subject.Name, b.subject.Name))
+	})
+	return groups
+}
+
+// plural writes "1 error", "2 errors".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// countsPhrase is "3 errors, 1 warning" for the non-zero counts.
+func countsPhrase(s Summary, showInfo bool) string {
+	var parts []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{s.Error, "error", "errors"}, {s.Warning, "warning", "warnings"}, {s.Note, "note", "notes"}, {s.Info, "info", "info"}} {
+		if c.n > 0 && (c.one != "info" || showInfo) {
+			parts = append(parts, plural(c.n, c.one, c.many))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortHash abbreviates a manifest hash for people.
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
