@@ -1,0 +1,186 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// features reports members that the negotiated revision's schema does not
+// define for an object but another published revision does (for example
+// a Tool's outputSchema under 2025-03-26). The walk follows the value
+// through the negotiated schema: every object that a named definition
+// describes (Tool, Icon, ToolAnnotations, Implementation,
+// ServerCapabilities, ...) has its members compared with the properties
+// of the same definition in the other revisions. Inline objects are not
+// compared, and nor is anything below a definition that declares no
+// properties (free-form objects such as _meta or a tool's inputSchema).
+func (k *checker) features(v any, def string, loc locator) {
+	if !k.known {
+		return
+	}
+	k.walkDef(v, def, nil, loc, 0)
+}
+
+const maxFeatureDepth = 64
+
+func (k *checker) walkDef(v any, def string, at []string, loc locator, depth int) {
+	node, ok := k.schema.c.defs[def].(map[string]any)
+	if !ok || depth > maxFeatureDepth {
+		return
+	}
+	if obj, ok := v.(map[string]any); ok {
+		if props, ok := node["properties"].(map[string]any); ok {
+			keys := make([]string, 0, len(obj))
+			for key := range obj {
+				if _, defined := props[key]; !defined {
+					keys = append(keys, key)
+				}
+			}
+			sort.Strings(keys)
+			for _, key := range keys {
+				k.foreignField(def, key, appendPath(at, key), loc)
+			}
+		}
+	}
+	k.walkNode(v, node, at, loc, depth+1)
+}
+
+func (k *checker) walkNode(v any, node map[string]any, at []string, loc locator, depth int) {
+	if depth > maxFeatureDepth {
+		return
+	}
+	if ref, ok := node["$ref"].(string); ok {
+		if name := k.refName(ref); name != "" {
+			k.walkDef(v, name, at, loc, depth+1)
+		}
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if props, ok := node["properties"].(map[string]any); ok {
+			for key, val := range x {
+				if sub, ok := props[key].(map[string]any); ok {
+					k.walkNode(val, sub, appendPath(at, key), loc, depth+1)
+				}
+			}
+		}
+	case []any:
+		if items, ok := node["items"].(map[string]any); ok {
+			for i, e := range x {
+				k.walkNode(e, items, appendPath(at, strconv.Itoa(i)), loc, depth+1)
+			}
+		}
+	}
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		if branches, ok := node[kw].([]any); ok {
+			if b := k.pickBranch(v, branches); b != nil {
+				k.walkNode(v, b, at, loc, depth+1)
+			}
+		}
+	}
+	if all, ok := node["allOf"].([]any); ok {
+		for _, b := range all {
+			if bn, ok := b.(map[string]any); ok {
+				k.walkNode(v, bn, at, loc, depth+1)
+			}
+		}
+	}
+}
+
+// refName returns the definition a local reference names.
+func (k *checker) refName(ref string) string {
+	prefix := "#/" + k.rev.definitionsKey() + "/"
+	if !strings.HasPrefix(ref, prefix) {
+		return ""
+	}
+	name := ref[len(prefix):]
+	if strings.Contains(name, "/") {
+		return ""
+	}
+	return name
+}
+
+// pickBranch chooses the anyOf/oneOf branch an object is meant for, by
+// its "type" member, or nil when that is not clear.
+func (k *checker) pickBranch(v any, branches []any) map[string]any {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	t, ok := obj["type"].(string)
+	if !ok {
+		return nil
+	}
+	var found map[string]any
+	for _, b := range branches {
+		bn, ok := b.(map[string]any)
+		if !ok {
+			continue
+		}
+		resolved := bn
+		if ref, ok := bn["$ref"].(string); ok {
+			name := k.refName(ref)
+			if resolved, ok = k.schema.c.defs[name].(map[string]any); !ok {
+				continue
+			}
+		}
+		props, _ := resolved["properties"].(map[string]any)
+		tn, _ := props["type"].(map[string]any)
+		if c, ok := tn["const"].(string); ok && c == t {
+			if found != nil {
+				return nil
+			}
+			found = bn
+		}
+	}
+	return found
+}
+
+// foreignField reports a member of definition def that the negotiated
+// revision lacks, when another revision defines it.
+func (k *checker) foreignField(def, key string, at []string, loc locator) {
+	var newer, older []string
+	for _, s := range k.all.All() {
+		if s.Revision.Name == k.rev.Name {
+			continue
+		}
+		d, ok := s.c.defs[def].(map[string]any)
+		if !ok {
+			continue
+		}
+		props, _ := d["properties"].(map[string]any)
+		if _, ok := props[key]; !ok {
+			continue
+		}
+		if s.Revision.Name > k.rev.Name {
+			newer = append(newer, s.Revision.Name)
+		} else {
+			older = append(older, s.Revision.Name)
+		}
+	}
+	if len(newer) == 0 && len(older) == 0 {
+		return // not an MCP field in any revision: an extension
+	}
+	subj, ptr, label := loc(at)
+	var since string
+	if len(newer) > 0 {
+		since = fmt.Sprintf("%s has it from %s", def, newer[0])
+		if len(older) > 0 {
+			since += fmt.Sprintf(" and had it up to %s", slices.Max(older))
+		}
+	} else {
+		since = fmt.Sprintf("%s had it up to %s", def, slices.Max(older))
+	}
+	k.add("protocol-feature-version-mismatch", subj, ptr,
+		fmt.Sprintf("%s: %s is not part of the %s revision (%s); clients that negotiated %s ignore or reject it",
+			label, pathOf(relTokens(ptr)), k.rev.Name, since, k.rev.Name))
+}
+
+func appendPath(at []string, tok string) []string {
+	out := make([]string, len(at), len(at)+1)
+	copy(out, at)
+	return append(out, tok)
+}

@@ -1,0 +1,258 @@
+package spec
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxSchemaBytes bounds what is read from a file or the network; the
+// largest published schema is under 200 KiB.
+const maxSchemaBytes = 16 << 20
+
+// Options say where published schemas are looked for, in this order: Dir,
+// CacheDir, then the published location (BaseURL). Nothing in this
+// package reads the environment: the CLI resolves the directories.
+type Options struct {
+	// Dir is a directory the user named, laid out as
+	// <Dir>/<revision>/schema.json. "" for none.
+	Dir string
+	// CacheDir is the local cache, same layout. "" for none. A downloaded
+	// schema is written there (atomically) once verified.
+	CacheDir string
+	// BaseURL replaces PublishedBaseURL (tests, mirrors). The file of a
+	// revision is BaseURL/<revision>/schema.json.
+	BaseURL string
+	// HTTPClient downloads; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// NoDownload forbids the network: only Dir and CacheDir are read.
+	NoDownload bool
+}
+
+// DigestError is a schema file whose SHA-256 is not the pinned one. It is
+// never used: a changed file means a changed schema, and findings judged
+// against it would not be the published ones.
+type DigestError struct {
+	Revision string
+	Location string // path or URL
+	Want     string
+	Got      string
+}
+
+func (e *DigestError) Error() string {
+	return fmt.Sprintf("schema %s at %s has SHA-256 %s, but the published file is pinned to %s; the file was altered or is not the published %s schema",
+		e.Revision, e.Location, e.Got, e.Want, e.Revision)
+}
+
+// NotFoundError says that no source had a revision's schema.
+type NotFoundError struct {
+	Revision string
+	// Tried lists each source and why it failed, in order.
+	Tried []string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no published MCP schema for revision %s is reachable (tried %s)", e.Revision, strings.Join(e.Tried, "; "))
+}
+
+// UnknownRevisionError is a revision name that is not in the registry.
+type UnknownRevisionError struct{ Revision string }
+
+func (e *UnknownRevisionError) Error() string {
+	return fmt.Sprintf("unknown MCP revision %q (known: %s)", e.Revision, strings.Join(RevisionNames(), ", "))
+}
+
+// Load loads the named revisions (every known revision when none is
+// named). The first error stops it.
+func Load(ctx context.Context, opts Options, names ...string) (*Schemas, error) {
+	if len(names) == 0 {
+		names = RevisionNames()
+	}
+	out := NewSchemas()
+	for _, n := range names {
+		s, err := LoadRevision(ctx, opts, n)
+		if err != nil {
+			return nil, err
+		}
+		out.byName[n] = s
+	}
+	return out, nil
+}
+
+// LoadRevision finds, verifies and compiles one revision's schema.
+func LoadRevision(ctx context.Context, opts Options, name string) (*Schema, error) {
+	rev, ok := LookupRevision(name)
+	if !ok {
+		return nil, &UnknownRevisionError{name}
+	}
+	nf := &NotFoundError{Revision: name}
+	for _, src := range []struct {
+		dir    string
+		origin Origin
+		label  string
+	}{{opts.Dir, OriginDir, "--schema-dir"}, {opts.CacheDir, OriginCache, "cache"}} {
+		if src.dir == "" {
+			continue
+		}
+		path := filepath.Join(src.dir, name, "schema.json")
+		data, err := readFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			nf.Tried = append(nf.Tried, fmt.Sprintf("%s %s: not there", src.label, path))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading schema %s: %w", name, err)
+		}
+		if err := verify(rev, path, data); err != nil {
+			return nil, err
+		}
+		return newSchema(rev, src.origin, path, data)
+	}
+	if opts.NoDownload {
+		nf.Tried = append(nf.Tried, "download: disabled")
+		return nil, nf
+	}
+	url := rev.URL(opts.BaseURL)
+	data, err := download(ctx, opts.HTTPClient, url)
+	if err != nil {
+		nf.Tried = append(nf.Tried, fmt.Sprintf("download %s: %v", url, err))
+		return nil, nf
+	}
+	if err := verify(rev, url, data); err != nil {
+		return nil, err
+	}
+	s, err := newSchema(rev, OriginDownload, url, data)
+	if err != nil {
+		return nil, err
+	}
+	if opts.CacheDir != "" {
+		// A cache that cannot be written costs a download next time, not
+		// this run: the bytes are verified and in memory.
+		if path, err := writeCache(opts.CacheDir, name, data); err == nil {
+			s.CachedAt = path
+		}
+	}
+	return s, nil
+}
+
+// Fetch makes sure the cache holds the verified schema of a revision,
+// downloading it when the cache has none or a copy with the wrong digest
+// (which is replaced). It returns the cache path.
+func Fetch(ctx context.Context, opts Options, name string) (string, error) {
+	rev, ok := LookupRevision(name)
+	if !ok {
+		return "", &UnknownRevisionError{name}
+	}
+	if opts.CacheDir == "" {
+		return "", errors.New("fetching schemas: no cache directory")
+	}
+	path := filepath.Join(opts.CacheDir, name, "schema.json")
+	if data, err := readFile(path); err == nil && verify(rev, path, data) == nil {
+		return path, nil
+	}
+	url := rev.URL(opts.BaseURL)
+	data, err := download(ctx, opts.HTTPClient, url)
+	if err != nil {
+		return "", fmt.Errorf("downloading schema %s from %s: %w", name, url, err)
+	}
+	if err := verify(rev, url, data); err != nil {
+		return "", err
+	}
+	return writeCache(opts.CacheDir, name, data)
+}
+
+func newSchema(rev Revision, origin Origin, location string, data []byte) (*Schema, error) {
+	c, err := compile(rev, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{Revision: rev, Origin: origin, Location: location, c: c}, nil
+}
+
+func verify(rev Revision, location string, data []byte) error {
+	sum := sha256.Sum256(data)
+	got := hex.EncodeToString(sum[:])
+	if got != rev.SHA256 {
+		return &DigestError{Revision: rev.Name, Location: location, Want: rev.SHA256, Got: got}
+	}
+	return nil
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSchemaBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxSchemaBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxSchemaBytes)
+	}
+	return data, nil
+}
+
+func download(ctx context.Context, client *http.Client, url string) ([]byte, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxSchemaBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxSchemaBytes {
+		return nil, fmt.Errorf("response larger than %d bytes", maxSchemaBytes)
+	}
+	return data, nil
+}
+
+// writeCache writes verified bytes to <dir>/<revision>/schema.json through
+// a temporary file and a rename, so a reader never sees half a file.
+func writeCache(dir, name string, data []byte) (string, error) {
+	sub := filepath.Join(dir, name)
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	tmp, err := os.CreateTemp(sub, ".schema.json.tmp*")
+	if err != nil {
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	path := filepath.Join(sub, "schema.json")
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", fmt.Errorf("caching schema %s: %w", name, err)
+	}
+	return path, nil
+}
