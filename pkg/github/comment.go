@@ -1,0 +1,191 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	gh "github.com/google/go-github/v66/github"
+)
+
+// DefaultCommentAuthor is the login of the workflow's GITHUB_TOKEN. A
+// GitHub App token comments as "<app-slug>[bot]", a personal token as its
+// user: configure the author for those.
+const DefaultCommentAuthor = "github-actions[bot]"
+
+// MaxCommentBytes is GitHub's limit on a comment body (65,536 characters;
+// counted here in bytes, which is never fewer).
+const MaxCommentBytes = 65536
+
+// commentTruncatedNote ends a comment cut to fit MaxCommentBytes.
+const commentTruncatedNote = "\n\n---\n*This comment was cut to fit GitHub's size limit. The full report is in the job summary.*\n"
+
+// Comment is an issue comment on a pull request.
+type Comment struct {
+	ID        int64
+	Author    string
+	Body      string
+	URL       string
+	CreatedAt time.Time
+}
+
+// StickyMarker returns the hidden marker for the sticky comment of key
+// ("" for a repository with one server; the server's name in a matrix, so
+// each keeps its own comment). Characters other than letters, digits, '.',
+// '_' and '-' in key are replaced, so the marker stays a valid, hidden
+// HTML comment.
+func StickyMarker(key string) string {
+	var b strings.Builder
+	for _, r := range key {
+		if r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+		if b.Len() >= 100 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "<!-- mcp-surface:comment -->"
+	}
+	return "<!-- mcp-surface:comment:" + b.String() + " -->"
+}
+
+func checkMarker(marker string) error {
+	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || len(marker) < 8 ||
+		strings.Contains(marker[4:len(marker)-3], "--") || strings.ContainsAny(marker, "\r\n") {
+		return fmt.Errorf("marker %q is not a one-line HTML comment (use StickyMarker)", marker)
+	}
+	return nil
+}
+
+// FindStickyComment returns the newest comment on the pull request written
+// by author (DefaultCommentAuthor when "") whose body contains marker, or
+// nil when there is none. It pages through every comment.
+func (c *Client) FindStickyComment(ctx context.Context, owner, repo string, pr int, marker, author string) (*Comment, error) {
+	if err := checkCommentArgs(owner, repo, pr, marker); err != nil {
+		return nil, err
+	}
+	if author == "" {
+		author = DefaultCommentAuthor
+	}
+	var best *gh.IssueComment
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("find the pull request comment: more than %d pages of comments", maxPages)
+		}
+		list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
+		if err != nil {
+			return nil, c.classify(OpComment, err)
+		}
+		for _, ic := range list {
+			if ic == nil || !strings.EqualFold(ic.GetUser().GetLogin(), author) || !strings.Contains(ic.GetBody(), marker) {
+				continue
+			}
+			if best == nil || newer(ic, best) {
+				best = ic
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return &Comment{
+		ID:        best.GetID(),
+		Author:    best.GetUser().GetLogin(),
+		Body:      best.GetBody(),
+		URL:       best.GetHTMLURL(),
+		CreatedAt: best.GetCreatedAt().Time,
+	}, nil
+}
+
+// newer orders comments by creation time, then id.
+func newer(a, b *gh.IssueComment) bool {
+	ta, tb := a.GetCreatedAt().Time, b.GetCreatedAt().Time
+	if !ta.Equal(tb) {
+		return ta.After(tb)
+	}
+	return a.GetID() > b.GetID()
+}
+
+func checkCommentArgs(owner, repo string, pr int, marker string) error {
+	if err := checkRepo(owner, repo); err != nil {
+		return err
+	}
+	if pr <= 0 {
+		// Issue number 0 would list every comment in the repository.
+		return fmt.Errorf("pull request number %d: must be positive", pr)
+	}
+	return checkMarker(marker)
+}
+
+// UpsertStickyComment makes body the pull request's one mcp-surface
+// comment: the newest comment by author (DefaultCommentAuthor when "")
+// that contains marker is edited in place (older duplicates are left
+// alone); when there is none, a comment is created. It never posts a second
+// comment. body gets marker prepended when it lacks it and is cut to
+// MaxCommentBytes with a note. An unchanged body is not sent again.
+func (c *Client) UpsertStickyComment(ctx context.Context, owner, repo string, pr int, marker, body, author string) (created bool, err error) {
+	if err := checkCommentArgs(owner, repo, pr, marker); err != nil {
+		return false, err
+	}
+	body = fitComment(body, marker)
+	existing, err := c.FindStickyComment(ctx, owner, repo, pr, marker, author)
+	if err != nil {
+		return false, err
+	}
+	if existing != nil {
+		if existing.Body == body {
+			return false, nil
+		}
+		_, _, err := c.gh.Issues.EditComment(ctx, owner, repo, existing.ID, &gh.IssueComment{Body: gh.String(body)})
+		return false, c.classify(OpComment, err)
+	}
+	_, _, err = c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+	if err != nil {
+		return false, c.classify(OpComment, err)
+	}
+	return true, nil
+}
+
+// fitComment ensures body holds marker and fits MaxCommentBytes.
+func fitComment(body, marker string) string {
+	if !strings.Contains(body, marker) {
+		body = marker + "\n" + body
+	}
+	if len(body) <= MaxCommentBytes {
+		return body
+	}
+	return truncateBody(body, marker, MaxCommentBytes, commentTruncatedNote)
+}
+
+// truncateBody cuts body (which starts with or contains marker) to at most
+// limit bytes including note, at a UTF-8 boundary, preferring a line
+// break, closing an open code fence and keeping the marker.
+func truncateBody(body, marker string, limit int, note string) string {
+	const fenceCloser = "\n```\n"
+	budget := limit - len(note) - len(fenceCloser)
+	if !strings.Contains(body[:min(budget, len(body))], marker) {
+		body = marker + "\n" + strings.Replace(body, marker, "", 1)
+	}
+	n := min(budget, len(body))
+	for n > 0 && n < len(body) && !utf8.RuneStart(body[n]) {
+		n--
+	}
+	kept := body[:n]
+	if i := strings.LastIndexByte(kept, '\n'); i >= len(marker) && len(kept)-i < 2048 {
+		kept = kept[:i+1]
+	}
+	if strings.Count(kept, "```")%2 == 1 {
+		kept += fenceCloser
+	}
+	return kept + note
+}
