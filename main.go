@@ -15,6 +15,10 @@ func main() {
 	code := cli.RunEnv(ctx, os.Args[1:], &cli.Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, Environ: os.Environ,
+		IsTerminal: func() bool {
+			fi, err := os.Stdout.Stat()
+			return err == nil && fi.Mode()&os.ModeCharDevice != 0
+		},
 	})
 	stop()
 	os.Exit(code)

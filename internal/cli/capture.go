@@ -304,3 +304,12 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// httpHeaders returns the headers of an HTTP target (after environment
+// expansion), nil for other targets.
+func httpHeaders(t capture.Target) http.Header {
+	if h, ok := t.(capture.HTTP); ok {
+		return h.Headers
+	}
+	return nil
+}

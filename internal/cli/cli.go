@@ -25,6 +25,8 @@ type Env struct {
 	Getenv func(string) string
 	// Environ is the whole environment, for the server commands we start.
 	Environ func() []string
+	// IsTerminal reports whether Stdout is a terminal (colour); nil: no.
+	IsTerminal func() bool
 }
 
 // command is one subcommand. run returns an exit code; errors that stop the

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
+)
+
+func init() {
+	register(&command{
+		name:    "check",
+		summary: "capture, validate and compare with a baseline: the whole pipeline",
+		run:     runCheck,
+	})
+}
+
+const checkUsage = `[flags] [-- CMD ARGS... | --url URL]
+
+Captures the server live (the head), validates it against the published
+MCP schema, compares it with a baseline and reports:
+
+  mcp-surface check --base-ref origin/main -- ./bin/server
+  mcp-surface check --baseline mcp-surface.json -- node dist/index.js
+
+Baselines (--baseline): auto (default: the snapshot committed at --base-ref
+when there is one, else the base built and captured in a temporary git
+worktree; without --base-ref, the snapshot in the work tree), snapshot,
+build, none, or a snapshot FILE. Without a command, the servers: list of
+.mcp-surface.yaml is checked.`
+
+func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
+	fs := newFlagSet("check", checkUsage, env.Stderr)
+	var common commonFlags
+	common.register(fs, "text")
+	var of outputFlags
+	of.register(fs, &common)
+	var sf schemaFlags
+	sf.register(fs)
+	var cf captureFlags
+	cf.register(fs)
+	baseline := fs.String("baseline", BaselineAuto, "auto|snapshot|build|none, or a snapshot `file`")
+	baseRef := fs.String("base-ref", "", "git `ref` of the base (e.g. origin/main); default: compare with the snapshot in the work tree")
+	build := fs.String("build", "", "shell `command` that builds the server, run before capturing at head and at base")
+	snapshot := fs.String("snapshot", "mcp-surface.json", "the committed snapshot `file`, relative to the repository root")
+	name := fs.String("name", "", "server `name` in reports (default: from the configuration, or none)")
+	var failTags stringList
+	fs.Var(&failTags, "fail-on-tag", "also exit 1 when an unacknowledged finding above info carries this `tag` (e.g. sec); repeatable")
+	flags, cmd := splitDashDash(args)
+	if err := parseFlags(fs, flags); err != nil {
+		return 0, err
+	}
+	if fs.NArg() > 0 {
+		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
+	}
+	if err := of.check(); err != nil {
+		return 0, err
+	}
+	failLevel, err := common.failLevel()
+	if err != nil {
+		return 0, err
+	}
+	now, err := diffNow(env)
+	if err != nil {
+		return 0, err
+	}
+	cfg, err := loadDiffConfig(common.config)
+	if err != nil {
+		return 0, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	repo, err := gitrepo.TopLevel(ctx, cwd)
+	if err != nil {
+		if *baseRef != "" {
+			return 0, fmt.Errorf("--base-ref needs a git repository: %w", err)
+		}
+		repo = cwd
+	}
+	opts := checkOptions{
+		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
+		Config: cfg, FailOn: failLevel, FailTags: failTags, Now: now,
+		Capture: &cf, Schemas: sf.options(env),
+		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, "mcp-surface: "+format+"\n", args...) },
+	}
+	if len(cmd) > 0 || cf.url != "" {
+		t, err := cf.target(env, cmd)
+		if err != nil {
+			return 0, err
+		}
+		s := serverSpec{Name: *name, Command: cmd, Shell: cf.shell, URL: cf.url, SSE: cf.sse, Env: cf.envs, Snapshot: relToRepo(repo, cwd, *snapshot)}
+		if rel, err := filepath.Rel(repo, filepath.Join(cwd, cf.cwd)); err == nil {
+			s.Dir = rel
+		}
+		s.Headers = httpHeaders(t)
+		opts.Servers = []serverSpec{s}
+	} else if cfg != nil && len(cfg.Servers) > 0 {
+		path := common.config
+		if path == "" {
+			path = ".mcp-surface.yaml"
+		}
+		if opts.Servers, err = serversFromConfig(cfg, repo, path); err != nil {
+			return 0, err
+		}
+	} else {
+		return 0, usagef("no server to check: pass the command after --, use --url, or list servers: in .mcp-surface.yaml")
+	}
+
+	res, err := runPipeline(ctx, env, opts)
+	if err != nil {
+		return 0, err
+	}
+	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+		return 0, err
+	}
+	return res.Code, nil
+}
+
+// relToRepo makes a path given relative to cwd relative to the repository.
+func relToRepo(repo, cwd, p string) string {
+	if p == "" {
+		return ""
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(cwd, p)
+	}
+	rel, err := filepath.Rel(repo, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	_ "github.com/mcp-surface/mcp-surface/pkg/sarif" // registers the sarif format
+)
+
+// outputFlags choose what a reporting command writes besides stdout:
+// `--output FORMAT=FILE` (repeatable), or `--format F --output FILE`
+// pairs (each --output takes the --format given before it).
+type outputFlags struct {
+	common   *commonFlags
+	outputs  []outputSpec
+	showInfo bool
+	color    string
+}
+
+type outputSpec struct {
+	format, path string
+}
+
+func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
+	of.common = common
+	fs.Func("output", "also write a report to a file: `FORMAT=FILE` (e.g. sarif=mcp.sarif), or FILE in the last --format given (repeatable)", func(v string) error {
+		format, path, ok := strings.Cut(v, "=")
+		if !ok || strings.ContainsAny(format, "/\\.") {
+			format, path = common.format, v
+		}
+		if path == "" {
+			return fmt.Errorf("--output %q: no file", v)
+		}
+		of.outputs = append(of.outputs, outputSpec{format, path})
+		return nil
+	})
+	fs.BoolVar(&of.showInfo, "show-info", false, "also show info findings (hidden by default in every format but json)")
+	fs.StringVar(&of.color, "color", "auto", "colour in the text format: auto|always|never (auto: a terminal, and NO_COLOR unset)")
+}
+
+// check validates the formats once flags are parsed.
+func (of *outputFlags) check() error {
+	for _, o := range append([]outputSpec{{of.common.format, ""}}, of.outputs...) {
+		if !slices.Contains(report.Formats(), o.format) {
+			return usagef("unknown format %q; use %s", o.format, strings.Join(report.Formats(), ", "))
+		}
+	}
+	if !slices.Contains([]string{"auto", "always", "never"}, of.color) {
+		return usagef("--color %q: use auto, always or never", of.color)
+	}
+	return nil
+}
+
+func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
+	color := of.color == "always"
+	if of.color == "auto" && env.Getenv("NO_COLOR") == "" && env.IsTerminal != nil && env.IsTerminal() {
+		color = true
+	}
+	return report.Options{FailOn: failOn, ShowInfo: of.showInfo, Color: color}
+}
+
+// emit renders the report to stdout in --format and to every --output.
+func (of *outputFlags) emit(env *Env, r *report.Report, o report.Options) error {
+	var out bytes.Buffer
+	if err := report.Render(&out, of.common.format, r, o); err != nil {
+		return err
+	}
+	for _, spec := range of.outputs {
+		fo := o
+		fo.Color = false
+		data, err := report.RenderBytes(spec.format, r, fo)
+		if err != nil {
+			return err
+		}
+		if err := report.WriteFile(spec.path, data); err != nil {
+			return fmt.Errorf("writing %s: %w", spec.path, err)
+		}
+	}
+	_, err := env.Stdout.Write(out.Bytes())
+	return err
+}
