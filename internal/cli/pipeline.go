@@ -422,4 +422,3 @@ func serversFromConfig(cfg *config.Config, repoDir, cfgPath string) ([]serverSpe
 	}
 	return out, nil
 }
-
