@@ -48,7 +48,8 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("diff", diffUsage, env.Stderr)
 	var cf commonFlags
 	cf.register(fs, "text")
-	showInfo := fs.Bool("show-info", false, "also show info findings (hidden by default in every format but json)")
+	var of outputFlags
+	of.register(fs, &cf)
 	var failTags stringList
 	fs.Var(&failTags, "fail-on-tag", "also exit 1 when an unacknowledged finding above info carries this `tag` (e.g. sec); repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -61,8 +62,10 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if cf.format != "ignore-yaml" && !slices.Contains(report.Formats(), cf.format) {
-		return 0, usagef("unknown --format %q; use %s or ignore-yaml", cf.format, strings.Join(report.Formats(), ", "))
+	if cf.format != "ignore-yaml" {
+		if err := of.check(); err != nil {
+			return 0, err
+		}
 	}
 	now, err := diffNow(env)
 	if err != nil {
@@ -83,17 +86,15 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 
 	res := diff.Diff(base, head, cfg.DiffOptions(now))
 
-	var out bytes.Buffer
 	if cf.format == "ignore-yaml" {
-		err = writeIgnoreYAML(&out, res, *showInfo)
-	} else {
-		err = report.Render(&out, cf.format, diffReport(fs.Arg(0), fs.Arg(1), base, head, res),
-			report.Options{FailOn: failLevel, ShowInfo: *showInfo})
-	}
-	if err != nil {
-		return 0, err
-	}
-	if _, err := env.Stdout.Write(out.Bytes()); err != nil {
+		var out bytes.Buffer
+		if err := writeIgnoreYAML(&out, res, of.showInfo); err != nil {
+			return 0, err
+		}
+		if _, err := env.Stdout.Write(out.Bytes()); err != nil {
+			return 0, err
+		}
+	} else if err := of.emit(env, diffReport(fs.Arg(0), fs.Arg(1), base, head, res), of.options(env, failLevel)); err != nil {
 		return 0, err
 	}
 	if finding.AtOrAbove(res.Findings, failLevel) || taggedFailure(res.Findings, failTags) {

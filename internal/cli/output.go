@@ -45,9 +45,12 @@ func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
 
 // check validates the formats once flags are parsed.
 func (of *outputFlags) check() error {
-	for _, o := range append([]outputSpec{{of.common.format, ""}}, of.outputs...) {
+	if !slices.Contains(report.Formats(), of.common.format) {
+		return usagef("unknown --format %q; use %s", of.common.format, strings.Join(report.Formats(), ", "))
+	}
+	for _, o := range of.outputs {
 		if !slices.Contains(report.Formats(), o.format) {
-			return usagef("unknown format %q; use %s", o.format, strings.Join(report.Formats(), ", "))
+			return usagef("--output %s: unknown format %q; use %s", o.path, o.format, strings.Join(report.Formats(), ", "))
 		}
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, of.color) {

@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -158,6 +156,8 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("validate", validateUsage, env.Stderr)
 	var common commonFlags
 	common.register(fs, "text")
+	var of outputFlags
+	of.register(fs, &common)
 	var sf schemaFlags
 	sf.register(fs)
 	var cf captureFlags
@@ -170,8 +170,8 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !slices.Contains(report.Formats(), common.format) {
-		return 0, usagef("unknown --format %q; use %s", common.format, strings.Join(report.Formats(), ", "))
+	if err := of.check(); err != nil {
+		return 0, err
 	}
 	live := len(cmd) > 0 || cf.url != ""
 	switch {
@@ -239,11 +239,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		all = append(all, kept...)
 	}
 
-	data, err := report.RenderBytes(common.format, validationReport(runs), report.Options{FailOn: failLevel})
-	if err != nil {
-		return 0, err
-	}
-	if _, err := env.Stdout.Write(data); err != nil {
+	if err := of.emit(env, validationReport(runs), of.options(env, failLevel)); err != nil {
 		return 0, err
 	}
 	if finding.AtOrAbove(all, failLevel) {
