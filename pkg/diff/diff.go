@@ -86,9 +86,6 @@ type Result struct {
 	// hashes (fingerprints.manifest).
 	BaseManifestHash string `json:"baseManifestHash"`
 	HeadManifestHash string `json:"headManifestHash"`
-	// TextDiffs holds, by finding fingerprint, a compact diff of the old
-	// and new text for description, title and instructions changes.
-	TextDiffs map[string]string `json:"textDiffs"`
 }
 
 // Summary is the JSON report's summary object. Level counts exclude
@@ -169,14 +166,10 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 		Findings:         fs,
 		BaseManifestHash: base.Fingerprints.Manifest,
 		HeadManifestHash: head.Fingerprints.Manifest,
-		TextDiffs:        map[string]string{},
 	}
 	for _, f := range fs {
 		if f.Severity.Rank() > res.WorstSeverity.Rank() {
 			res.WorstSeverity = f.Severity
-		}
-		if t, ok := d.texts[f.Fingerprint]; ok {
-			res.TextDiffs[f.Fingerprint] = t
 		}
 	}
 	res.SuggestedBump = res.WorstSeverity.Bump()
@@ -213,7 +206,6 @@ type differ struct {
 	base, head *manifest.Manifest
 	opts       Options
 	out        []finding.Finding
-	texts      map[string]string
 
 	markers        []string
 	deprecatedKey  string
@@ -226,7 +218,7 @@ type differ struct {
 }
 
 func newDiffer(base, head *manifest.Manifest, opts Options) *differ {
-	d := &differ{base: base, head: head, opts: opts, texts: map[string]string{}}
+	d := &differ{base: base, head: head, opts: opts}
 	d.markers = opts.Lifecycle.DescriptionMarkers
 	if d.markers == nil {
 		d.markers = DefaultDescriptionMarkers
@@ -285,14 +277,10 @@ func (d *differ) emitMoved(rule string, subj finding.Subject, basePtr, headPtr s
 	return &d.out[len(d.out)-1]
 }
 
-// emitText is emit for a changed text, with its text diff.
+// emitText is emit for a changed text; renderers show its text diff
+// (pkg/textdiff) from the finding's before and after.
 func (d *differ) emitText(rule string, subj finding.Subject, ptr, msg string, before, after json.RawMessage) {
-	f := d.emit(rule, subj, ptr, msg, before, after)
-	b, _ := stringValue(before)
-	a, _ := stringValue(after)
-	if t := TextDiff(b, a); t != "" {
-		d.texts[f.Fingerprint] = t
-	}
+	d.emit(rule, subj, ptr, msg, before, after)
 }
 
 func nilIfEmpty(b json.RawMessage) json.RawMessage {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,8 +227,11 @@ func TestFindingShape(t *testing.T) {
 					t.Errorf("%s: %s: value %s is not canonical JSON", fx.path, f.Rule, v)
 				}
 			}
-			if (strings.HasSuffix(f.Rule, "-description-changed") || strings.HasSuffix(f.Rule, "instructions-changed")) && r.TextDiffs[f.Fingerprint] == "" {
-				t.Errorf("%s: %s has no text diff", fx.path, f.Rule)
+			// Renderers show a text diff from before and after: both
+			// must be there for a changed text.
+			if (strings.HasSuffix(f.Rule, "-description-changed") || strings.HasSuffix(f.Rule, "instructions-changed")) &&
+				(f.Before == nil || f.After == nil || textdiff.Diff(string(f.Before), string(f.After)) == "") {
+				t.Errorf("%s: %s has no text to diff", fx.path, f.Rule)
 			}
 		}
 		if r.WorstSeverity.Bump() != r.SuggestedBump {

@@ -207,18 +207,12 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 						fmt.Sprintf("argument %s became optional", quote(ba.name)), jsonBool(true), jsonBool(false))
 				}
 			case "description":
-				f := d.emitMoved("prompt-argument-description-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+				d.emitMoved("prompt-argument-description-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
 					textChangedMsg(fmt.Sprintf("argument %s description", quote(ba.name)), bv, hv), bv, hv)
-				bs, _ := stringValue(bv)
-				hs, _ := stringValue(hv)
-				d.texts[f.Fingerprint] = TextDiff(bs, hs)
 				d.scanText(subj, kh, bv, hv, true)
 			case "title":
-				f := d.emitMoved("prompt-argument-title-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+				d.emitMoved("prompt-argument-title-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
 					changedMsg(fmt.Sprintf("argument %s title", quote(ba.name)), bv, hv), bv, hv)
-				bs, _ := stringValue(bv)
-				hs, _ := stringValue(hv)
-				d.texts[f.Fingerprint] = TextDiff(bs, hs)
 				d.scanText(subj, kh, bv, hv, true)
 			default:
 				d.emitMoved("prompt-unknown-field-changed", subj, kb, kh, !isNull(bv), !isNull(hv),

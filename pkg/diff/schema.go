@@ -50,12 +50,6 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		fd := finding.New(rule, subj, p, msg, nilIfEmpty(c.Before), nilIfEmpty(c.After))
 		fd.BasePointer, fd.HeadPointer = root+c.BasePointer, root+c.HeadPointer
 		d.out = append(d.out, fd)
-		f := &d.out[len(d.out)-1]
-		if isTextRule(rule) {
-			b, _ := stringValue(c.Before)
-			a, _ := stringValue(c.After)
-			d.texts[f.Fingerprint] = TextDiff(b, a)
-		}
 	}
 }
 

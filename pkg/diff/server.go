@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ func changedMsg(what string, b, h json.RawMessage) string {
 func textChangedMsg(what string, b, h json.RawMessage) string {
 	bs, _ := stringValue(b)
 	hs, _ := stringValue(h)
-	ins, del := wordDelta(bs, hs)
+	ins, del := textdiff.WordDelta(bs, hs)
 	return fmt.Sprintf("%s changed (+%d -%d words)", what, ins, del)
 }
 
