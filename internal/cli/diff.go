@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -145,16 +145,9 @@ func readSnapshotArg(ctx context.Context, arg string) (*manifest.Manifest, error
 	if ref == "" || path == "" {
 		return nil, fmt.Errorf("%s: no such file, and not a REF:PATH", arg)
 	}
-	cmd := exec.CommandContext(ctx, "git", "show", arg)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	data, err := cmd.Output()
+	data, err := gitrepo.ReadFile(ctx, ".", ref, path)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git show %s: %s", arg, msg)
+		return nil, fmt.Errorf("reading %s from git: %w", arg, err)
 	}
 	m, err := manifest.FromCanonicalJSON(data)
 	if err != nil {
