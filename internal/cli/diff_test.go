@@ -264,7 +264,7 @@ func TestDiffGitRef(t *testing.T) {
 		t.Errorf("exit %d, stderr %s\n%s", code, stderr, out)
 	}
 	code, _, stderr = runCLI(t, nil, "diff", "nosuchref:mcp-surface.json", "mcp-surface.json")
-	if code != ExitFailure || !strings.Contains(stderr, "git show nosuchref:mcp-surface.json") {
+	if code != ExitFailure || !strings.Contains(stderr, "nosuchref is not a commit") {
 		t.Errorf("bad ref: exit %d, %s", code, stderr)
 	}
 }
