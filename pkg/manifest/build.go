@@ -104,18 +104,10 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		if !ok {
 			continue
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(p.Result, &obj); err != nil {
-			return nil, fmt.Errorf("%s page %d: result is not a JSON object: %w", p.Method, p.Index+1, err)
-		}
 		key := capture.ItemsKey[p.Method]
-		list, present := obj[key]
-		if !present || string(list) == "null" {
-			continue
-		}
-		var arr []json.RawMessage
-		if err := json.Unmarshal(list, &arr); err != nil {
-			return nil, fmt.Errorf("%s page %d: %q is not an array", p.Method, p.Index+1, key)
+		arr, err := splitItems(p.Result, key)
+		if err != nil {
+			return nil, fmt.Errorf("%s page %d: %w", p.Method, p.Index+1, err)
 		}
 		raw[section] = append(raw[section], arr...)
 	}
@@ -218,11 +210,11 @@ func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {
 			dst[it.ID] = itemPrints[section][i]
 		}
 	}
-	body, err := m.canonicalBody()
+	h, err := m.manifestHash()
 	if err != nil {
 		return err
 	}
-	fp.Manifest = Hash(body)
+	fp.Manifest = h
 	m.Fingerprints = fp
 	return nil
 }

@@ -263,3 +263,34 @@ func TestEncodeNoDocsMatchesStripDocs(t *testing.T) {
 		}
 	}
 }
+
+// splitItems agrees with encoding/json on which items a page holds.
+func FuzzSplitItems(f *testing.F) {
+	for _, s := range []string{`{"tools":[{"name":"a"},{"name":"b"}]}`, `{"x":[1,"]"],"tools":[]}`, `{"tools":null}`, `{}`, `{"tools":[{"a":"\"}"}],"tools":[1]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := splitItems(data, "tools")
+		var want struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		werr := json.Unmarshal(data, &want)
+		if werr != nil {
+			// encoding/json is stricter on strings and numbers inside
+			// skipped members; splitItems may accept those (items are
+			// checked when canonicalized), never the reverse.
+			return
+		}
+		if err != nil {
+			t.Fatalf("splitItems refuses %q that encoding/json accepts: %v", data, err)
+		}
+		if len(got) != len(want.Tools) {
+			t.Fatalf("%q: %d items, encoding/json %d", data, len(got), len(want.Tools))
+		}
+		for i := range got {
+			if !bytes.Equal(bytes.TrimSpace(got[i]), bytes.TrimSpace(want.Tools[i])) {
+				t.Fatalf("%q: item %d = %q, want %q", data, i, got[i], want.Tools[i])
+			}
+		}
+	})
+}

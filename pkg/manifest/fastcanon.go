@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -393,4 +394,196 @@ func (p *canonParser) array(out []byte, depth int) ([]byte, error) {
 		}
 	}
 	return append(out, ']'), nil
+}
+
+// skipValue advances past one JSON value, checking its structure (strings
+// and numbers loosely: they are checked again when items are
+// canonicalized).
+func (p *canonParser) skipValue(depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("JSON nested deeper than %d levels", maxDepth)
+	}
+	p.skipWS()
+	if p.pos >= len(p.data) {
+		return p.fail("unexpected end")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{' || c == '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		p.pos++
+		p.skipWS()
+		if p.pos < len(p.data) && p.data[p.pos] == closer {
+			p.pos++
+			return nil
+		}
+		for {
+			if c == '{' {
+				p.skipWS()
+				if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+					return p.fail("expected a member name")
+				}
+				if err := p.skipString(); err != nil {
+					return err
+				}
+				p.skipWS()
+				if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+					return p.fail("expected ':'")
+				}
+				p.pos++
+			}
+			if err := p.skipValue(depth + 1); err != nil {
+				return err
+			}
+			p.skipWS()
+			if p.pos >= len(p.data) {
+				return p.fail("unterminated value")
+			}
+			if p.data[p.pos] == ',' {
+				p.pos++
+				continue
+			}
+			if p.data[p.pos] == closer {
+				p.pos++
+				return nil
+			}
+			return p.fail("expected ',' or a closing bracket")
+		}
+	case c == '"':
+		return p.skipString()
+	case c == 't':
+		_, _, err := p.lit(nil, "true")
+		return err
+	case c == 'f':
+		_, _, err := p.lit(nil, "false")
+		return err
+	case c == 'n':
+		_, _, err := p.lit(nil, "null")
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, err := p.number(nil)
+		return err
+	}
+	return p.fail(fmt.Sprintf("unexpected character %q", p.data[p.pos]))
+}
+
+func (p *canonParser) skipString() error {
+	p.pos++
+	for p.pos < len(p.data) {
+		switch c := p.data[p.pos]; {
+		case c == '"':
+			p.pos++
+			return nil
+		case c == '\\':
+			p.pos += 2
+		case c < 0x20:
+			return p.fail("control character in string")
+		default:
+			p.pos++
+		}
+	}
+	return p.fail("unterminated string")
+}
+
+// splitItems returns the raw elements of the array under key in a result
+// object, without decoding anything else; nil when the key is absent or
+// null.
+func splitItems(result []byte, key string) ([]json.RawMessage, error) {
+	p := &canonParser{data: result}
+	p.skipWS()
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return nil, errors.New("result is not a JSON object")
+	}
+	p.pos++
+	var items []json.RawMessage
+	found := false
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+	} else {
+		for {
+			p.skipWS()
+			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+				return nil, p.fail("expected a member name")
+			}
+			name, err := p.decodeString()
+			if err != nil {
+				return nil, err
+			}
+			p.skipWS()
+			if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+				return nil, p.fail("expected ':'")
+			}
+			p.pos++
+			p.skipWS()
+			if name != key {
+				if err := p.skipValue(1); err != nil {
+					return nil, err
+				}
+			} else {
+				// A repeated key keeps its last value, as encoding/json does.
+				found, items = true, nil
+				if p.pos < len(p.data) && p.data[p.pos] == 'n' {
+					if _, _, err := p.lit(nil, "null"); err != nil {
+						return nil, err
+					}
+					found = false
+				} else {
+					if p.pos >= len(p.data) || p.data[p.pos] != '[' {
+						return nil, fmt.Errorf("%q is not an array", key)
+					}
+					p.pos++
+					p.skipWS()
+					if p.pos < len(p.data) && p.data[p.pos] == ']' {
+						p.pos++
+					} else {
+						for {
+							p.skipWS()
+							start := p.pos
+							if err := p.skipValue(2); err != nil {
+								return nil, err
+							}
+							items = append(items, json.RawMessage(p.data[start:p.pos]))
+							p.skipWS()
+							if p.pos >= len(p.data) {
+								return nil, p.fail("unterminated array")
+							}
+							if p.data[p.pos] == ',' {
+								p.pos++
+								continue
+							}
+							if p.data[p.pos] == ']' {
+								p.pos++
+								break
+							}
+							return nil, p.fail("expected ',' or ']'")
+						}
+					}
+				}
+			}
+			p.skipWS()
+			if p.pos >= len(p.data) {
+				return nil, p.fail("unterminated object")
+			}
+			if p.data[p.pos] == ',' {
+				p.pos++
+				continue
+			}
+			if p.data[p.pos] == '}' {
+				p.pos++
+				break
+			}
+			return nil, p.fail("expected ',' or '}'")
+		}
+	}
+	p.skipWS()
+	if p.pos != len(p.data) {
+		return nil, p.fail("unexpected data after the result")
+	}
+	if !found {
+		return nil, nil
+	}
+	return items, nil
 }

@@ -1,24 +1,24 @@
 package manifest
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 )
 
-// body returns the snapshot's top-level members except fingerprints, as
-// canonical values keyed by name.
-func (m *Manifest) body() (map[string]json.RawMessage, error) {
+// members returns the snapshot's small top-level members (all but the
+// item sections and fingerprints), in canonical form, keyed by name.
+func (m *Manifest) members() (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
 	put := func(k string, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		c, err := Canonicalize(b)
+		c, err := CanonicalizeValue(v)
 		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
@@ -37,7 +37,11 @@ func (m *Manifest) body() (map[string]json.RawMessage, error) {
 		}
 	}
 	if len(m.SupportedVersions) > 0 {
-		if err := put("supportedVersions", m.SupportedVersions); err != nil {
+		vs := make([]any, len(m.SupportedVersions))
+		for i, v := range m.SupportedVersions {
+			vs[i] = v
+		}
+		if err := put("supportedVersions", vs); err != nil {
 			return nil, err
 		}
 	}
@@ -46,70 +50,92 @@ func (m *Manifest) body() (map[string]json.RawMessage, error) {
 			out[k] = v
 		}
 	}
-	for _, section := range Sections {
-		var buf bytes.Buffer
-		n := 2
-		for _, it := range m.Items(section) {
-			n += len(it.Raw) + 1
-		}
-		buf.Grow(n)
-		buf.WriteByte('[')
-		for i, it := range m.Items(section) {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			buf.Write(it.Raw)
-		}
-		buf.WriteByte(']')
-		out[section] = buf.Bytes()
-	}
 	return out, nil
 }
 
-// writeObject writes members (already canonical) with sorted keys.
-func writeObject(members map[string]json.RawMessage) []byte {
-	keys := make([]string, 0, len(members))
-	for k := range members {
+// writeCanonical writes the snapshot as one canonical object, keys sorted,
+// item sections streamed from the items' canonical bytes (no copy of the
+// whole surface is made). extra members (fingerprints) are added as given.
+func (m *Manifest) writeCanonical(w io.Writer, extra map[string]json.RawMessage) error {
+	small, err := m.members()
+	if err != nil {
+		return err
+	}
+	for k, v := range extra {
+		small[k] = v
+	}
+	keys := make([]string, 0, len(small)+len(Sections))
+	for k := range small {
 		keys = append(keys, k)
 	}
+	keys = append(keys, Sections...)
 	slices.Sort(keys)
-	var buf bytes.Buffer
-	buf.WriteByte('{')
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var kb bytes.Buffer
+	bw.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
-			buf.WriteByte(',')
+			bw.WriteByte(',')
 		}
-		writeString(&buf, k)
-		buf.WriteByte(':')
-		buf.Write(members[k])
+		kb.Reset()
+		writeString(&kb, k)
+		bw.Write(kb.Bytes())
+		bw.WriteByte(':')
+		if v, ok := small[k]; ok {
+			bw.Write(v)
+			continue
+		}
+		bw.WriteByte('[')
+		for j, it := range m.Items(k) {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			bw.Write(it.Raw)
+		}
+		bw.WriteByte(']')
 	}
-	buf.WriteByte('}')
-	return buf.Bytes()
+	bw.WriteByte('}')
+	return bw.Flush()
 }
 
-func (m *Manifest) canonicalBody() ([]byte, error) {
-	b, err := m.body()
-	if err != nil {
-		return nil, err
+// manifestHash is Hash of the canonical snapshot without fingerprints,
+// computed as a stream.
+func (m *Manifest) manifestHash() (string, error) {
+	h := sha256.New()
+	if err := m.writeCanonical(h, nil); err != nil {
+		return "", err
 	}
-	return writeObject(b), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// size estimates the canonical size, for buffer preallocation.
+func (m *Manifest) size() int {
+	n := 4096
+	for _, section := range Sections {
+		for _, it := range m.Items(section) {
+			n += len(it.Raw) + 1
+		}
+	}
+	return n
 }
 
 // CanonicalJSON is the whole snapshot, fingerprints included, in compact
 // canonical form.
 func (m *Manifest) CanonicalJSON() ([]byte, error) {
-	b, err := m.body()
-	if err != nil {
-		return nil, err
-	}
 	fp, err := json.Marshal(m.Fingerprints)
 	if err != nil {
 		return nil, err
 	}
-	if b["fingerprints"], err = Canonicalize(fp); err != nil {
+	cfp, err := Canonicalize(fp)
+	if err != nil {
 		return nil, err
 	}
-	return writeObject(b), nil
+	var buf bytes.Buffer
+	buf.Grow(m.size() + len(cfp))
+	if err := m.writeCanonical(&buf, map[string]json.RawMessage{"fingerprints": cfp}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // Encode renders the snapshot file: canonical JSON, pretty-printed with

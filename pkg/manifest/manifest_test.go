@@ -327,3 +327,34 @@ func BenchmarkEncode5000Tools(b *testing.B) {
 		}
 	}
 }
+
+func TestBuildRefusesMalformedPages(t *testing.T) {
+	for _, tc := range []struct{ result, want string }{
+		{`[1]`, "not a JSON object"},
+		{`{"tools": {"a":1}}`, "not an array"},
+		{`{"tools": [1]}`, "not a JSON object"},
+		{`{"tools": [{"name":"a"}], }`, "invalid JSON"},
+		{`{"tools": [{"name":"a"}]} x`, "unexpected data"},
+		{`{"tools": [{"description":"no name"}]}`, `no string "name"`},
+	} {
+		c := synthetic(0)
+		c.Pages = []capture.Page{{Method: capture.MethodToolsList, Result: json.RawMessage(tc.result)}}
+		_, err := manifest.Build(c)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.result, err, tc.want)
+		}
+	}
+	// Absent, null and empty lists are fine; a repeated key keeps the last.
+	for _, ok := range []string{`{}`, `{"tools":null}`, `{"tools":[]}`, `{"tools":[{"name":"x"}],"tools":[{"name":"a"}],"nextCursor":"c","_meta":{"k":[1,{"x":"\""}]}}`} {
+		c := synthetic(0)
+		c.Pages = []capture.Page{{Method: capture.MethodToolsList, Result: json.RawMessage(ok)}}
+		m, err := manifest.Build(c)
+		if err != nil {
+			t.Errorf("%s: %v", ok, err)
+			continue
+		}
+		if strings.Contains(ok, `"x"`) && (len(m.Tools) != 1 || m.Tools[0].ID != "a") {
+			t.Errorf("repeated key: tools %+v", m.Tools)
+		}
+	}
+}
