@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +15,33 @@ import (
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
+	testSchemaDir = findSchemaDir()
 	os.Exit(m.Run())
+}
+
+// testSchemaDir holds the published MCP schemas for tests that chdir
+// elsewhere: $MCP_SURFACE_SCHEMA_DIR, else ../shared/mcp-schema beside the
+// repository.
+var testSchemaDir string
+
+func findSchemaDir() string {
+	if d := os.Getenv(schemaDirEnv); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "mcp-schema")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // result of one in-process run of the CLI.
