@@ -497,7 +497,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	}
 	switch {
 	case c.Mode == modeAnalyze && pr != nil:
-		if err := a.writeBundle(pr, res.Report, ro, res.Code, out, comments); err != nil {
+		if err := a.writeBundle(pr, res.Report, res.Code, out, comments); err != nil {
 			return a.fail(err)
 		}
 	case c.Mode == modeAnalyze:
@@ -558,17 +558,17 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		}
 		return []serverSpec{{Name: c.Server, URL: c.URL, SSE: c.SSE, Headers: h, Dir: relWork, Snapshot: snapshot}}, nil
 	case cfg != nil && len(cfg.Servers) > 0:
-		all, err := serversFromConfig(cfg, repo, cfgPath)
+		all, err := serversFromConfig(a.env, cfg, repo, cfgPath)
 		if err != nil {
 			return nil, err
 		}
-		// Commands in the file run in its directory, like its paths.
-		if rel, err := filepath.Rel(repo, filepath.Dir(cfgPath)); err == nil {
-			for i := range all {
-				if all[i].Dir == "" {
-					all[i].Dir = filepath.ToSlash(rel)
-				}
+		// Secrets from the configuration (header values, probe arguments
+		// taken from the environment) are masked before anything runs.
+		for _, s := range all {
+			for _, vs := range s.Headers {
+				a.ae.Mask(vs...)
 			}
+			a.ae.Mask(s.Secrets...)
 		}
 		if c.Server == "" {
 			return all, nil
@@ -590,18 +590,19 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 // committed snapshot in the work tree. A commit missing from a shallow
 // checkout is fetched.
 func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
-	if a.cfg.BaseRef != "" {
-		if sha, err := gitrepo.ResolveCommit(ctx, repo, a.cfg.BaseRef); err == nil {
-			return sha, nil
+	if ref := a.cfg.BaseRef; ref != "" {
+		if actionenv.IsCommitID(ref) {
+			if err := a.ensureCommit(ctx, repo, ref); err != nil {
+				return "", fmt.Errorf("input base-ref %s: %w", ref, err)
+			}
+			return ref, nil
 		}
-		if err := gitrepo.Fetch(ctx, repo, "origin", 1, a.cfg.BaseRef); err != nil {
-			return "", fmt.Errorf("input base-ref %q is not in the checkout and could not be fetched: %w", a.cfg.BaseRef, err)
+		for _, rev := range []string{ref, "origin/" + ref} {
+			if sha, err := gitrepo.ResolveCommit(ctx, repo, rev); err == nil {
+				return sha, nil
+			}
 		}
-		rev := a.cfg.BaseRef
-		if !actionenv.IsCommitID(rev) {
-			rev = "FETCH_HEAD"
-		}
-		return gitrepo.ResolveCommit(ctx, repo, rev)
+		return "", fmt.Errorf("input base-ref %q names no commit of the checkout (nor origin/%s): check out with fetch-depth: 0, or give a commit id, which is fetched", ref, ref)
 	}
 	if a.cfg.Baseline == BaselineNone || (a.event == nil) {
 		return "", nil
@@ -894,9 +895,11 @@ func (a *actionRun) reviewComments(ctx context.Context, repo string, pr *actione
 		head = "HEAD"
 	}
 	lines, err := gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
-	if err != nil {
-		// A shallow checkout: fetch both sides with their history.
-		if ferr := gitrepo.Fetch(ctx, repo, "origin", 0, pr.Base.SHA, pr.Head.SHA); ferr == nil {
+	if shallow, _ := gitrepo.IsShallow(ctx, repo); err != nil && shallow {
+		// A shallow checkout: fetch both sides with their whole history
+		// (git's own "infinite" depth, what --unshallow asks for).
+		a.logger("fetching the history of the pull request for its diff")
+		if ferr := gitrepo.Fetch(ctx, repo, "origin", unshallowDepth, pr.Base.SHA, pr.Head.SHA); ferr == nil {
 			head = pr.Head.SHA
 			lines, err = gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
 		}
@@ -921,6 +924,9 @@ func (a *actionRun) reviewComments(ctx context.Context, repo string, pr *actione
 	return comments, lines
 }
 
+// unshallowDepth is the depth git uses for --unshallow.
+const unshallowDepth = 0x7fffffff
+
 // buildReviewComments makes one comment per source line (inside allowed)
 // that defines a subject with unacknowledged findings above info, worst
 // first, at most MaxBundleReviewComments.
@@ -932,12 +938,15 @@ func buildReviewComments(r *report.Report, allowed func(path string, line int) b
 	var groups []*group
 	byLine := map[locate.Location]*group{}
 	var items []report.Item
+	snapshots := map[string]bool{}
 	for i := range r.Servers {
 		items = append(items, r.Servers[i].Items()...)
+		snapshots[r.Servers[i].Snapshot] = true
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Level.Rank() > items[j].Level.Rank() })
 	for _, it := range items {
-		if it.Acknowledged != "" || it.Level == rules.LevelInfo || it.Location.Source != locate.SourceCode {
+		// Source lines only: a snapshot is not where a tool is defined.
+		if it.Acknowledged != "" || it.Level == rules.LevelInfo || it.Location.Source != locate.SourceCode || snapshots[it.Location.Path] {
 			continue
 		}
 		loc := locate.Location{Path: it.Location.Path, Line: it.Location.Line}
@@ -1006,7 +1015,7 @@ func levelIcon(l rules.Level) string {
 }
 
 // writeBundle writes the analysis for a publish job (mode analyze).
-func (a *actionRun) writeBundle(pr *actionenv.PullRequestEvent, r *report.Report, o report.Options, code int, out *rendered, comments []github.ReviewComment) error {
+func (a *actionRun) writeBundle(pr *actionenv.PullRequestEvent, r *report.Report, code int, out *rendered, comments []github.ReviewComment) error {
 	repoName := a.gctx.Repository
 	if a.event != nil && a.event.Repository != "" {
 		repoName = a.event.Repository
@@ -1080,26 +1089,31 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 	if r.Failed(failOn) {
 		code = ExitFindings
 	}
-	a.writeResults(r, ro, code, out)
-
+	// The pull request is checked before anything is written, so that a
+	// bundle for another one fails the step without outputs.
+	pr, verified := 0, false
 	cl := a.client()
 	if cl != nil {
-		if pr, ok := a.verifiedPR(ctx, cl, b, wr); ok {
-			comments := republishComments(b.ReviewComments, r)
-			a.publishAll(ctx, r, ro, out, publishTarget{
-				pr: pr, headSHA: b.HeadSHA, ref: fmt.Sprintf("refs/pull/%d/head", pr), sarifSHA: b.HeadSHA,
-			}, comments, github.AnyLine{})
+		if pr, verified, err = a.verifiedPR(ctx, cl, b, wr); err != nil {
+			return a.fail(err)
 		}
+	}
+	a.writeResults(r, ro, code, out)
+	if verified {
+		a.publishAll(ctx, r, ro, out, publishTarget{
+			pr: pr, headSHA: b.HeadSHA, ref: fmt.Sprintf("refs/pull/%d/head", pr), sarifSHA: b.HeadSHA,
+		}, republishComments(b.ReviewComments, r), github.AnyLine{})
 	}
 	a.finish(r, ro, out)
 	return ExitOK, nil
 }
 
 // verifiedPR finds the pull request of the workflow run and verifies the
-// bundle against it. A bundle for another pull request is a failure of the
-// bundle (it was tampered with); a pull request that moved on or closed
-// since is a warning (a newer run publishes).
-func (a *actionRun) verifiedPR(ctx context.Context, cl *github.Client, b *github.Bundle, wr *actionenv.WorkflowRunEvent) (int, bool) {
+// bundle against it. A bundle for another pull request than the one whose
+// head the trusted event names was tampered with: an error (exit 2). A pull
+// request that moved on or closed since, or an API failure, is a warning
+// (a newer run publishes).
+func (a *actionRun) verifiedPR(ctx context.Context, cl *github.Client, b *github.Bundle, wr *actionenv.WorkflowRunEvent) (int, bool, error) {
 	number := 0
 	for _, p := range wr.PullRequests {
 		if p.HeadSHA == wr.HeadSHA {
@@ -1115,19 +1129,22 @@ func (a *actionRun) verifiedPR(ctx context.Context, cl *github.Client, b *github
 			} else {
 				a.publishWarning(err)
 			}
-			return 0, false
+			return 0, false, nil
 		}
 		number = found.Number
 	}
 	if b.PullRequest != number {
-		a.warn(fmt.Sprintf("the bundle names pull request #%d, but commit %s belongs to #%d: not published", b.PullRequest, shortRef(wr.HeadSHA), number))
-		return 0, false
+		return 0, false, fmt.Errorf("%w: it names pull request #%d, but commit %s is the head of #%d", github.ErrBundleMismatch, b.PullRequest, shortRef(wr.HeadSHA), number)
 	}
 	if _, err := b.Verify(ctx, cl, github.Expected{Repository: a.gctx.Repository, HeadSHA: wr.HeadSHA, PullRequest: number}); err != nil {
-		a.publishWarning(err)
-		return 0, false
+		if errors.Is(err, github.ErrBundleMismatch) {
+			a.warn(fmt.Sprintf("not published: %v", err))
+		} else {
+			a.publishWarning(err)
+		}
+		return 0, false, nil
 	}
-	return number, true
+	return number, true, nil
 }
 
 // republishComments keeps the bundle's review comments whose key is a

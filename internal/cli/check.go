@@ -104,7 +104,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		if path == "" {
 			path = ".mcp-surface.yaml"
 		}
-		if opts.Servers, err = serversFromConfig(cfg, repo, path); err != nil {
+		if opts.Servers, err = serversFromConfig(env, cfg, repo, path); err != nil {
 			return 0, err
 		}
 	} else {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +21,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/probe"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
@@ -48,6 +49,11 @@ type serverSpec struct {
 	Snapshot string   // committed snapshot, relative to the repository root
 	Probes   []capture.Probe
 	Require  []string // require-probes
+	// Secrets are values substituted into probe arguments from the
+	// environment: never printed.
+	Secrets []string
+	// ProtocolVersion from the configuration; "" = flags or the default.
+	ProtocolVersion string
 }
 
 // describe names the server for people.
@@ -157,24 +163,38 @@ func runPipeline(ctx context.Context, env *Env, o checkOptions) (*checkResult, e
 	}
 
 	res := &checkResult{Report: &report.Report{Version: Version}, Servers: outs}
-	var loc *locate.Locator
+	locators := map[string]*locate.Locator{}
+	var files []string
 	if o.RepoDir != "" {
-		files, err := locate.GitFiles(ctx, o.RepoDir)
-		if err == nil {
-			loc, _ = locate.New(locate.Options{Dir: o.RepoDir, Files: files, Snapshot: o.Servers[0].Snapshot, Fallback: config.DefaultFile})
+		if fs, err := locate.GitFiles(ctx, o.RepoDir); err == nil {
+			// Snapshot files name every item: they are where a finding
+			// lands when no source line defines it, never a source match.
+			snapshots := map[string]bool{}
+			for _, s := range o.Servers {
+				snapshots[s.Snapshot] = true
+			}
+			for _, f := range fs {
+				if !snapshots[f] {
+					files = append(files, f)
+				}
+			}
 		}
+	}
+	fallback := ""
+	if _, err := os.Stat(filepath.Join(o.RepoDir, config.DefaultFile)); err == nil && o.RepoDir != "" {
+		fallback = config.DefaultFile
 	}
 	for _, out := range outs {
 		all := append(append(append([]finding.Finding(nil), out.Section.Spec...), out.Section.Lint...), out.Section.Changes...)
-		if loc != nil {
-			l := loc
-			if out.Spec.Snapshot != o.Servers[0].Snapshot {
-				files, _ := locate.GitFiles(ctx, o.RepoDir)
-				if l2, err := locate.New(locate.Options{Dir: o.RepoDir, Files: files, Snapshot: out.Spec.Snapshot, Fallback: config.DefaultFile}); err == nil {
-					l = l2
-				}
+		if o.RepoDir != "" {
+			l, ok := locators[out.Spec.Snapshot]
+			if !ok {
+				l, _ = locate.New(locate.Options{Dir: o.RepoDir, Files: files, Snapshot: out.Spec.Snapshot, Fallback: fallback})
+				locators[out.Spec.Snapshot] = l
 			}
-			out.Section.Locations = l.LocateAll(all)
+			if l != nil {
+				out.Section.Locations = l.LocateAll(all)
+			}
 		}
 		res.Findings = append(res.Findings, all...)
 		res.Report.Servers = append(res.Report.Servers, out.Section)
@@ -193,8 +213,8 @@ func checkServer(ctx context.Context, env *Env, o checkOptions, s serverSpec, sc
 	if label == "" {
 		label = s.describe()
 	}
-	version := ""
-	if o.Capture != nil {
+	version := s.ProtocolVersion
+	if o.Capture != nil && (version == "" || len(o.Capture.versions) > 0) {
 		revs, err := o.Capture.revisions()
 		if err != nil {
 			return nil, err
@@ -232,6 +252,16 @@ func checkServer(ctx context.Context, env *Env, o checkOptions, s serverSpec, sc
 		Snapshot: filepath.ToSlash(s.Snapshot),
 	}
 	sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s", label, c.ProtocolVersion, c.Handshake))
+	if len(s.Probes) > 0 || len(s.Require) > 0 {
+		pinsFile := probe.PinsPath(s.Snapshot)
+		pins, err := probe.ReadPins(filepath.Join(o.RepoDir, pinsFile))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("reading the pinned probe shapes of %s: %w", label, err)
+		}
+		judged, cov := probe.Evaluate(c, head, probe.Options{Require: s.Require, Pins: pins, PinsFile: pinsFile, Secrets: s.Secrets})
+		found = append(found, judged...)
+		sec.Notes = append(sec.Notes, cov.Notes()...)
+	}
 
 	// The committed snapshot in the work tree must match the live server.
 	if s.Snapshot != "" && o.RepoDir != "" {
@@ -260,9 +290,12 @@ func checkServer(ctx context.Context, env *Env, o checkOptions, s serverSpec, sc
 	}
 	kept = policy.Acknowledge(kept)
 	for _, f := range kept {
-		if r, ok := rules.Lookup(f.Rule); ok && r.Kind == rules.KindLint {
+		switch r, _ := rules.Lookup(f.Rule); r.Kind {
+		case rules.KindLint:
 			sec.Lint = append(sec.Lint, f)
-		} else {
+		case rules.KindChange: // output-* of a pinned probe shape
+			sec.Changes = append(sec.Changes, f)
+		default:
 			sec.Spec = append(sec.Spec, f)
 		}
 	}
@@ -389,35 +422,17 @@ func runBuild(ctx context.Context, env *Env, dir, command string) error {
 	return nil
 }
 
-// serversFromConfig turns the servers: list into specs; paths in the file
-// are relative to the file's directory, made relative to the repository.
-func serversFromConfig(cfg *config.Config, repoDir, cfgPath string) ([]serverSpec, error) {
+// serversFromConfig turns the servers: list into specs (paths made
+// relative to the repository, ${VAR} expanded, see serverSpecFromConfig).
+func serversFromConfig(env *Env, cfg *config.Config, repoDir, cfgPath string) ([]serverSpec, error) {
 	var out []serverSpec
-	cfgDir := "."
-	if cfgPath != "" {
-		cfgDir = filepath.Dir(cfgPath)
-	}
 	for _, s := range cfg.Servers {
-		sp := serverSpec{Name: s.Name, Command: s.Command, URL: s.URL, Probes: s.Probes}
-		keys := make([]string, 0, len(s.Env))
-		for k := range s.Env {
-			keys = append(keys, k)
+		sp, secrets, err := serverSpecFromConfig(env, s, cfgPath, repoDir)
+		if err != nil {
+			return nil, err
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			sp.Env = append(sp.Env, k+"="+s.Env[k])
-		}
-		if s.Snapshot != "" {
-			p := filepath.Join(cfgDir, s.Snapshot)
-			if repoDir != "" {
-				if abs, err := filepath.Abs(p); err == nil {
-					if rel, err := filepath.Rel(repoDir, abs); err == nil {
-						p = rel
-					}
-				}
-			}
-			sp.Snapshot = filepath.ToSlash(p)
-		}
+		sp.Secrets = secrets
+		sp.ProtocolVersion = s.ProtocolVersion
 		out = append(out, sp)
 	}
 	return out, nil

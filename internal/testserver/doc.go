@@ -38,6 +38,7 @@
 //	shuffled-N  4          25 (7)     6 (2)    8 (2)      5 (2)
 //	tools-only  2          5 (3)      -        -          -
 //	big         100        5000 (50)  -        -          -
+//	probes      1000       8 (1)      3 (1)    3 (1)      1 (1)
 //
 // full models a project tracker. Capabilities: completions, logging,
 // prompts{listChanged}, resources{listChanged, subscribe},
@@ -62,6 +63,20 @@
 //
 // big serves tools tool_0000 ... tool_4999, all with the same small input
 // schema, and advertises only tools; for benchmarks.
+//
+// probes is for the probe tests: every call answers with a result the
+// spec gate accepts. Capabilities: completions, logging, prompts,
+// resources, tools; it has instructions. Tools: echo {message} (text),
+// add {a, b} and weather {city} (outputSchema and structuredContent),
+// chart (image/png), speak (audio/wav), find_file (a resource_link to the
+// readme), attach (the readme as an embedded resource), fail (a result
+// with isError: true and the text ProbesFailMessage). Prompts: greet
+// (name required, language), show_logo (an image message), with_readme
+// (an embedded resource message). Resources: readme.md (text/markdown),
+// logo.png (image/png, blob), notes.txt (text/plain), under
+// test://probes/; template test://probes/items/{id} (application/json).
+// Completions: greet's language (de, en, fr) and the template's id (1, 2,
+// 3), filtered by prefix.
 //
 // Served over stdio, the SDK modes hold back stdin's EOF until every request
 // read so far is answered (at most 5 s), so `printf ... | testserver full`
@@ -118,6 +133,23 @@
 //	                 (1 page); resources/templates/list: 1 (1 page).
 //	sleeper          ignores SIGTERM, writes "sleeper ready" on stdout and
 //	                 sleeps; reads nothing.
+//	probe-wrong      capabilities tools, prompts, resources; answers every
+//	                 probe wrongly but one. tools/list: echo (right: text
+//	                 "hi"), weather (outputSchema {temp number, unit}; its
+//	                 structuredContent {"temp":"21"} breaks it), snapshot
+//	                 (an image without mimeType), record (audio with
+//	                 mimeType ""), link (a resource_link without uri),
+//	                 flaky (JSON-RPC error -32603 ProbeWrongFlakyMessage: a
+//	                 tool failure that should be an isError result); an
+//	                 unlisted tool gets an isError result instead of a
+//	                 JSON-RPC error. prompts/list: greet, whose messages
+//	                 have role "system". resources/list: readme.md
+//	                 (text/markdown, read without mimeType) and logo.png
+//	                 (image/png, read with a blob that is not base64) under
+//	                 test://wrong/; no templates.
+//	probe-hang       lite tools; tools/call is never answered.
+//	probe-huge       lite tools; tools/call answers with one text block of
+//	                 ProbeHugeBytes (8 MiB).
 //
 // The modes that hang forever (hang and ignore-sigterm after EOF, sleeper)
 // give up after [MaxHang] (10 minutes) so that a forgotten process cannot

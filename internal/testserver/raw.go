@@ -236,6 +236,10 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 		if method == "tools/list" {
 			return nil
 		}
+	case ModeProbeWrong, ModeProbeHang, ModeProbeHuge:
+		if done, err := s.probeRequest(req); done {
+			return err
+		}
 	}
 
 	switch method {

@@ -52,13 +52,13 @@ const (
 	ShuffledPrefix = "shuffled-"
 )
 
-var sdkModes = []string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1"}
+var sdkModes = []string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1", ModeProbes}
 
 var rawModes = []string{
 	ModeCrashHandshake, ModeHang, ModeHangLists, ModeIgnoreSigterm,
 	ModeStdoutLog, ModeInvalidJSON, ModeHuge, ModeRepeatCursor,
 	ModeEndlessPages, ModeDuplicateName, ModeSDKReject, ModePagedRaw,
-	ModeSleeper,
+	ModeSleeper, ModeProbeWrong, ModeProbeHang, ModeProbeHuge,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";
@@ -97,7 +97,7 @@ func shuffledSeed(mode string) (int64, bool) {
 }
 
 // New returns a fresh go-sdk server for a well-behaved mode ("full",
-// "tools-only", "big" or "shuffled-N").
+// "tools-only", "big", "shuffled-N" or "probes").
 func New(mode string) (*mcp.Server, error) {
 	switch mode {
 	case ModeFull:
@@ -106,6 +106,8 @@ func New(mode string) (*mcp.Server, error) {
 		return newToolsOnly(), nil
 	case ModeBig:
 		return newBig(), nil
+	case ModeProbes:
+		return newProbes(), nil
 	}
 	if seed, ok := shuffledSeed(mode); ok {
 		return newFull(&seed), nil

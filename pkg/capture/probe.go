@@ -40,7 +40,34 @@ type Probe struct {
 	ArgumentName  string            `json:"argumentName,omitempty"`
 	ArgumentValue string            `json:"argumentValue,omitempty"`
 	Context       map[string]string `json:"context,omitempty"`
+	// Expect is the outcome the probe declares (ExpectOK, ExpectIsError,
+	// ExpectRPCError); "" means ExpectOK. The capture makes the call
+	// whatever it expects; pkg/probe judges the outcome.
+	Expect string `json:"expect,omitempty"`
+	// Pin is PinShape when the shape of the result is pinned next to the
+	// snapshot and compared (pkg/probe); "" for none.
+	Pin string `json:"pin,omitempty"`
 }
+
+// Outcomes a probe can expect.
+const (
+	// ExpectOK: a result (for tools/call, one without isError: true).
+	ExpectOK = "ok"
+	// ExpectIsError: a tools/call result with isError: true, the way a
+	// tool reports its own failure.
+	ExpectIsError = "is-error"
+	// ExpectRPCError: a JSON-RPC error response.
+	ExpectRPCError = "rpc-error"
+)
+
+// Expectations lists the outcomes a probe can expect.
+var Expectations = []string{ExpectOK, ExpectIsError, ExpectRPCError}
+
+// PinShape pins the JSON shape of a probe's result.
+const PinShape = "shape"
+
+// ProbeMethods lists the methods a probe can call.
+var ProbeMethods = []string{MethodToolsCall, MethodPromptsGet, MethodResourcesRead, MethodCompletionComplete}
 
 // ProbeResult is what one probe call produced. The raw result or error is
 // in Exchanges[Exchange].

@@ -1,9 +1,12 @@
 package capture_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -54,6 +57,61 @@ func TestProbesRunOverTheSameSession(t *testing.T) {
 	if mustBuild(t, c).Fingerprints.Manifest != mustBuild(t, plain).Fingerprints.Manifest {
 		t.Errorf("probes changed the snapshot")
 	}
+}
+
+// A probe that is never answered, or whose answer is too big, stops the
+// capture with a *LimitError that names the probe and the flag that
+// raises the bound; the frames seen so far are kept, and the server is
+// stopped.
+func TestProbeBounds(t *testing.T) {
+	for _, tc := range []struct {
+		mode, limit, flag string
+		lim               capture.Limits
+	}{
+		{testserver.ModeProbeHang, "request timeout", "--request-timeout", capture.Limits{RequestTimeout: 300 * time.Millisecond}},
+		{testserver.ModeProbeHuge, "total bytes", "--max-bytes", capture.Limits{MaxBytes: 1 << 20}},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			o := opts("2025-06-18")
+			o.Limits.RequestTimeout, o.Limits.MaxBytes = tc.lim.RequestTimeout, tc.lim.MaxBytes
+			if o.Limits.RequestTimeout == 0 {
+				o.Limits.RequestTimeout = 10 * time.Second
+			}
+			o.Probes = []capture.Probe{{ID: "echo", Method: capture.MethodToolsCall, Name: "echo", Arguments: json.RawMessage(`{"message":"x"}`)}}
+			c, err := capture.Run(context.Background(), stdio(t, tc.mode), o)
+			var le *capture.LimitError
+			if !errors.As(err, &le) || le.Limit != tc.limit || le.Flag != tc.flag || !strings.HasPrefix(le.Method, "probe echo (tools/call echo)") {
+				t.Fatalf("err = %v (%#v), want the %s limit naming %s and the probe", err, le, tc.limit, tc.flag)
+			}
+			if c == nil || len(c.Pages) == 0 || len(c.Probes) != 0 {
+				t.Errorf("the partial capture is not kept: %+v", c)
+			}
+		})
+	}
+}
+
+// Expect and Pin are declarations for pkg/probe: the capture makes the
+// call whatever they say and keeps them with the result.
+func TestProbeDeclarationsAreKept(t *testing.T) {
+	o := opts("2025-11-25")
+	o.Probes = []capture.Probe{{ID: "fail", Method: capture.MethodToolsCall, Name: "fail", Expect: capture.ExpectIsError, Pin: capture.PinShape}}
+	c := mustRun(t, capture.InProcess{Server: mustNewMode(t, testserver.ModeProbes)}, o)
+	if len(c.Probes) != 1 || c.Probes[0].Probe.Expect != capture.ExpectIsError || c.Probes[0].Probe.Pin != capture.PinShape {
+		t.Fatalf("probes = %+v", c.Probes)
+	}
+	if x := c.Exchanges[c.Probes[0].Exchange]; !strings.Contains(string(x.Result), `"isError":true`) {
+		t.Errorf("result = %s", x.Result)
+	}
+}
+
+func mustNewMode(t *testing.T, mode string) *mcp.Server {
+	t.Helper()
+	srv, err := testserver.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }
 
 func mustNew(t *testing.T) *mcp.Server {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -119,17 +120,40 @@ type Text struct {
 
 // Server is one entry of servers:. Exactly one of Command and URL is set.
 type Server struct {
-	Name     string
-	Command  []string
-	URL      string
-	Env      map[string]string
-	Snapshot string // path of the committed snapshot, relative to the file
+	Name    string
+	Command []string
+	URL     string
+	Env     map[string]string
+	// Headers are added to every HTTP request (url only). Values may
+	// name environment variables as ${VAR}; they are kept unexpanded
+	// here (the CLI expands them) and are never printed.
+	Headers map[string]string
+	// SSE selects the legacy HTTP+SSE transport (url only).
+	SSE bool
+	// Cwd is the working directory of the command, relative to the
+	// file's directory (command only; "" = the file's directory).
+	Cwd string
+	// Shell runs the command through /bin/sh -c (command only). A
+	// command written as one string is then kept whole, not split.
+	Shell bool
+	// ProtocolVersion is the revision to request ("" = the default).
+	ProtocolVersion string
+	Snapshot        string // path of the committed snapshot, relative to the file
 	// Probes are the declared calls a capture makes after the lists
-	// (probes:, same fields as capture.Probe). Snapshots do not record
-	// their results yet; the rules that will compare them are reserved.
+	// (probes:, same fields as capture.Probe). Their results are never
+	// part of the snapshot; pkg/probe judges them. Argument values may
+	// name environment variables as ${VAR}, kept unexpanded here.
 	Probes []capture.Probe
-	Line   int
+	// RequireProbes lists what the probes must exercise (require-probes:):
+	// probe methods (tools/call, prompts/get, resources/read,
+	// completion/complete) or RequireAllAdvertised.
+	RequireProbes []string
+	Line          int
 }
+
+// RequireAllAdvertised in require-probes: stands for every probe method
+// whose capability the server advertises.
+const RequireAllAdvertised = "all-advertised"
 
 // Error is a mistake in the file, with its line.
 type Error struct {
@@ -568,6 +592,9 @@ func (p *parser) servers(n *yaml.Node) []Server {
 	for _, e := range n.Content {
 		s := Server{Line: e.Line}
 		before := len(p.errs)
+		// Keys that only apply to one kind of server, with their line.
+		urlOnly, commandOnly := map[string]*yaml.Node{}, map[string]*yaml.Node{}
+		var commandScalar *yaml.Node
 		p.mapping(e, "a server", map[string]func(*yaml.Node){
 			"name": func(v *yaml.Node) {
 				if x, ok := p.str(v, "name"); ok {
@@ -580,6 +607,7 @@ func (p *parser) servers(n *yaml.Node) []Server {
 					s.Command = p.strings(v, "command")
 				case yaml.ScalarNode:
 					s.Command = strings.Fields(v.Value)
+					commandScalar = v
 				default:
 					p.errf(v, "command must be a string or a list of arguments")
 				}
@@ -607,9 +635,73 @@ func (p *parser) servers(n *yaml.Node) []Server {
 				}
 			},
 			"probes": func(v *yaml.Node) { s.Probes = p.probes(v) },
+			"headers": func(v *yaml.Node) {
+				urlOnly["headers"] = v
+				if v.Kind != yaml.MappingNode {
+					p.errf(v, "headers must be a mapping of header names to values")
+					return
+				}
+				s.Headers = map[string]string{}
+				for i := 0; i+1 < len(v.Content); i += 2 {
+					k := v.Content[i]
+					if !httpToken.MatchString(k.Value) {
+						p.errf(k, "header name %q is not a valid HTTP header name", k.Value)
+						continue
+					}
+					if x, ok := p.scalar(v.Content[i+1], "header "+k.Value); ok {
+						if strings.ContainsAny(x, "\r\n") {
+							p.errf(v.Content[i+1], "header %s: the value must be one line", k.Value)
+							continue
+						}
+						s.Headers[k.Value] = x
+					}
+				}
+			},
+			"sse": func(v *yaml.Node) {
+				urlOnly["sse"] = v
+				if b, ok := p.boolean(v, "sse"); ok {
+					s.SSE = b
+				}
+			},
+			"cwd": func(v *yaml.Node) {
+				commandOnly["cwd"] = v
+				if x, ok := p.str(v, "cwd"); ok {
+					s.Cwd = x
+				}
+			},
+			"shell": func(v *yaml.Node) {
+				commandOnly["shell"] = v
+				if b, ok := p.boolean(v, "shell"); ok {
+					s.Shell = b
+				}
+			},
+			"protocolVersion": func(v *yaml.Node) {
+				x, ok := p.scalar(v, "protocolVersion")
+				if !ok {
+					return
+				}
+				if !slices.Contains(capture.Revisions, x) {
+					p.errf(v, "protocolVersion %q: use one of %s%s", x, strings.Join(capture.Revisions, ", "), didYouMean(x, capture.Revisions))
+					return
+				}
+				s.ProtocolVersion = x
+			},
+			"require-probes": func(v *yaml.Node) { s.RequireProbes = p.requireProbes(v) },
 		})
 		if len(p.errs) > before {
 			continue
+		}
+		if s.Shell && commandScalar != nil {
+			// One string for the shell: keep its quoting.
+			s.Command = []string{strings.TrimSpace(commandScalar.Value)}
+		}
+		misplaced := func(keys map[string]*yaml.Node, need string) bool {
+			bad := false
+			for _, k := range slices.Sorted(maps.Keys(keys)) {
+				p.errf(keys[k], "%s applies only to a server with %s", k, need)
+				bad = true
+			}
+			return bad
 		}
 		switch {
 		case s.Name == "":
@@ -618,6 +710,8 @@ func (p *parser) servers(n *yaml.Node) []Server {
 			p.errf(e, "server name %q repeated", s.Name)
 		case (len(s.Command) == 0) == (s.URL == ""):
 			p.errf(e, "server %q needs exactly one of command and url", s.Name)
+		case s.URL != "" && misplaced(commandOnly, "a command"):
+		case len(s.Command) > 0 && misplaced(urlOnly, "a url"):
 		default:
 			names[s.Name] = true
 			out = append(out, s)
@@ -626,7 +720,44 @@ func (p *parser) servers(n *yaml.Node) []Server {
 	return out
 }
 
-var probeMethods = []string{capture.MethodToolsCall, capture.MethodPromptsGet, capture.MethodResourcesRead, capture.MethodCompletionComplete}
+// httpToken is an HTTP header name (RFC 9110 token).
+var httpToken = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+var requireNames = append(slices.Clone(capture.ProbeMethods), RequireAllAdvertised)
+
+// requireProbes parses require-probes: a list of probe methods or
+// all-advertised, or one of them alone.
+func (p *parser) requireProbes(n *yaml.Node) []string {
+	var entries []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		entries = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		entries = n.Content
+	default:
+		p.errf(n, "require-probes must be a list of %s", strings.Join(requireNames, ", "))
+		return nil
+	}
+	out := []string{}
+	for _, e := range entries {
+		x, ok := p.scalar(e, "require-probes entry")
+		if !ok {
+			continue
+		}
+		if !slices.Contains(requireNames, x) {
+			p.errf(e, "require-probes: unknown entry %q: use %s%s", x, strings.Join(requireNames, ", "), didYouMean(x, requireNames))
+			continue
+		}
+		if slices.Contains(out, x) {
+			p.errf(e, "require-probes: %q repeated", x)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+var probeMethods = capture.ProbeMethods
 
 // probes parses a server's probes: into capture.Probe values.
 func (p *parser) probes(n *yaml.Node) []capture.Probe {
@@ -668,6 +799,28 @@ func (p *parser) probes(n *yaml.Node) []capture.Probe {
 			"argumentValue": str(&pr.ArgumentValue, "argumentValue"),
 			"arguments":     object(&pr.Arguments, "arguments"),
 			"ref":           object(&pr.Ref, "ref"),
+			"expect": func(v *yaml.Node) {
+				x, ok := p.scalar(v, "expect")
+				if !ok {
+					return
+				}
+				if !slices.Contains(capture.Expectations, x) {
+					p.errf(v, "expect %q: use %s%s", x, strings.Join(capture.Expectations, ", "), didYouMean(x, capture.Expectations))
+					return
+				}
+				pr.Expect = x
+			},
+			"pin": func(v *yaml.Node) {
+				x, ok := p.scalar(v, "pin")
+				if !ok {
+					return
+				}
+				if x != capture.PinShape {
+					p.errf(v, "pin %q: the only pin is %q", x, capture.PinShape)
+					return
+				}
+				pr.Pin = x
+			},
 			"allResources": func(v *yaml.Node) {
 				if b, ok := p.boolean(v, "allResources"); ok {
 					pr.AllResources = b
@@ -706,6 +859,8 @@ func (p *parser) probes(n *yaml.Node) []capture.Probe {
 			p.errf(e, "a resources/read probe needs exactly one of uri and allResources: true")
 		case pr.Method == capture.MethodCompletionComplete && (pr.Ref == nil || pr.ArgumentName == ""):
 			p.errf(e, "a completion/complete probe needs ref and argumentName")
+		case pr.Expect == capture.ExpectIsError && pr.Method != capture.MethodToolsCall:
+			p.errf(e, "expect: is-error applies to tools/call only (other methods answer ok or rpc-error)")
 		case ids[pr.ID]:
 			p.errf(e, "probe id %q repeated; give each probe an id", pr.ID)
 		default:

@@ -25,15 +25,35 @@
 //	  lengthSpikeRatio: 2
 //	  lengthSpikeMinChars: 200
 //	  encodedMinLength: 40
-//	servers:                   # parsed for later commands (check, snapshot)
+//	servers:                   # what check, snapshot and probe run
 //	  - name: files
-//	    command: [node, dist/server.js]   # or url: https://…
+//	    command: [node, dist/server.js]   # or one string (split on spaces)
+//	    cwd: ../server         # command only; relative to this file's directory
+//	    shell: false           # command only; true runs it with /bin/sh -c, a
+//	                           # one-string command kept whole
 //	    env: {LOG_LEVEL: debug}
-//	    snapshot: snapshots/files.json
+//	    protocolVersion: 2025-11-25        # revision to request (default: latest)
+//	    snapshot: snapshots/files.json     # pinned probe shapes: snapshots/files.probes.json
+//	    require-probes: [tools/call]       # or all-advertised; see below
 //	    probes:                # declared calls after the lists (capture.Probe)
-//	      - method: prompts/get            # tools/call, resources/read, completion/complete
+//	      - id: summary                    # names it in reports (default "METHOD NAME")
+//	        method: prompts/get            # tools/call, resources/read, completion/complete
 //	        name: summarize
-//	        arguments: {doc: README.md}
+//	        arguments: {doc: README.md, token: "${DOC_TOKEN}"}
+//	        expect: ok                     # ok (default) | is-error | rpc-error
+//	        pin: shape                     # compare the result's shape with the pinned one
+//	      - method: resources/read
+//	        allResources: true             # or uri: file:///…
+//	        maxResources: 20
+//	      - method: completion/complete
+//	        ref: {type: ref/prompt, name: summarize}
+//	        argumentName: doc
+//	        argumentValue: READ
+//	  - name: remote
+//	    url: https://mcp.example.com/mcp
+//	    sse: false             # url only; true for the legacy HTTP+SSE transport
+//	    headers:               # url only; values may name ${VAR}s, never printed
+//	      Authorization: "Bearer ${MCP_TOKEN}"
 //
 // Profiles act on the rules the catalog tags `strict`, whose default is a
 // compromise between strict and lenient set semantics for open content
@@ -50,8 +70,25 @@
 //
 // Errors name the file and line (".mcp-surface.yaml:12: unknown key
 // "severty" (did you mean "severity"?)"); all of a file's errors are
-// reported at once. Per-server `probes:` are parsed and checked (method,
-// required fields, unique ids); snapshots do not record their results yet.
+// reported at once.
+//
+// Servers. Exactly one of command and url; headers and sse apply to a url,
+// cwd and shell to a command, and are refused on the other kind. Header
+// values and string values in probe arguments (arguments, argumentValue,
+// context) are kept as written: ${VAR} in them is expanded by the CLI from
+// its environment, never here, and they are never printed. env values are
+// passed to the server as written.
+//
+// Probes are checked when parsed: a known method, the fields it needs
+// (name for tools/call and prompts/get, exactly one of uri and
+// allResources for resources/read, ref and argumentName for
+// completion/complete), unique ids, expect one of ok, is-error (tools/call
+// only: a result with isError: true) and rpc-error, pin only `shape`.
+// require-probes lists probe methods, or all-advertised for each method
+// whose capability the server advertises (tools/call for tools,
+// prompts/get for prompts, resources/read for resources,
+// completion/complete for completions); pkg/probe reports what no probe
+// exercised. Probe results never reach a snapshot's fingerprints.
 //
 // Nothing here reads the clock: Policy and DiffOptions take the time.
 package config

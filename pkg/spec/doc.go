@@ -32,7 +32,17 @@
 // (the spec's default) and draft-07 before (those revisions said nothing;
 // their own schema files and the SDKs' generated schemas are draft-07).
 // Structured results of probes are checked against the tool's
-// outputSchema. The JSON-RPC envelope of every frame the server sent is
+// outputSchema, and probe results further (probe.go): content blocks for
+// the fields their type needs that the schema cannot express (a real MIME
+// type on images and audio, base64 data, a uri on resource links, text or
+// blob in resource contents), resource contents against the MIME type the
+// listing declared, and which channel an error came back on: a listed
+// tool's own failure belongs in a result with isError (not a JSON-RPC
+// error other than the protocol's own codes), a call to an unlisted tool
+// in a JSON-RPC error (every revision's CallToolResult says so; 2026-07-28
+// names -32602), invalid arguments either way. ValidateProbes reports only
+// what the probes' answers caused, for `mcp-surface probe`. The JSON-RPC
+// envelope of every frame the server sent is
 // checked, and the capture's diagnostics (stdout noise, SDK rejections,
 // failing lists, handshake fallback) become findings. Fields that the
 // negotiated revision does not define but another revision does are found

@@ -16,9 +16,10 @@ import (
 )
 
 // RuleIDs lists every rule this package reports, sorted. Each is in the
-// rules table (pkg/rules spec.go and lint.go).
+// rules table (pkg/rules spec.go, lint.go and probe.go).
 func RuleIDs() []string {
 	return []string{
+		"content-block-invalid",
 		"description-missing",
 		"duplicate-identity",
 		"handshake-fallback",
@@ -26,6 +27,7 @@ func RuleIDs() []string {
 		"list-request-failed",
 		"negotiated-version-unknown",
 		"protocol-feature-version-mismatch",
+		"resource-contents-mime-type-mismatch",
 		"schema-required-undefined",
 		"schema-violation",
 		"sdk-rejected-result",
@@ -33,6 +35,8 @@ func RuleIDs() []string {
 		"text-ansi-escape",
 		"text-hidden-characters",
 		"text-injection-marker",
+		"tool-call-failure-as-rpc-error",
+		"tool-call-unknown-tool-not-rpc-error",
 		"tool-input-schema-invalid",
 		"tool-input-schema-not-object",
 		"tool-name-invalid",
@@ -183,8 +187,9 @@ func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
 	}
 	k.handshake(c)
 	k.pages(c.Pages)
+	toolsRead := len(c.PagesOf(capture.MethodToolsList)) > 0
 	for _, x := range c.Exchanges {
-		k.probe(x)
+		k.probe(x, toolsRead)
 	}
 	k.checkItems()
 	return k.finish(), nil
@@ -453,29 +458,40 @@ func (k *checker) addItem(it *item) {
 	}
 }
 
-func (k *checker) probe(x capture.Exchange) {
+// probe checks the answer to one probe call (tools/call, prompts/get,
+// resources/read, completion/complete): the result against the
+// revision's schema, structured content against the tool's outputSchema,
+// content blocks and resource contents (probe.go), and whether an error
+// came back the way the protocol prescribes. toolsRead says whether the
+// tools list was read, so that a tool's absence from it means something.
+func (k *checker) probe(x capture.Exchange, toolsRead bool) {
 	def, ok := probeDefs[x.Method]
-	if !ok || len(x.Result) == 0 || x.Error != nil {
+	if !ok || (len(x.Result) == 0 && x.Error == nil) {
 		return
 	}
 	subj, label := k.probeSubject(x)
+	k.errorChannel(x, subj, label, toolsRead)
+	if len(x.Result) == 0 || x.Error != nil {
+		return
+	}
 	v, err := decodeJSON(x.Result)
 	if err != nil {
 		k.add("schema-violation", subj, "", fmt.Sprintf("%s: %v", label, err))
 		return
 	}
-	if !k.known {
-		return
+	start := len(k.out)
+	if k.known {
+		loc := func(l []string) (finding.Subject, string, string) { return subj, pointerOf(l), label }
+		def = k.resultDefinition(def, v)
+		k.validateValue(def, v, loc)
+		if def == "InputRequiredResult" {
+			return
+		}
+		if x.Method == "tools/call" {
+			k.structuredContent(subj, v)
+		}
 	}
-	loc := func(l []string) (finding.Subject, string, string) { return subj, pointerOf(l), label }
-	def = k.resultDefinition(def, v)
-	k.validateValue(def, v, loc)
-	if def == "InputRequiredResult" {
-		return
-	}
-	if x.Method == "tools/call" {
-		k.structuredContent(subj, v)
-	}
+	k.contents(x.Method, subj, label, v, start)
 }
 
 // probeSubject names the item a probe was about.

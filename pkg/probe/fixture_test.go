@@ -1,0 +1,268 @@
+package probe
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from the current output")
+
+// A fixture is one behaviour, in testdata/NAME.txtar:
+//
+//	comment: what the probes and the server do
+//	-- frames --   "> json" sent by the client, "< json" received
+//	-- probes --   one capture.ProbeResult per line (JSON, without
+//	               "exchange"): the n-th is the n-th probe call in the frames
+//	-- options --  optional "require: a, b" and "secrets: x, y" lines
+//	-- pins --     optional: the pins file
+//	-- want --     the findings (level rule kind "name" "pointer", then the
+//	               message indented), then "notes:" and the coverage notes
+//	-- want-pins --  optional: the pins PinsOf derives (--update)
+func TestFixtures(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures (%v)", err)
+	}
+	triggered := map[string]bool{}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := fixtureCapture(t, ar)
+			m, err := manifest.Build(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := fixtureOptions(t, ar)
+			fs, cov := Evaluate(c, m, o)
+			for _, f := range fs {
+				triggered[f.Rule] = true
+				if _, ok := rules.Lookup(f.Rule); !ok {
+					t.Errorf("finding with unknown rule %s", f.Rule)
+				}
+			}
+			got := render(fs, cov)
+			// Same input, same bytes.
+			fs2, cov2 := Evaluate(fixtureCapture(t, ar), m, o)
+			if again := render(fs2, cov2); again != got {
+				t.Errorf("a second evaluation differs:\n%s", cmp.Diff(got, again))
+			}
+			sections := map[string]string{"want": got}
+			if archiveFile(ar, "want-pins") != nil {
+				pins, err := PinsOf(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data, err := pins.Encode()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sections["want-pins"] = string(data)
+			}
+			for _, sec := range slices.Sorted(func(yield func(string) bool) {
+				for k := range sections {
+					if !yield(k) {
+						return
+					}
+				}
+			}) {
+				if *update {
+					setArchiveFile(ar, sec, sections[sec])
+					continue
+				}
+				want := string(archiveFile(ar, sec))
+				if d := cmp.Diff(strings.Split(want, "\n"), strings.Split(sections[sec], "\n")); d != "" {
+					t.Errorf("%s differs (-want +got); run go test -run TestFixtures -update to accept:\n%s", sec, d)
+				}
+			}
+			if *update {
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	t.Run("every-rule-has-a-fixture", func(t *testing.T) {
+		for _, id := range RuleIDs() {
+			r, ok := rules.Lookup(id)
+			if !ok {
+				t.Errorf("rule %s is not in the rules table", id)
+				continue
+			}
+			if r.Summary == "" || r.Help == "" {
+				t.Errorf("rule %s has no summary or help", id)
+			}
+			if !triggered[id] {
+				t.Errorf("rule %s is triggered by no fixture", id)
+			}
+		}
+	})
+}
+
+func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
+	var o Options
+	sc := bufio.NewScanner(strings.NewReader(string(archiveFile(ar, "options"))))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		var list []string
+		for _, x := range strings.Split(v, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				list = append(list, x)
+			}
+		}
+		switch strings.TrimSpace(k) {
+		case "require":
+			o.Require = list
+		case "secrets":
+			o.Secrets = list
+		default:
+			t.Fatalf("unknown option %q", k)
+		}
+	}
+	if data := archiveFile(ar, "pins"); data != nil {
+		p, err := ParsePins(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Pins = p
+	}
+	return o
+}
+
+// fixtureCapture builds the capture the recorder would have: exchanges
+// paired by id, pages and the handshake from them, and the probes.
+func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
+	t.Helper()
+	c := &capture.Capture{Target: "fixture", Transport: "stdio"}
+	sc := bufio.NewScanner(strings.NewReader(string(archiveFile(ar, "frames"))))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	pending := map[string]int{}
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		dir := capture.Sent
+		if line[0] == '<' {
+			dir = capture.Received
+		} else if line[0] != '>' {
+			t.Fatalf("frame line must start with > or <: %q", line)
+		}
+		data := json.RawMessage(strings.TrimSpace(line[1:]))
+		seq := len(c.Frames)
+		c.Frames = append(c.Frames, capture.Frame{Seq: seq, Dir: dir, Data: data})
+		var e struct {
+			ID     json.RawMessage   `json:"id"`
+			Method *string           `json:"method"`
+			Params json.RawMessage   `json:"params"`
+			Result json.RawMessage   `json:"result"`
+			Error  *capture.RPCError `json:"error"`
+		}
+		if err := json.Unmarshal(data, &e); err != nil {
+			t.Fatalf("frame %d: %v", seq, err)
+		}
+		switch {
+		case dir == capture.Sent && e.Method != nil && len(e.ID) > 0:
+			pending[string(e.ID)] = len(c.Exchanges)
+			c.Exchanges = append(c.Exchanges, capture.Exchange{Method: *e.Method, Params: e.Params, RequestFrame: seq, ResponseFrame: -1})
+		case dir == capture.Received && e.Method == nil:
+			if i, ok := pending[string(e.ID)]; ok {
+				delete(pending, string(e.ID))
+				c.Exchanges[i].ResponseFrame, c.Exchanges[i].Result, c.Exchanges[i].Error = seq, e.Result, e.Error
+			}
+		}
+	}
+	index := map[string]int{}
+	var calls []int
+	for i, x := range c.Exchanges {
+		switch x.Method {
+		case capture.HandshakeInitialize:
+			c.Handshake, c.HandshakeResult = x.Method, x.Result
+			var r struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(x.Result, &r)
+			c.ProtocolVersion, c.RequestedVersion = r.ProtocolVersion, r.ProtocolVersion
+		case capture.MethodToolsList, capture.MethodPromptsList, capture.MethodResourcesList, capture.MethodResourceTemplatesList:
+			c.Pages = append(c.Pages, capture.Page{Method: x.Method, Index: index[x.Method], Result: x.Result, Frame: x.ResponseFrame})
+			index[x.Method]++
+		default:
+			if slices.Contains(capture.ProbeMethods, x.Method) {
+				calls = append(calls, i)
+			}
+		}
+	}
+	n := 0
+	for _, line := range strings.Split(string(archiveFile(ar, "probes")), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var r capture.ProbeResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("probe %q: %v", line, err)
+		}
+		r.Exchange = -1
+		if n < len(calls) {
+			r.Exchange = calls[n]
+		}
+		n++
+		c.Probes = append(c.Probes, r)
+	}
+	if n != len(calls) {
+		t.Fatalf("%d probes declared for %d probe calls in the frames", n, len(calls))
+	}
+	return c
+}
+
+func render(fs []finding.Finding, cov Coverage) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s %s %s %s %s\n\t%s\n", f.Level, f.Rule, f.Subject.Kind, strconv.Quote(f.Subject.Name), strconv.Quote(f.Pointer), f.Message)
+	}
+	b.WriteString("notes:\n")
+	for _, n := range cov.Notes() {
+		fmt.Fprintf(&b, "\t%s\n", n)
+	}
+	return b.String()
+}
+
+func archiveFile(ar *txtar.Archive, name string) []byte {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+func setArchiveFile(ar *txtar.Archive, name, data string) {
+	for i, f := range ar.Files {
+		if f.Name == name {
+			ar.Files[i].Data = []byte(data)
+			return
+		}
+	}
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
+}
