@@ -165,9 +165,9 @@ func kindAndHint(op string, status int) (Kind, string) {
 	case status == http.StatusForbidden:
 		switch op {
 		case OpComment, OpReview:
-			return KindForbidden, "the token cannot comment on this pull request. On pull requests from forks the token is read-only: use mode analyze in the pull_request workflow and mode publish in a workflow_run workflow (see README, \"Fork pull requests\"); otherwise grant permissions: pull-requests: write"
+			return KindForbidden, "the token cannot comment on this pull request. On pull requests from forks the token is read-only: use mode analyze in the pull_request workflow and mode publish in a workflow_run workflow (see docs/action.md, \"Fork pull requests\"); otherwise grant permissions: pull-requests: write"
 		case OpUploadSARIF:
-			return KindForbidden, "the token cannot upload code scanning results: grant permissions: security-events: write; on pull requests from forks use mode analyze + publish (see README)"
+			return KindForbidden, "the token cannot upload code scanning results: grant permissions: security-events: write; on pull requests from forks use mode analyze + publish (see docs/action.md, \"Fork pull requests\")"
 		default:
 			return KindForbidden, "the token cannot read pull requests: grant permissions: pull-requests: read"
 		}

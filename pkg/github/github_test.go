@@ -180,7 +180,7 @@ func TestForbiddenOnForkIsHelpfulPublishError(t *testing.T) {
 	if pe.Kind != KindForbidden || pe.Status != 403 || pe.Op != OpComment {
 		t.Errorf("PublishError = %+v", pe)
 	}
-	for _, want := range []string{"forks", "mode analyze", "mode publish", "README", "pull-requests: write", "Resource not accessible by integration"} {
+	for _, want := range []string{"forks", "mode analyze", "mode publish", "docs/action.md", "pull-requests: write", "Resource not accessible by integration"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q: %s", want, err)
 		}
