@@ -88,45 +88,6 @@ type Result struct {
 	HeadManifestHash string `json:"headManifestHash"`
 }
 
-// Summary is the JSON report's summary object. Level counts exclude
-// acknowledged findings, which are counted separately.
-type Summary struct {
-	Error            int            `json:"error"`
-	Warning          int            `json:"warning"`
-	Note             int            `json:"note"`
-	Info             int            `json:"info"`
-	Acknowledged     int            `json:"acknowledged"`
-	WorstSeverity    rules.Severity `json:"worstSeverity"`
-	SuggestedBump    string         `json:"suggestedBump"`
-	BaseManifestHash string         `json:"baseManifestHash"`
-	HeadManifestHash string         `json:"headManifestHash"`
-}
-
-// Summary counts the findings per level.
-func (r *Result) Summary() Summary {
-	s := Summary{
-		WorstSeverity: r.WorstSeverity, SuggestedBump: r.SuggestedBump,
-		BaseManifestHash: r.BaseManifestHash, HeadManifestHash: r.HeadManifestHash,
-	}
-	for _, f := range r.Findings {
-		if f.Acknowledged != "" {
-			s.Acknowledged++
-			continue
-		}
-		switch f.Level {
-		case rules.LevelError:
-			s.Error++
-		case rules.LevelWarning:
-			s.Warning++
-		case rules.LevelNote:
-			s.Note++
-		case rules.LevelInfo:
-			s.Info++
-		}
-	}
-	return s
-}
-
 // Diff compares two snapshots and reports every change as a finding. It
 // is deterministic: the same inputs give the same Result, byte for byte
 // once encoded. Diff(m, m) has no findings. nil manifests count as empty.

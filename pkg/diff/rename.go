@@ -3,6 +3,7 @@ package diff
 import (
 	"cmp"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
 	"slices"
 	"strings"
 	"unicode"
@@ -220,27 +221,7 @@ func nameSimilarity(a, b string) float64 {
 	if n == 0 {
 		return 1
 	}
-	return 1 - float64(levenshtein(x, y))/float64(n)
-}
-
-func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return 1 - float64(textdiff.Levenshtein(x, y))/float64(n)
 }
 
 // homoglyphs maps look-alike characters onto the ASCII letter they imitate.

@@ -282,3 +282,25 @@ func WordDelta(a, b string) (ins, del int) {
 	}
 	return ins, del
 }
+
+// Levenshtein is the edit distance between two rune sequences (insert,
+// delete, substitute), in O(len(b)) memory.
+func Levenshtein(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
