@@ -3,6 +3,7 @@ package github
 import (
 	"errors"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/actionenv"
 	"net/http"
 	"net/url"
 	"strings"
@@ -77,56 +78,14 @@ func NewClient(o Options) (*Client, error) {
 }
 
 func checkRepo(owner, repo string) error {
-	if !validOwner(owner) || !validRepoName(repo) {
-		return fmt.Errorf("repository %q is not of the form owner/name", owner+"/"+repo)
-	}
-	return nil
-}
-
-func validOwner(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-func validRepoName(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > 100 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return false
-		}
-	}
-	return true
+	_, _, err := actionenv.SplitRepository(owner + "/" + repo)
+	return err
 }
 
 // splitRepository splits and checks "owner/name".
 func splitRepository(full string) (owner, repo string, err error) {
-	owner, repo, ok := strings.Cut(full, "/")
-	if !ok {
-		return "", "", fmt.Errorf("repository %q is not of the form owner/name", full)
-	}
-	return owner, repo, checkRepo(owner, repo)
+	return actionenv.SplitRepository(full)
 }
 
-// isCommitID reports whether s is a full lower-case hex commit id (SHA-1
-// or SHA-256).
-func isCommitID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+// isCommitID is actionenv.IsCommitID: a full lower-case hex commit id.
+func isCommitID(s string) bool { return actionenv.IsCommitID(s) }
