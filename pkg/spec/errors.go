@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -16,7 +17,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
-var printer = message.NewPrinter(language.English)
+// printer renders validator messages; made on first use (start-up cost).
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // leaf is one reportable validation failure.
 type leaf struct {
@@ -136,7 +138,7 @@ func shortWhy(at []string, l leaf) string {
 	case *kind.Type:
 		return fmt.Sprintf("%s is %s", orValue(rel), article(k.Got))
 	}
-	return strings.TrimSpace(orValue(rel) + " " + l.kind.LocalizedString(printer))
+	return strings.TrimSpace(orValue(rel) + " " + l.kind.LocalizedString(printer()))
 }
 
 func joinQuoted(names []string, parent string) string {
@@ -358,5 +360,5 @@ func describe(l leaf, where, authority string) string {
 	case *kind.AdditionalProperties:
 		return fmt.Sprintf("%s has %s, which %s does not allow", where, joinQuoted(x.Properties, ""), authority)
 	}
-	return fmt.Sprintf("%s: %s (%s)", where, l.kind.LocalizedString(printer), authority)
+	return fmt.Sprintf("%s: %s (%s)", where, l.kind.LocalizedString(printer()), authority)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,17 +23,24 @@ import (
 // have no reason to contain) and runs only when the lower-cased text
 // contains one of its cue words, which keeps thousands of descriptions
 // cheap to scan.
-var injectionPatterns = []struct {
+//
+// They are compiled on first use, not at start-up: every mcp-surface command
+// links this package, and most never lint text.
+var injectionPatterns = sync.OnceValue(func() []injectionPattern {
+	return []injectionPattern{
+		{[]string{"ignore", "disregard", "forget", "override"}, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former|original)\s+(?:instructions?|prompts?|messages?|rules|directions|guidelines|context)`)},
+		{[]string{"<"}, regexp.MustCompile(`(?i)<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|sudo)\s*>|<\|\s*(?:im_start|im_end|system)\s*\|>`)},
+		{[]string{"["}, regexp.MustCompile(`(?i)\[\s*/?\s*(?:system|inst)\s*\]`)},
+		{[]string{"user"}, regexp.MustCompile(`(?i)\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to|let)\s+(?:the\s+)?user|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?user|\b(?:the\s+)?user\s+(?:must|should)\s*(?:not|n't)\s+(?:know|see|be\s+told|find\s+out)`)},
+		{[]string{"system prompt"}, regexp.MustCompile(`(?i)\breveal\s+(?:your|the)\s+system\s+prompt`)},
+		{[]string{"ssh", "id_rsa", "id_ed25519", "aws", "passwd", "shadow", ".env", "mcp.json", "npmrc", "netrc", "pgpass", "git-credentials", "docker/config", "private key"},
+			regexp.MustCompile(`(?i)\b(?:read|cat|open|send|upload|include|pass|attach|print|copy|forward|post)\b[^.\n]{0,80}(?:~/\.ssh|\.ssh/|\bid_rsa\b|\bid_ed25519\b|~/\.aws|\.aws/credentials|/etc/passwd|/etc/shadow|~/\.env\b|\s\.env\b|\bmcp\.json\b|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\bprivate\s+key\b)`)},
+	}
+})
+
+type injectionPattern struct {
 	cues []string
 	re   *regexp.Regexp
-}{
-	{[]string{"ignore", "disregard", "forget", "override"}, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former|original)\s+(?:instructions?|prompts?|messages?|rules|directions|guidelines|context)`)},
-	{[]string{"<"}, regexp.MustCompile(`(?i)<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|sudo)\s*>|<\|\s*(?:im_start|im_end|system)\s*\|>`)},
-	{[]string{"["}, regexp.MustCompile(`(?i)\[\s*/?\s*(?:system|inst)\s*\]`)},
-	{[]string{"user"}, regexp.MustCompile(`(?i)\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to|let)\s+(?:the\s+)?user|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?user|\b(?:the\s+)?user\s+(?:must|should)\s*(?:not|n't)\s+(?:know|see|be\s+told|find\s+out)`)},
-	{[]string{"system prompt"}, regexp.MustCompile(`(?i)\breveal\s+(?:your|the)\s+system\s+prompt`)},
-	{[]string{"ssh", "id_rsa", "id_ed25519", "aws", "passwd", "shadow", ".env", "mcp.json", "npmrc", "netrc", "pgpass", "git-credentials", "docker/config", "private key"},
-		regexp.MustCompile(`(?i)\b(?:read|cat|open|send|upload|include|pass|attach|print|copy|forward|post)\b[^.\n]{0,80}(?:~/\.ssh|\.ssh/|\bid_rsa\b|\bid_ed25519\b|~/\.aws|\.aws/credentials|/etc/passwd|/etc/shadow|~/\.env\b|\s\.env\b|\bmcp\.json\b|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\bprivate\s+key\b)`)},
 }
 
 // suspicious is a fast pre-check: false means text() would find nothing
@@ -51,7 +59,7 @@ func suspicious(s string) bool {
 		}
 		lower = append(lower, c)
 	}
-	for _, p := range injectionPatterns {
+	for _, p := range injectionPatterns() {
 		for _, c := range p.cues {
 			if bytes.Contains(lower, []byte(c)) {
 				return true
@@ -70,7 +78,7 @@ func injectionMarkers(s string) []string {
 		text string
 	}
 	var hits []hit
-	for _, p := range injectionPatterns {
+	for _, p := range injectionPatterns() {
 		if lower == "" {
 			lower = strings.ToLower(s)
 		}
