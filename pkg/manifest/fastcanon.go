@@ -146,36 +146,60 @@ func (p *canonParser) number(out []byte) ([]byte, error) {
 	return append(out, n...), nil
 }
 
-// str appends a canonical string. A string without escapes or control
-// characters and with valid UTF-8 is copied as is.
-func (p *canonParser) str(out []byte) ([]byte, error) {
+// scanString reads the string at p.pos and returns its body; plain means
+// the body is already canonical (no escapes, valid UTF-8).
+func (p *canonParser) scanString() (raw []byte, plain bool, err error) {
 	p.pos++ // opening quote
 	start := p.pos
-	plain := true
+	escaped, ascii := false, true
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			plain = false
+		switch {
+		case c == '"':
+			raw = p.data[start:p.pos]
+			p.pos++
+			return raw, !escaped && (ascii || utf8.Valid(raw)), nil
+		case c == '\\':
+			escaped = true
 			p.pos += 2
 			continue
-		}
-		if c < 0x20 {
-			return nil, p.fail("control character in string")
-		}
-		if c >= utf8.RuneSelf {
-			plain = false
+		case c < 0x20:
+			return nil, false, p.fail("control character in string")
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 		p.pos++
 	}
-	if p.pos >= len(p.data) {
-		return nil, p.fail("unterminated string")
+	return nil, false, p.fail("unterminated string")
+}
+
+// decodeString reads the string at p.pos; invalid UTF-8 becomes U+FFFD
+// byte by byte, as encoding/json does.
+func (p *canonParser) decodeString() (string, error) {
+	raw, plain, err := p.scanString()
+	if err != nil {
+		return "", err
 	}
-	raw := p.data[start:p.pos]
-	p.pos++ // closing quote
-	if plain || (bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)) {
+	if plain {
+		return string(raw), nil
+	}
+	s, err := unquote(raw)
+	if err != nil {
+		return "", p.fail(err.Error())
+	}
+	if !utf8.ValidString(s) {
+		s = replaceInvalid(s)
+	}
+	return s, nil
+}
+
+// str appends a canonical string: a plain body is copied as is.
+func (p *canonParser) str(out []byte) ([]byte, error) {
+	raw, plain, err := p.scanString()
+	if err != nil {
+		return nil, err
+	}
+	if plain {
 		out = append(out, '"')
 		out = append(out, raw...)
 		return append(out, '"'), nil
@@ -184,9 +208,79 @@ func (p *canonParser) str(out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, p.fail(err.Error())
 	}
-	var b bytes.Buffer
-	writeString(&b, s)
-	return append(out, b.Bytes()...), nil
+	b := bytes.NewBuffer(out)
+	writeString(b, s)
+	return b.Bytes(), nil
+}
+
+// eachMember walks the object at p.pos: for each member it reads the name
+// and the colon and calls fn, which must consume the value.
+func (p *canonParser) eachMember(fn func(name string) error) error {
+	p.pos++ // {
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return nil
+	}
+	for {
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return p.fail("expected a member name")
+		}
+		name, err := p.decodeString()
+		if err != nil {
+			return err
+		}
+		p.skipWS()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return p.fail("expected ':'")
+		}
+		p.pos++
+		p.skipWS()
+		if err := fn(name); err != nil {
+			return err
+		}
+		if done, err := p.next('}'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// eachElement walks the array at p.pos, calling fn for each element, which
+// must consume it.
+func (p *canonParser) eachElement(fn func(i int) error) error {
+	p.pos++ // [
+	p.skipWS()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		p.skipWS()
+		if err := fn(i); err != nil {
+			return err
+		}
+		if done, err := p.next(']'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// next consumes the ',' between two members or elements, or the closer.
+func (p *canonParser) next(closer byte) (done bool, err error) {
+	p.skipWS()
+	if p.pos >= len(p.data) {
+		return true, p.fail("unterminated object or array")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closer:
+		p.pos++
+		return true, nil
+	}
+	return true, p.fail(fmt.Sprintf("expected ',' or %q", closer))
 }
 
 // unquote decodes the body of a JSON string.
@@ -259,12 +353,6 @@ type member struct {
 }
 
 func (p *canonParser) object(out []byte, depth int) ([]byte, error) {
-	p.pos++
-	p.skipWS()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return append(out, '{', '}'), nil
-	}
 	for len(p.scratch) <= depth {
 		p.scratch = append(p.scratch, nil)
 		p.members = append(p.members, nil)
@@ -275,47 +363,18 @@ func (p *canonParser) object(out []byte, depth int) ([]byte, error) {
 		p.scratch[depth] = scratch[:0]
 		p.members[depth] = members[:0]
 	}()
-	for {
-		p.skipWS()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.fail("expected a member name")
-		}
+	err := p.eachMember(func(name string) error {
 		st := len(scratch)
+		b := bytes.NewBuffer(scratch)
+		writeString(b, name)
+		scratch = append(b.Bytes(), ':')
 		var err error
-		keyStart := len(scratch)
-		scratch, err = p.str(scratch)
-		if err != nil {
-			return nil, err
-		}
-		key, err := unquote(scratch[keyStart+1 : len(scratch)-1])
-		if err != nil {
-			return nil, err
-		}
-		p.skipWS()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.fail("expected ':'")
-		}
-		p.pos++
-		p.skipWS()
-		scratch = append(scratch, ':')
 		scratch, _, err = p.value(scratch, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		members = append(members, member{key: key, start: st, end: len(scratch)})
-		p.skipWS()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unterminated object")
-		}
-		if p.data[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.data[p.pos] == '}' {
-			p.pos++
-			break
-		}
-		return nil, p.fail("expected ',' or '}'")
+		members = append(members, member{key: name, start: st, end: len(scratch)})
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(members, func(a, b member) int {
 		switch {
@@ -341,43 +400,25 @@ func (p *canonParser) object(out []byte, depth int) ([]byte, error) {
 	}
 	return append(out, '}'), nil
 }
-
 func (p *canonParser) array(out []byte, depth int) ([]byte, error) {
-	p.pos++
-	p.skipWS()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		return append(out, '[', ']'), nil
-	}
 	start := len(out)
 	out = append(out, '[')
 	var spans [][2]int
 	allPrim := true
-	for {
-		p.skipWS()
+	err := p.eachElement(func(i int) error {
+		if i > 0 {
+			out = append(out, ',')
+		}
 		st := len(out)
 		var prim bool
 		var err error
 		out, prim, err = p.value(out, depth+1)
-		if err != nil {
-			return nil, err
-		}
 		allPrim = allPrim && prim
 		spans = append(spans, [2]int{st, len(out)})
-		p.skipWS()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unterminated array")
-		}
-		if p.data[p.pos] == ',' {
-			p.pos++
-			out = append(out, ',')
-			continue
-		}
-		if p.data[p.pos] == ']' {
-			p.pos++
-			break
-		}
-		return nil, p.fail("expected ',' or ']'")
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if allPrim && len(spans) > 1 {
 		elems := make([][]byte, len(spans))
@@ -408,51 +449,13 @@ func (p *canonParser) skipValue(depth int) error {
 		return p.fail("unexpected end")
 	}
 	switch c := p.data[p.pos]; {
-	case c == '{' || c == '[':
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		p.pos++
-		p.skipWS()
-		if p.pos < len(p.data) && p.data[p.pos] == closer {
-			p.pos++
-			return nil
-		}
-		for {
-			if c == '{' {
-				p.skipWS()
-				if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-					return p.fail("expected a member name")
-				}
-				if err := p.skipString(); err != nil {
-					return err
-				}
-				p.skipWS()
-				if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-					return p.fail("expected ':'")
-				}
-				p.pos++
-			}
-			if err := p.skipValue(depth + 1); err != nil {
-				return err
-			}
-			p.skipWS()
-			if p.pos >= len(p.data) {
-				return p.fail("unterminated value")
-			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == closer {
-				p.pos++
-				return nil
-			}
-			return p.fail("expected ',' or a closing bracket")
-		}
+	case c == '{':
+		return p.eachMember(func(string) error { return p.skipValue(depth + 1) })
+	case c == '[':
+		return p.eachElement(func(int) error { return p.skipValue(depth + 1) })
 	case c == '"':
-		return p.skipString()
+		_, _, err := p.scanString()
+		return err
 	case c == 't':
 		_, _, err := p.lit(nil, "true")
 		return err
@@ -469,24 +472,6 @@ func (p *canonParser) skipValue(depth int) error {
 	return p.fail(fmt.Sprintf("unexpected character %q", p.data[p.pos]))
 }
 
-func (p *canonParser) skipString() error {
-	p.pos++
-	for p.pos < len(p.data) {
-		switch c := p.data[p.pos]; {
-		case c == '"':
-			p.pos++
-			return nil
-		case c == '\\':
-			p.pos += 2
-		case c < 0x20:
-			return p.fail("control character in string")
-		default:
-			p.pos++
-		}
-	}
-	return p.fail("unterminated string")
-}
-
 // splitItems returns the raw elements of the array under key in a result
 // object, without decoding anything else; nil when the key is absent or
 // null.
@@ -496,87 +481,33 @@ func splitItems(result []byte, key string) ([]json.RawMessage, error) {
 	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
 		return nil, errors.New("result is not a JSON object")
 	}
-	p.pos++
 	var items []json.RawMessage
 	found := false
-	p.skipWS()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-	} else {
-		for {
-			p.skipWS()
-			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-				return nil, p.fail("expected a member name")
-			}
-			name, err := p.decodeString()
-			if err != nil {
-				return nil, err
-			}
-			p.skipWS()
-			if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-				return nil, p.fail("expected ':'")
-			}
-			p.pos++
-			p.skipWS()
-			if name != key {
-				if err := p.skipValue(1); err != nil {
-					return nil, err
-				}
-			} else {
-				// A repeated key keeps its last value, as encoding/json does.
-				found, items = true, nil
-				if p.pos < len(p.data) && p.data[p.pos] == 'n' {
-					if _, _, err := p.lit(nil, "null"); err != nil {
-						return nil, err
-					}
-					found = false
-				} else {
-					if p.pos >= len(p.data) || p.data[p.pos] != '[' {
-						return nil, fmt.Errorf("%q is not an array", key)
-					}
-					p.pos++
-					p.skipWS()
-					if p.pos < len(p.data) && p.data[p.pos] == ']' {
-						p.pos++
-					} else {
-						for {
-							p.skipWS()
-							start := p.pos
-							if err := p.skipValue(2); err != nil {
-								return nil, err
-							}
-							items = append(items, json.RawMessage(p.data[start:p.pos]))
-							p.skipWS()
-							if p.pos >= len(p.data) {
-								return nil, p.fail("unterminated array")
-							}
-							if p.data[p.pos] == ',' {
-								p.pos++
-								continue
-							}
-							if p.data[p.pos] == ']' {
-								p.pos++
-								break
-							}
-							return nil, p.fail("expected ',' or ']'")
-						}
-					}
-				}
-			}
-			p.skipWS()
-			if p.pos >= len(p.data) {
-				return nil, p.fail("unterminated object")
-			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == '}' {
-				p.pos++
-				break
-			}
-			return nil, p.fail("expected ',' or '}'")
+	err := p.eachMember(func(name string) error {
+		if name != key {
+			return p.skipValue(1)
 		}
+		// A repeated key keeps its last value, as encoding/json does.
+		found, items = true, nil
+		switch {
+		case p.pos < len(p.data) && p.data[p.pos] == 'n':
+			found = false
+			_, _, err := p.lit(nil, "null")
+			return err
+		case p.pos >= len(p.data) || p.data[p.pos] != '[':
+			return fmt.Errorf("%q is not an array", key)
+		}
+		return p.eachElement(func(int) error {
+			start := p.pos
+			if err := p.skipValue(2); err != nil {
+				return err
+			}
+			items = append(items, json.RawMessage(p.data[start:p.pos]))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	p.skipWS()
 	if p.pos != len(p.data) {

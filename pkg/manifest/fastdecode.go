@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -34,76 +33,27 @@ func (p *canonParser) decodeValue(depth int) (any, error) {
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
-		p.pos++
 		m := map[string]any{}
-		p.skipWS()
-		if p.pos < len(p.data) && p.data[p.pos] == '}' {
-			p.pos++
-			return m, nil
-		}
-		for {
-			p.skipWS()
-			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-				return nil, p.fail("expected a member name")
-			}
-			k, err := p.decodeString()
-			if err != nil {
-				return nil, err
-			}
-			p.skipWS()
-			if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-				return nil, p.fail("expected ':'")
-			}
-			p.pos++
-			p.skipWS()
+		err := p.eachMember(func(name string) error {
 			v, err := p.decodeValue(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = v
-			p.skipWS()
-			if p.pos >= len(p.data) {
-				return nil, p.fail("unterminated object")
-			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == '}' {
-				p.pos++
-				return m, nil
-			}
-			return nil, p.fail("expected ',' or '}'")
+			m[name] = v
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
+		return m, nil
 	case c == '[':
-		p.pos++
 		a := []any{}
-		p.skipWS()
-		if p.pos < len(p.data) && p.data[p.pos] == ']' {
-			p.pos++
-			return a, nil
-		}
-		for {
-			p.skipWS()
+		err := p.eachElement(func(int) error {
 			v, err := p.decodeValue(depth + 1)
-			if err != nil {
-				return nil, err
-			}
 			a = append(a, v)
-			p.skipWS()
-			if p.pos >= len(p.data) {
-				return nil, p.fail("unterminated array")
-			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.data[p.pos] == ']' {
-				p.pos++
-				return a, nil
-			}
-			return nil, p.fail("expected ',' or ']'")
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
+		return a, nil
 	case c == '"':
 		return p.decodeString()
 	case c == 't':
@@ -123,46 +73,6 @@ func (p *canonParser) decodeValue(depth int) (any, error) {
 		return json.Number(p.data[start:p.pos]), nil
 	}
 	return nil, p.fail(fmt.Sprintf("unexpected character %q", p.data[p.pos]))
-}
-
-func (p *canonParser) decodeString() (string, error) {
-	p.pos++
-	start := p.pos
-	plain := true
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			plain = false
-			p.pos += 2
-			continue
-		}
-		if c < 0x20 {
-			return "", p.fail("control character in string")
-		}
-		if c >= utf8.RuneSelf {
-			plain = false
-		}
-		p.pos++
-	}
-	if p.pos >= len(p.data) {
-		return "", p.fail("unterminated string")
-	}
-	raw := p.data[start:p.pos]
-	p.pos++
-	if plain || (bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)) {
-		return string(raw), nil
-	}
-	s, err := unquote(raw)
-	if err != nil {
-		return "", p.fail(err.Error())
-	}
-	if !utf8.ValidString(s) {
-		s = replaceInvalid(s)
-	}
-	return s, nil
 }
 
 // replaceInvalid replaces each invalid UTF-8 byte with U+FFFD, as
