@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -678,20 +679,11 @@ func sharedMCPSchemaDir(t *testing.T) string {
 // actRepoRoot is the directory holding go.mod.
 func actRepoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := sharedtest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
 var (

@@ -3,8 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,23 +25,8 @@ func TestMain(m *testing.M) {
 var testSchemaDir string
 
 func findSchemaDir() string {
-	if d := os.Getenv(schemaDirEnv); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "mcp-schema")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	dir, _ := sharedtest.SchemaDir()
+	return dir
 }
 
 // result of one in-process run of the CLI.

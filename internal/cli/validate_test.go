@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,23 +21,11 @@ import (
 // (the directory with go.mod), or $MCP_SURFACE_SCHEMA_DIR.
 func sharedSchemaDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv(schemaDirEnv); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
+	dir, err := sharedtest.SchemaDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "mcp-schema")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
+	return dir
 }
 
 // offlineSchemas makes the CLI read schemas from the shared directory,

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,20 +27,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // repoRoot walks up to go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := sharedtest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
 func golden(t *testing.T, name string, got []byte) {

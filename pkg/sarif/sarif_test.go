@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,20 +28,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := sharedtest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
+	return root
 }
 
 var schema *jsonschema.Schema

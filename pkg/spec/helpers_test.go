@@ -5,8 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,23 +21,11 @@ import (
 // holding go.mod).
 func schemaDir(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv("MCP_SURFACE_SCHEMA_DIR"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
+	dir, err := sharedtest.SchemaDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "mcp-schema")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
+	return dir
 }
 
 var (
