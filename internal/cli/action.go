@@ -14,12 +14,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/pkg/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/github"
-	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
-	"github.com/mcp-surface/mcp-surface/pkg/locate"
+	"github.com/mcp-surface/mcp-surface/internal/github"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

@@ -25,9 +25,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
-	"github.com/mcp-surface/mcp-surface/pkg/actionenv"
-	"github.com/mcp-surface/mcp-surface/pkg/github"
-	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/github"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 )
 
 // The end-to-end test of `mcp-surface action`: a real git repository, the
@@ -1584,7 +1584,7 @@ func TestActionDocs(t *testing.T) {
 		}
 	}
 	// Every publishing failure kind has a troubleshooting entry, and the
-	// section pkg/github's hints point to exists.
+	// section internal/github's hints point to exists.
 	for _, kind := range []github.Kind{github.KindForbidden, github.KindNotFound, github.KindRateLimited, github.KindUnauthorized,
 		github.KindInvalid, github.KindTooLarge, github.KindUnavailable, github.KindUnexpected} {
 		if !strings.Contains(doc, "### `"+string(kind)+"`") {

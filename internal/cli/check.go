@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 )
 
 func init() {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"io"
 	"os"
 	"path/filepath"

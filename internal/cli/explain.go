@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"io"
 	"slices"
 	"strings"

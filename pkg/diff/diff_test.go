@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"os"
 	"path/filepath"
 	"slices"

@@ -3,7 +3,7 @@ package diff
 import (
 	"cmp"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"slices"
 	"strings"
 	"unicode"

@@ -8,7 +8,7 @@ import (
 	"regexp"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/locate"
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

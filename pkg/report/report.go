@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/locate"
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/pkg/locate"
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

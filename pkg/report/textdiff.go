@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 )
 
 // TextDiff is textdiff.Diff: a compact, raw (unescaped) diff of two texts.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcp-surface/mcp-surface/pkg/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 )
 
 const testToken = "ghs_Sup3rSecretT0kenValue0123456789"

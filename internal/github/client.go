@@ -3,7 +3,7 @@ package github
 import (
 	"errors"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"net/http"
 	"net/url"
 	"strings"
