@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/internal/github"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/internal/textdiff"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
 // TextDiff is textdiff.Diff: a compact, raw (unescaped) diff of two texts.
