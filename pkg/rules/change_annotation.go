@@ -14,49 +14,62 @@ annotations as untrusted unless the server is trusted, so both directions are re
 withdrawn promises change what automation relied on, relaxed ones make clients skip
 confirmations (the classic rug-pull lever).`
 
-func init() {
-	register([]Rule{
-		surfaceChange("tool-annotation-read-only-hint-removed", SeverityRisky, "meta", "sec",
-			"The tool is no longer read-only",
-			`The tool may now modify its environment: read-only allowlists, dry-run agents and
+const (
+	ToolAnnotationReadOnlyHintRemoved     = "tool-annotation-read-only-hint-removed"
+	ToolAnnotationReadOnlyHintAdded       = "tool-annotation-read-only-hint-added"
+	ToolAnnotationDestructiveHintEnabled  = "tool-annotation-destructive-hint-enabled"
+	ToolAnnotationDestructiveHintDisabled = "tool-annotation-destructive-hint-disabled"
+	ToolAnnotationIdempotentHintRemoved   = "tool-annotation-idempotent-hint-removed"
+	ToolAnnotationIdempotentHintAdded     = "tool-annotation-idempotent-hint-added"
+	ToolAnnotationOpenWorldHintEnabled    = "tool-annotation-open-world-hint-enabled"
+	ToolAnnotationOpenWorldHintDisabled   = "tool-annotation-open-world-hint-disabled"
+	ToolAnnotationExplicitDefaultChanged  = "tool-annotation-explicit-default-changed"
+	ToolAnnotationMaskedHintChanged       = "tool-annotation-masked-hint-changed"
+	ToolAnnotationTitleChanged            = "tool-annotation-title-changed"
+	ToolAnnotationUnknownKeyChanged       = "tool-annotation-unknown-key-changed"
+)
+
+var annotationChangeRules = []Rule{
+	surfaceChange(ToolAnnotationReadOnlyHintRemoved, SeverityRisky, "meta", "sec",
+		"The tool is no longer read-only",
+		`The tool may now modify its environment: read-only allowlists, dry-run agents and
 auto-approval rules no longer hold. Usually also reported: ‵tool-annotation-destructive-hint-enabled‵
 when the head tool keeps the default destructive value.`+effectiveHelp),
-		surfaceChange("tool-annotation-read-only-hint-added", SeverityRisky, "meta", "sec",
-			"The tool now claims to be read-only",
-			`A relaxation: clients may stop asking for confirmation. Verify that the implementation
+	surfaceChange(ToolAnnotationReadOnlyHintAdded, SeverityRisky, "meta", "sec",
+		"The tool now claims to be read-only",
+		`A relaxation: clients may stop asking for confirmation. Verify that the implementation
 really became read-only.`+effectiveHelp),
-		surfaceChange("tool-annotation-destructive-hint-enabled", SeverityRisky, "meta", "sec",
-			"The tool may now perform destructive updates",
-			`Effective ‵destructiveHint‵ went from false to true (explicitly, or because the tool stopped
+	surfaceChange(ToolAnnotationDestructiveHintEnabled, SeverityRisky, "meta", "sec",
+		"The tool may now perform destructive updates",
+		`Effective ‵destructiveHint‵ went from false to true (explicitly, or because the tool stopped
 being read-only and keeps the default). The tool may now delete or overwrite; gate security-relevant
 changes with ‵--fail-on-tag sec‵.`+effectiveHelp),
-		surfaceChange("tool-annotation-destructive-hint-disabled", SeverityRisky, "meta", "sec",
-			"The tool no longer claims destructive updates",
-			`A relaxation that suppresses destructive-action confirmations; verify it.`+effectiveHelp),
-		surfaceChange("tool-annotation-idempotent-hint-removed", SeverityRisky, "meta", "",
-			"The tool is no longer idempotent",
-			`Automatic retries on timeout may now duplicate side effects.`+effectiveHelp),
-		surfaceChange("tool-annotation-idempotent-hint-added", SeverityMinor, "meta", "",
-			"The tool now claims to be idempotent",
-			`A stronger guarantee.`+effectiveHelp),
-		surfaceChange("tool-annotation-open-world-hint-enabled", SeverityRisky, "meta", "sec",
-			"The tool now reaches an open world of external entities",
-			`New exfiltration and indirect-prompt-injection surface: the tool's output may now carry
+	surfaceChange(ToolAnnotationDestructiveHintDisabled, SeverityRisky, "meta", "sec",
+		"The tool no longer claims destructive updates",
+		`A relaxation that suppresses destructive-action confirmations; verify it.`+effectiveHelp),
+	surfaceChange(ToolAnnotationIdempotentHintRemoved, SeverityRisky, "meta", "",
+		"The tool is no longer idempotent",
+		`Automatic retries on timeout may now duplicate side effects.`+effectiveHelp),
+	surfaceChange(ToolAnnotationIdempotentHintAdded, SeverityMinor, "meta", "",
+		"The tool now claims to be idempotent",
+		`A stronger guarantee.`+effectiveHelp),
+	surfaceChange(ToolAnnotationOpenWorldHintEnabled, SeverityRisky, "meta", "sec",
+		"The tool now reaches an open world of external entities",
+		`New exfiltration and indirect-prompt-injection surface: the tool's output may now carry
 text from the outside world.`+effectiveHelp),
-		surfaceChange("tool-annotation-open-world-hint-disabled", SeverityMinor, "meta", "sec",
-			"The tool no longer reaches external entities",
-			`Narrower reach; clients may trust its outputs more. Verify.`+effectiveHelp),
-		surfaceChange("tool-annotation-explicit-default-changed", SeverityInfo, "meta", "",
-			"A hint was added or removed without changing its effective value",
-			`For example absent → ‵destructiveHint: true‵. No semantic change.`+effectiveHelp),
-		surfaceChange("tool-annotation-masked-hint-changed", SeverityInfo, "meta", "",
-			"destructiveHint or idempotentHint changed on a tool that is read-only in both",
-			`The specification says these hints are meaningful only when ‵readOnlyHint‵ is false.`+effectiveHelp),
-		surfaceChange("tool-annotation-title-changed", SeverityPatch, "meta", "",
-			"annotations.title was added, changed or removed",
-			`Display only.`),
-		surfaceChange("tool-annotation-unknown-key-changed", SeverityInfo, "meta", "",
-			"A non-standard key inside annotations was added, removed or changed",
-			`Not defined by the specification.`),
-	})
+	surfaceChange(ToolAnnotationOpenWorldHintDisabled, SeverityMinor, "meta", "sec",
+		"The tool no longer reaches external entities",
+		`Narrower reach; clients may trust its outputs more. Verify.`+effectiveHelp),
+	surfaceChange(ToolAnnotationExplicitDefaultChanged, SeverityInfo, "meta", "",
+		"A hint was added or removed without changing its effective value",
+		`For example absent → ‵destructiveHint: true‵. No semantic change.`+effectiveHelp),
+	surfaceChange(ToolAnnotationMaskedHintChanged, SeverityInfo, "meta", "",
+		"destructiveHint or idempotentHint changed on a tool that is read-only in both",
+		`The specification says these hints are meaningful only when ‵readOnlyHint‵ is false.`+effectiveHelp),
+	surfaceChange(ToolAnnotationTitleChanged, SeverityPatch, "meta", "",
+		"annotations.title was added, changed or removed",
+		`Display only.`),
+	surfaceChange(ToolAnnotationUnknownKeyChanged, SeverityInfo, "meta", "",
+		"A non-standard key inside annotations was added, removed or changed",
+		`Not defined by the specification.`),
 }

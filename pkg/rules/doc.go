@@ -7,7 +7,10 @@
 // appear in ignore files, severity overrides, SARIF ruleIds and annotation
 // titles, and are never renamed once shipped.
 //
-// The table is assembled from one slice per area (spec.go, lint.go,
-// change_*.go) so that each area's rules live next to each other; All
-// returns them merged and sorted.
+// The table is assembled from one explicit slice per area (spec.go,
+// lint.go, change_*.go), listed in rules.go; nothing registers itself. Each
+// rule's ID is a constant declared beside its spec (ToolRemoved for
+// tool-removed: the kebab-case words, each capitalized), so a grep for an
+// ID finds its definition and a grep for the constant finds every producer.
+// All returns the rules merged and sorted.
 package rules

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Level is the ordered scale shared by every producer and by SARIF.
@@ -138,56 +137,62 @@ type Rule struct {
 // HasTag reports whether the rule carries tag t.
 func (r Rule) HasTag(t string) bool { return slices.Contains(r.Tags, t) }
 
-// tables is appended to by each area's file in an init function.
-var (
-	tables   [][]Rule
-	mergeMu  sync.Mutex
-	merged   []Rule
-	byID     map[string]int
-	mergedOK bool
-)
+// areas lists every area's rules, in the order of the rule catalog. A new
+// area's list must be added here: nothing registers itself.
+var areas = [][]Rule{
+	specRules,
+	lintRules,
+	probeRules,
+	configRules,
+	pipelineRules,
+	protocolChangeRules,
+	capabilityChangeRules,
+	toolChangeRules,
+	annotationChangeRules,
+	inputChangeRules,
+	outputChangeRules,
+	promptChangeRules,
+	resourceChangeRules,
+	templateChangeRules,
+	textChangeRules,
+}
 
-// register adds an area's rules. Called from init functions only.
-func register(rs []Rule) { tables = append(tables, rs) }
+// table is every rule sorted by ID; index maps an ID to its position.
+var table, index = merge(areas)
 
-func build() {
-	mergeMu.Lock()
-	defer mergeMu.Unlock()
-	if mergedOK {
-		return
+// merge concatenates the areas, fills change rules' levels from their
+// severities and sorts by ID. A repeated ID keeps its first definition in
+// the index; TestTable rejects repeats.
+func merge(areas [][]Rule) ([]Rule, map[string]int) {
+	var all []Rule
+	for _, a := range areas {
+		all = append(all, a...)
 	}
-	for _, t := range tables {
-		merged = append(merged, t...)
-	}
-	for i := range merged {
-		if merged[i].Kind == KindChange && merged[i].Level == "" {
-			merged[i].Level = merged[i].Severity.Level()
+	for i := range all {
+		if all[i].Kind == KindChange && all[i].Level == "" {
+			all[i].Level = all[i].Severity.Level()
 		}
 	}
-	slices.SortStableFunc(merged, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
-	byID = make(map[string]int, len(merged))
-	for i, r := range merged {
-		if _, dup := byID[r.ID]; !dup {
-			byID[r.ID] = i
+	slices.SortStableFunc(all, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
+	idx := make(map[string]int, len(all))
+	for i, r := range all {
+		if _, dup := idx[r.ID]; !dup {
+			idx[r.ID] = i
 		}
 	}
-	mergedOK = true
+	return all, idx
 }
 
 // All returns every rule, sorted by ID. The slice must not be modified.
-func All() []Rule {
-	build()
-	return merged
-}
+func All() []Rule { return table }
 
 // Lookup returns the rule with the given ID.
 func Lookup(id string) (Rule, bool) {
-	build()
-	i, ok := byID[id]
+	i, ok := index[id]
 	if !ok {
 		return Rule{}, false
 	}
-	return merged[i], true
+	return table[i], true
 }
 
 // MustLookup is Lookup for IDs written in code; it panics on a typo, which
@@ -202,9 +207,8 @@ func MustLookup(id string) Rule {
 
 // Suggest returns close IDs for an unknown one, for error messages.
 func Suggest(id string) []string {
-	build()
 	var out []string
-	for _, r := range merged {
+	for _, r := range table {
 		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) {
 			out = append(out, r.ID)
 		}
