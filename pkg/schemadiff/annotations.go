@@ -1,5 +1,7 @@
 package schemadiff
 
+import "github.com/mcp-surface/mcp-surface/pkg/rules"
+
 // annLookup finds annotation kw for an outer node: on the node itself, else
 // on the wrappers' targets ($ref, single-branch composition), so a
 // description written next to a $ref wins over the target's. It returns
@@ -34,37 +36,37 @@ func (c *walker) annotations(bo, ho, b, h *node) {
 		what := verbOf(bv, hv)
 		switch kw {
 		case "description":
-			c.emit("property-description-changed", bp, hp, bv, hv, "description %s", what)
+			c.emit(c.rule(rules.InputPropertyDescriptionChanged, rules.OutputPropertyDescriptionChanged), bp, hp, bv, hv, "description %s", what)
 		case "title":
 			if c.dir == Input {
-				c.emit("property-title-changed", bp, hp, bv, hv, "title %s", what)
+				c.emit(rules.InputPropertyTitleChanged, bp, hp, bv, hv, "title %s", what)
 			}
 		case "default":
 			if c.dir == Output {
-				c.emit("default-changed", bp, hp, bv, hv, "default %s", describeChange(bv, hv))
+				c.emit(c.rule(rules.InputDefaultChanged, rules.OutputDefaultChanged), bp, hp, bv, hv, "default %s", describeChange(bv, hv))
 				break
 			}
 			switch {
 			case bv == nil:
-				c.emit("default-added", bp, hp, bv, hv, "default %s added", short(hv))
+				c.emit(rules.InputDefaultAdded, bp, hp, bv, hv, "default %s added", short(hv))
 			case hv == nil:
-				c.emit("default-removed", bp, hp, bv, hv, "default %s removed", short(bv))
+				c.emit(rules.InputDefaultRemoved, bp, hp, bv, hv, "default %s removed", short(bv))
 			default:
-				c.emit("default-changed", bp, hp, bv, hv, "default changed from %s to %s", short(bv), short(hv))
+				c.emit(c.rule(rules.InputDefaultChanged, rules.OutputDefaultChanged), bp, hp, bv, hv, "default changed from %s to %s", short(bv), short(hv))
 			}
 		case "examples", "example":
 			if c.dir == Input {
-				c.emit("examples-changed", bp, hp, bv, hv, "%s %s", kw, what)
+				c.emit(rules.InputExamplesChanged, bp, hp, bv, hv, "%s %s", kw, what)
 			}
 		case "deprecated":
 			bd := bv != nil && bv.kind == vBool && bv.b
 			hd := hv != nil && hv.kind == vBool && hv.b
 			if hd && !bd {
-				c.emit("property-deprecated", bp, hp, bv, hv, "marked deprecated")
+				c.emit(c.rule(rules.InputPropertyDeprecated, rules.OutputPropertyDeprecated), bp, hp, bv, hv, "marked deprecated")
 			}
 		case "readOnly", "writeOnly":
 			if c.dir == Input {
-				c.emit("read-write-only-changed", bp, hp, bv, hv, "%s %s", kw, describeChange(bv, hv))
+				c.emit(rules.InputReadWriteOnlyChanged, bp, hp, bv, hv, "%s %s", kw, describeChange(bv, hv))
 			}
 		case "x-mcp-header":
 			if c.dir != Input {
@@ -72,11 +74,11 @@ func (c *walker) annotations(bo, ho, b, h *node) {
 			}
 			switch {
 			case bv == nil:
-				c.emit("mcp-header-added", bp, hp, bv, hv, "x-mcp-header %s added", short(hv))
+				c.emit(rules.InputMcpHeaderAdded, bp, hp, bv, hv, "x-mcp-header %s added", short(hv))
 			case hv == nil:
-				c.emit("mcp-header-removed", bp, hp, bv, hv, "x-mcp-header %s removed", short(bv))
+				c.emit(rules.InputMcpHeaderRemoved, bp, hp, bv, hv, "x-mcp-header %s removed", short(bv))
 			default:
-				c.emit("mcp-header-changed", bp, hp, bv, hv, "x-mcp-header changed from %s to %s", short(bv), short(hv))
+				c.emit(rules.InputMcpHeaderChanged, bp, hp, bv, hv, "x-mcp-header changed from %s to %s", short(bv), short(hv))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // shared is the state one Compare call shares between the main walk and
@@ -63,22 +65,29 @@ func newCmp(dir Direction, sh *shared, sandbox bool) *walker {
 
 func (c *walker) stop() bool { return c.sandbox && c.unsafe }
 
-// rule makes the direction's rule ID from a direction-neutral suffix.
-func (c *walker) rule(neutral string) string { return c.dir.prefix() + neutral }
+// rule picks the walker's direction's ID of a change that has a rule in
+// each direction: in for Input, out for Output. Changes that only one
+// direction judges name their rule directly, inside a branch on c.dir.
+func (c *walker) rule(in, out string) string {
+	if c.dir == Output {
+		return out
+	}
+	return in
+}
 
 // emit records a change. bp/hp are JSON pointers; before/after raw values.
-func (c *walker) emit(neutral, bp, hp string, before, after *value, format string, args ...any) {
-	c.emitFull(c.rule(neutral), bp, hp, before, after, format, args...)
+func (c *walker) emit(id, bp, hp string, before, after *value, format string, args ...any) {
+	c.emitFull(id, bp, hp, before, after, format, args...)
 }
 
 // emitNP is emit for messages that already name their place (property
 // rules say `property "a.b" ...`).
-func (c *walker) emitNP(neutral, bp, hp string, before, after *value, format string, args ...any) {
+func (c *walker) emitNP(id, bp, hp string, before, after *value, format string, args ...any) {
 	if c.sandbox {
-		c.emitRaw(c.rule(neutral), bp, hp, nil, nil, "")
+		c.emitRaw(id, bp, hp, nil, nil, "")
 		return
 	}
-	c.emitRaw(c.rule(neutral), bp, hp, before, after, fmt.Sprintf(format, args...))
+	c.emitRaw(id, bp, hp, before, after, fmt.Sprintf(format, args...))
 }
 
 func (c *walker) emitFull(id, bp, hp string, before, after *value, format string, args ...any) {
@@ -121,11 +130,11 @@ func (c *walker) emitRewrite(cd cand) {
 	if cd.why != "" {
 		msg += " (" + cd.why + ")"
 	}
-	c.emitRaw(c.rule("schema-equivalent-rewrite"), cd.bp, cd.hp, nil, nil, msg)
+	c.emitRaw(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), cd.bp, cd.hp, nil, nil, msg)
 }
 
 func (c *walker) undecidable(bp, hp string, before, after *value, format string, args ...any) {
-	c.emit("schema-undecidable", bp, hp, before, after, format, args...)
+	c.emit(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), bp, hp, before, after, format, args...)
 }
 
 // where is the human path of the pair being compared, e.g. "a.b[].c".
@@ -359,9 +368,9 @@ func (c *walker) falseSchema(b, h *node) {
 	switch {
 	case b.isFalse && h.isFalse:
 	case h.isFalse:
-		c.emit("not-added", b.P(), h.P(), b.raw, h.raw, "schema became false: no value is accepted any more")
+		c.emit(c.rule(rules.InputNotAdded, rules.OutputNotAdded), b.P(), h.P(), b.raw, h.raw, "schema became false: no value is accepted any more")
 	default:
-		c.emit("not-removed", b.P(), h.P(), b.raw, h.raw, "schema was false (accepted nothing) and now accepts values")
+		c.emit(c.rule(rules.InputNotRemoved, rules.OutputNotRemoved), b.P(), h.P(), b.raw, h.raw, "schema was false (accepted nothing) and now accepts values")
 	}
 }
 
@@ -376,7 +385,7 @@ func (c *walker) opaquePair(b, h *node) {
 		why, unres, side = b.opaque, b.unresRef, "base"
 	}
 	if unres {
-		c.emit("ref-unresolvable", b.P(), h.P(), b.raw, h.raw, "%s: %s; the referenced subschema cannot be compared", side, why)
+		c.emit(c.rule(rules.InputRefUnresolvable, rules.OutputRefUnresolvable), b.P(), h.P(), b.raw, h.raw, "%s: %s; the referenced subschema cannot be compared", side, why)
 		return
 	}
 	c.undecidable(b.P(), h.P(), b.raw, h.raw, "%s: %s; cannot compare", side, why)
@@ -410,7 +419,7 @@ func (c *walker) wrappers(bo, ho, b, h *node) {
 	default:
 		msg = fmt.Sprintf("single-branch %s wrapper became %s", bw, hw)
 	}
-	c.emit("wrapped-in-composition", bo.P(), ho.P(), nil, nil, "%s", msg)
+	c.emit(c.rule(rules.InputWrappedInComposition, rules.OutputWrappedInComposition), bo.P(), ho.P(), nil, nil, "%s", msg)
 }
 
 // ---- equality (the ground truth the fail-closed checks rely on) ----

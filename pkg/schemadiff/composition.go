@@ -1,6 +1,10 @@
 package schemadiff
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
 
 func eqCompositionShape(b, h *node) bool {
 	return len(effList(b.allOf)) == len(effList(h.allOf)) && len(b.anyOf) == len(h.anyOf) && len(b.oneOf) == len(h.oneOf) &&
@@ -56,12 +60,12 @@ func (c *walker) keywordChange(b, h *node, bk, hk string) {
 	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
 	switch bk + ">" + hk {
 	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
-		c.emit("composition-keyword-narrowed", bp, hp, nil, nil, "%s changed to %s", bk, hk)
+		c.emit(c.rule(rules.InputCompositionKeywordNarrowed, rules.OutputCompositionKeywordNarrowed), bp, hp, nil, nil, "%s changed to %s", bk, hk)
 	case "oneOf>anyOf", "allOf>anyOf":
-		c.emit("composition-keyword-widened", bp, hp, nil, nil, "%s changed to %s", bk, hk)
+		c.emit(c.rule(rules.InputCompositionKeywordWidened, rules.OutputCompositionKeywordWidened), bp, hp, nil, nil, "%s changed to %s", bk, hk)
 	default: // allOf > oneOf
 		if c.dir == Input {
-			c.emit("composition-keyword-narrowed", bp, hp, nil, nil, "%s changed to %s: values matching every branch now match more than one", bk, hk)
+			c.emit(c.rule(rules.InputCompositionKeywordNarrowed, rules.OutputCompositionKeywordNarrowed), bp, hp, nil, nil, "%s changed to %s: values matching every branch now match more than one", bk, hk)
 		} else {
 			c.undecidable(bp, hp, nil, nil, "%s changed to %s: values matching exactly one branch were not guaranteed to match all", bk, hk)
 		}
@@ -215,22 +219,22 @@ func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node
 	switch kind {
 	case "allOf":
 		if trueish(B[i]) {
-			c.emit("composition-annotation-only-changed", bp, hp, raw, nil, "allOf entry with only annotations removed")
+			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, raw, nil, "allOf entry with only annotations removed")
 		} else {
-			c.emit("all-of-subschema-removed", bp, hp, raw, nil, "allOf subschema %d removed", i)
+			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", i)
 		}
 	case "anyOf":
 		if c.dir == Input {
 			for j := range H {
 				if c.subset(B[i], H[j]) {
-					c.emit("schema-equivalent-rewrite", bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", i, j)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", i, j)
 					return
 				}
 			}
 		}
-		c.emit("any-of-branch-removed", bp, hp, raw, nil, "anyOf branch %d removed", i)
+		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", i)
 	default:
-		c.emit("one-of-branch-removed", bp, hp, raw, nil, "oneOf branch %d removed", i)
+		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", i)
 		if c.dir == Output && !c.disjointFromOthers(B, i) {
 			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", i)
 		}
@@ -243,30 +247,30 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) 
 	switch kind {
 	case "allOf":
 		if trueish(H[j]) {
-			c.emit("composition-annotation-only-changed", bp, hp, nil, raw, "allOf entry with only annotations added")
+			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, nil, raw, "allOf entry with only annotations added")
 		} else {
-			c.emit("all-of-subschema-added", bp, hp, nil, raw, "allOf subschema %d added", j)
+			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", j)
 		}
 	case "anyOf":
 		if c.dir == Output {
 			for i := range B {
 				if c.subset(H[j], B[i]) {
-					c.emit("schema-equivalent-rewrite", bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", j, i)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", j, i)
 					return
 				}
 			}
 		}
-		c.emit("any-of-branch-added", bp, hp, nil, raw, "anyOf branch %d added", j)
+		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", j)
 	default:
 		if c.dir == Input {
 			if c.disjointFromOthers(H, j) {
-				c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added (provably disjoint from the other branches)", j)
+				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added (provably disjoint from the other branches)", j)
 			} else {
-				c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
+				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
 			}
 			return
 		}
-		c.emit("one-of-branch-added", bp, hp, nil, raw, "oneOf branch %d added", j)
+		c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added", j)
 	}
 }
 
@@ -353,9 +357,9 @@ func (c *walker) notKw(b, h *node) {
 	bp, hp := ptrJoin(b.P(), "not"), ptrJoin(h.P(), "not")
 	switch {
 	case b.not == nil:
-		c.emit("not-added", bp, hp, nil, h.not.raw, "not added: values matching it are excluded")
+		c.emit(c.rule(rules.InputNotAdded, rules.OutputNotAdded), bp, hp, nil, h.not.raw, "not added: values matching it are excluded")
 	case h.not == nil:
-		c.emit("not-removed", bp, hp, b.not.raw, nil, "not removed: values it excluded are allowed")
+		c.emit(c.rule(rules.InputNotRemoved, rules.OutputNotRemoved), bp, hp, b.not.raw, nil, "not removed: values it excluded are allowed")
 	case !c.sh.eq(b.not, h.not):
 		// not S accepts more when S accepts less: the inner change judged
 		// as a set relation tells which way it went. Still risky: no rule
@@ -373,7 +377,7 @@ func (c *walker) notKw(b, h *node) {
 		if fewer != more && fewer == (c.dir == Input) {
 			how += ", which looks safe in this direction but no rule proves it"
 		}
-		c.emit("not-changed", bp, hp, b.not.raw, h.not.raw, "not subschema changed; %s", how)
+		c.emit(c.rule(rules.InputNotChanged, rules.OutputNotChanged), bp, hp, b.not.raw, h.not.raw, "not subschema changed; %s", how)
 	}
 }
 
@@ -382,14 +386,14 @@ func (c *walker) conditional(b, h *node) {
 	case b.ifS == nil && h.ifS == nil:
 		return
 	case b.ifS == nil:
-		c.emit("conditional-added", ptrJoin(b.P(), "if"), h.ifS.P(), nil, h.ifS.raw, "if/then/else added")
+		c.emit(c.rule(rules.InputConditionalAdded, rules.OutputConditionalAdded), ptrJoin(b.P(), "if"), h.ifS.P(), nil, h.ifS.raw, "if/then/else added")
 		return
 	case h.ifS == nil:
-		c.emit("conditional-removed", b.ifS.P(), ptrJoin(h.P(), "if"), b.ifS.raw, nil, "if/then/else removed")
+		c.emit(c.rule(rules.InputConditionalRemoved, rules.OutputConditionalRemoved), b.ifS.P(), ptrJoin(h.P(), "if"), b.ifS.raw, nil, "if/then/else removed")
 		return
 	}
 	if !c.sh.eq(b.ifS, h.ifS) {
-		c.emit("conditional-changed", b.ifS.P(), h.ifS.P(), b.ifS.raw, h.ifS.raw, "if condition changed; the effect on accepted values is not judged")
+		c.emit(c.rule(rules.InputConditionalChanged, rules.OutputConditionalChanged), b.ifS.P(), h.ifS.P(), b.ifS.raw, h.ifS.raw, "if condition changed; the effect on accepted values is not judged")
 		return
 	}
 	// Same condition: then and else act like allOf members of their branch.
@@ -471,9 +475,9 @@ func (c *walker) liftUnion(b, h *node) bool {
 		}
 		bp, hp := ptrJoin(b.P(), b.kw("type")), ptrJoin(h.P(), h.kw("type"))
 		if hn && !bn {
-			c.emit("became-nullable", bp, hp, nil, nil, "null is now allowed")
+			c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), bp, hp, nil, nil, "null is now allowed")
 		} else {
-			c.emit("became-not-nullable", bp, hp, nil, nil, "null is no longer allowed")
+			c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), bp, hp, nil, nil, "null is no longer allowed")
 		}
 	}
 	c.branches(kind, kind, B, H, b, h)

@@ -3,6 +3,8 @@ package schemadiff
 import (
 	"slices"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func inSorted(l []string, s string) bool {
@@ -114,8 +116,8 @@ func (c *walker) objects(b, h *node) {
 	c.unevaluated(b, h)
 	c.patternProps(b, h)
 	c.propertyNames(b, h)
-	c.bound(b, h, "minProperties", b.minProps, h.minProps, true, "min-properties-increased", "min-properties-decreased")
-	c.bound(b, h, "maxProperties", b.maxProps, h.maxProps, false, "max-properties-decreased", "max-properties-increased")
+	c.bound(b, h, "minProperties", b.minProps, h.minProps, true, c.rule(rules.InputMinPropertiesIncreased, rules.OutputMinPropertiesIncreased), c.rule(rules.InputMinPropertiesDecreased, rules.OutputMinPropertiesDecreased))
+	c.bound(b, h, "maxProperties", b.maxProps, h.maxProps, false, c.rule(rules.InputMaxPropertiesDecreased, rules.OutputMaxPropertiesDecreased), c.rule(rules.InputMaxPropertiesIncreased, rules.OutputMaxPropertiesIncreased))
 	c.dependentRequired(b, h)
 	c.dependentSchemas(b, h)
 }
@@ -125,9 +127,9 @@ func (c *walker) propCommon(b, h *node, pb, ph named) {
 	rb, rh := inSorted(b.required, pb.name), inSorted(h.required, ph.name)
 	switch {
 	case !rb && rh:
-		c.emitNP("property-became-required", pb.n.P(), ph.n.P(), falseValue, trueValue, "property %q became required", c.propPath(pb.name))
+		c.emitNP(c.rule(rules.InputPropertyBecameRequired, rules.OutputPropertyBecameRequired), pb.n.P(), ph.n.P(), falseValue, trueValue, "property %q became required", c.propPath(pb.name))
 	case rb && !rh:
-		c.emitNP("property-became-optional", pb.n.P(), ph.n.P(), trueValue, falseValue, "property %q became optional", c.propPath(pb.name))
+		c.emitNP(c.rule(rules.InputPropertyBecameOptional, rules.OutputPropertyBecameOptional), pb.n.P(), ph.n.P(), trueValue, falseValue, "property %q became optional", c.propPath(pb.name))
 	}
 }
 
@@ -251,13 +253,13 @@ func (c *walker) propRemoved(b, h *node, p named) {
 	if c.dir == Input {
 		switch {
 		case dep:
-			c.emitNP("deprecated-property-removed", bp, hp, p.n.raw, nil, "deprecated property %q removed", path)
+			c.emitNP(c.rule(rules.InputDeprecatedPropertyRemoved, rules.OutputDeprecatedPropertyRemoved), bp, hp, p.n.raw, nil, "deprecated property %q removed", path)
 		case cov.kind == covUnknown:
-			c.emitNP("schema-undecidable", bp, hp, p.n.raw, nil, "property %q removed; cannot tell whether %s still accepts it", path, cov.by)
+			c.emitNP(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), bp, hp, p.n.raw, nil, "property %q removed; cannot tell whether %s still accepts it", path, cov.by)
 		case cov.kind == covOpen:
-			c.emitNP("property-removed-open-schema", bp, hp, p.n.raw, nil, "property %q removed; the schema still accepts the name but its value is no longer described", path)
+			c.emitNP(rules.InputPropertyRemovedOpenSchema, bp, hp, p.n.raw, nil, "property %q removed; the schema still accepts the name but its value is no longer described", path)
 		case cov.kind == covClosed:
-			c.emitNP("property-removed-closed-schema", bp, hp, p.n.raw, nil, "property %q removed and %s rejects unknown names", path, cov.by)
+			c.emitNP(rules.InputPropertyRemovedClosedSchema, bp, hp, p.n.raw, nil, "property %q removed and %s rejects unknown names", path, cov.by)
 		default:
 			ok := true
 			for _, s := range cov.list {
@@ -267,24 +269,24 @@ func (c *walker) propRemoved(b, h *node, p named) {
 				}
 			}
 			if ok {
-				c.emitNP("property-removed-covered", bp, hp, p.n.raw, nil, "property %q removed; %s still accepts every value it allowed", path, cov.by)
+				c.emitNP(rules.InputPropertyRemovedCovered, bp, hp, p.n.raw, nil, "property %q removed; %s still accepts every value it allowed", path, cov.by)
 			} else {
-				c.emitNP("property-removed-not-covered", bp, hp, p.n.raw, nil, "property %q removed; %s rejects some values it allowed", path, cov.by)
+				c.emitNP(rules.InputPropertyRemovedNotCovered, bp, hp, p.n.raw, nil, "property %q removed; %s rejects some values it allowed", path, cov.by)
 			}
 		}
 		return
 	}
 	switch {
 	case reqB:
-		c.emitNP("required-property-removed", bp, hp, p.n.raw, nil, "required property %q removed", path)
+		c.emitNP(rules.OutputRequiredPropertyRemoved, bp, hp, p.n.raw, nil, "required property %q removed", path)
 	case dep:
-		c.emitNP("deprecated-property-removed", bp, hp, p.n.raw, nil, "deprecated property %q removed", path)
+		c.emitNP(c.rule(rules.InputDeprecatedPropertyRemoved, rules.OutputDeprecatedPropertyRemoved), bp, hp, p.n.raw, nil, "deprecated property %q removed", path)
 	case cov.kind == covUnknown:
-		c.emitNP("schema-undecidable", bp, hp, p.n.raw, nil, "property %q removed; cannot tell what %s allows under the name", path, cov.by)
+		c.emitNP(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), bp, hp, p.n.raw, nil, "property %q removed; cannot tell what %s allows under the name", path, cov.by)
 	case cov.kind == covClosed:
-		c.emitNP("optional-property-removed-closed-schema", bp, hp, p.n.raw, nil, "optional property %q removed; %s forbids the name", path, cov.by)
+		c.emitNP(rules.OutputOptionalPropertyRemovedClosedSchema, bp, hp, p.n.raw, nil, "optional property %q removed; %s forbids the name", path, cov.by)
 	case cov.kind == covOpen:
-		c.emitNP("optional-property-removed-open-schema", bp, hp, p.n.raw, nil, "optional property %q removed; the name is now unconstrained and may be returned with any value", path)
+		c.emitNP(rules.OutputOptionalPropertyRemovedOpenSchema, bp, hp, p.n.raw, nil, "optional property %q removed; the name is now unconstrained and may be returned with any value", path)
 	default:
 		ok := false
 		for _, s := range cov.list {
@@ -294,9 +296,9 @@ func (c *walker) propRemoved(b, h *node, p named) {
 			}
 		}
 		if ok {
-			c.emitNP("optional-property-removed-closed-schema", bp, hp, p.n.raw, nil, "optional property %q removed; %s allows only values it allowed", path, cov.by)
+			c.emitNP(rules.OutputOptionalPropertyRemovedClosedSchema, bp, hp, p.n.raw, nil, "optional property %q removed; %s allows only values it allowed", path, cov.by)
 		} else {
-			c.emitNP("optional-property-removed-open-schema", bp, hp, p.n.raw, nil, "optional property %q removed; %s allows values it did not", path, cov.by)
+			c.emitNP(rules.OutputOptionalPropertyRemovedOpenSchema, bp, hp, p.n.raw, nil, "optional property %q removed; %s allows values it did not", path, cov.by)
 		}
 	}
 }
@@ -311,19 +313,19 @@ func (c *walker) propAdded(b, h *node, p named) {
 	if c.dir == Input {
 		if reqH && !reqB {
 			if v, _ := annLookup(p.n, "default"); v != nil {
-				c.emitNP("required-property-with-default-added", bp, hp, nil, p.n.raw, "required property %q added (its default does not make omitting it valid)", path)
+				c.emitNP(rules.InputRequiredPropertyWithDefaultAdded, bp, hp, nil, p.n.raw, "required property %q added (its default does not make omitting it valid)", path)
 			} else {
-				c.emitNP("required-property-added", bp, hp, nil, p.n.raw, "required property %q added", path)
+				c.emitNP(rules.InputRequiredPropertyAdded, bp, hp, nil, p.n.raw, "required property %q added", path)
 			}
 			return
 		}
 		switch cov.kind {
 		case covUnknown:
-			c.emitNP("schema-undecidable", bp, hp, nil, p.n.raw, "property %q added; cannot tell what %s accepted under the name", path, cov.by)
+			c.emitNP(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), bp, hp, nil, p.n.raw, "property %q added; cannot tell what %s accepted under the name", path, cov.by)
 		case covOpen:
-			c.emitNP("optional-property-added", bp, hp, nil, p.n.raw, "optional property %q added (the schema already accepted the name with any value)", path)
+			c.emitNP(rules.InputOptionalPropertyAdded, bp, hp, nil, p.n.raw, "optional property %q added (the schema already accepted the name with any value)", path)
 		case covClosed:
-			c.emitNP("optional-property-added", bp, hp, nil, p.n.raw, "optional property %q added", path)
+			c.emitNP(rules.InputOptionalPropertyAdded, bp, hp, nil, p.n.raw, "optional property %q added", path)
 		default:
 			ok := false
 			for _, s := range cov.list {
@@ -333,20 +335,20 @@ func (c *walker) propAdded(b, h *node, p named) {
 				}
 			}
 			if ok {
-				c.emitNP("optional-property-added", bp, hp, nil, p.n.raw, "optional property %q added; it accepts every value %s allowed under the name", path, cov.by)
+				c.emitNP(rules.InputOptionalPropertyAdded, bp, hp, nil, p.n.raw, "optional property %q added; it accepts every value %s allowed under the name", path, cov.by)
 			} else {
-				c.emitNP("additional-properties-schema-narrowed", bp, hp, nil, p.n.raw, "property %q added with a schema that rejects values %s accepted under the name", path, cov.by)
+				c.emitNP(c.rule(rules.InputAdditionalPropertiesSchemaNarrowed, rules.OutputAdditionalPropertiesSchemaNarrowed), bp, hp, nil, p.n.raw, "property %q added with a schema that rejects values %s accepted under the name", path, cov.by)
 			}
 		}
 		return
 	}
 	switch cov.kind {
 	case covUnknown:
-		c.emitNP("schema-undecidable", bp, hp, nil, p.n.raw, "property %q added; cannot tell whether %s allowed it", path, cov.by)
+		c.emitNP(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), bp, hp, nil, p.n.raw, "property %q added; cannot tell whether %s allowed it", path, cov.by)
 	case covOpen:
-		c.emitNP("property-added", bp, hp, nil, p.n.raw, "property %q added", path)
+		c.emitNP(rules.OutputPropertyAdded, bp, hp, nil, p.n.raw, "property %q added", path)
 	case covClosed:
-		c.emitNP("property-added-to-closed-schema", bp, hp, nil, p.n.raw, "property %q added but base %s forbids unknown names", path, cov.by)
+		c.emitNP(rules.OutputPropertyAddedToClosedSchema, bp, hp, nil, p.n.raw, "property %q added but base %s forbids unknown names", path, cov.by)
 	default:
 		ok := true
 		for _, s := range cov.list {
@@ -356,9 +358,9 @@ func (c *walker) propAdded(b, h *node, p named) {
 			}
 		}
 		if ok {
-			c.emitNP("property-added", bp, hp, nil, p.n.raw, "property %q added; base %s already allowed its values", path, cov.by)
+			c.emitNP(rules.OutputPropertyAdded, bp, hp, nil, p.n.raw, "property %q added; base %s already allowed its values", path, cov.by)
 		} else {
-			c.emitNP("property-added-to-closed-schema", bp, hp, nil, p.n.raw, "property %q added with values base %s does not allow", path, cov.by)
+			c.emitNP(rules.OutputPropertyAddedToClosedSchema, bp, hp, nil, p.n.raw, "property %q added with values base %s does not allow", path, cov.by)
 		}
 	}
 }
@@ -399,7 +401,7 @@ func (c *walker) renames(removed, added []named) {
 			continue
 		}
 		a := added[k]
-		c.emitNP("property-renamed", r.n.P(), a.n.P(), strValue(r.name), strValue(a.name),
+		c.emitNP(c.rule(rules.InputPropertyRenamed, rules.OutputPropertyRenamed), r.n.P(), a.n.P(), strValue(r.name), strValue(a.name),
 			"property %q looks renamed to %q (same schema)", c.propPath(r.name), c.propPath(a.name))
 	}
 }
@@ -426,7 +428,7 @@ func (c *walker) requiredOnly(b, h *node) {
 		if findNamed(h.props, name) != nil {
 			continue // common (propCommon) or added (propAdded)
 		}
-		c.emitNP("property-became-required", bp, hp, falseValue, trueValue, "property %q became required", c.propPath(name))
+		c.emitNP(c.rule(rules.InputPropertyBecameRequired, rules.OutputPropertyBecameRequired), bp, hp, falseValue, trueValue, "property %q became required", c.propPath(name))
 	}
 	for _, name := range b.required {
 		if inSorted(h.required, name) {
@@ -435,7 +437,7 @@ func (c *walker) requiredOnly(b, h *node) {
 		if findNamed(b.props, name) != nil {
 			continue // common (propCommon) or removed (propRemoved)
 		}
-		c.emitNP("property-became-optional", bp, hp, trueValue, falseValue, "property %q became optional", c.propPath(name))
+		c.emitNP(c.rule(rules.InputPropertyBecameOptional, rules.OutputPropertyBecameOptional), bp, hp, trueValue, falseValue, "property %q became optional", c.propPath(name))
 	}
 }
 
@@ -448,18 +450,18 @@ func (c *walker) additional(b, h *node) {
 	bf, hf := isFalseNode(ba), isFalseNode(ha)
 	switch {
 	case ba == nil && hf:
-		c.emit("additional-properties-disallowed", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties set to false: unknown keys are rejected")
+		c.emit(c.rule(rules.InputAdditionalPropertiesDisallowed, rules.OutputAdditionalPropertiesDisallowed), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties set to false: unknown keys are rejected")
 	case ba == nil:
-		c.emit("additional-properties-schema-narrowed", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties constrained to a schema (any extra key was accepted)")
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaNarrowed, rules.OutputAdditionalPropertiesSchemaNarrowed), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties constrained to a schema (any extra key was accepted)")
 	case ha == nil && bf:
-		c.emit("additional-properties-allowed", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties no longer false: unknown keys are accepted")
+		c.emit(c.rule(rules.InputAdditionalPropertiesAllowed, rules.OutputAdditionalPropertiesAllowed), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties no longer false: unknown keys are accepted")
 	case ha == nil:
-		c.emit("additional-properties-schema-widened", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties schema removed: extra keys may have any value")
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaWidened, rules.OutputAdditionalPropertiesSchemaWidened), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties schema removed: extra keys may have any value")
 	case bf && hf:
 	case hf:
-		c.emit("additional-properties-disallowed", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties changed from a schema to false: unknown keys are rejected")
+		c.emit(c.rule(rules.InputAdditionalPropertiesDisallowed, rules.OutputAdditionalPropertiesDisallowed), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties changed from a schema to false: unknown keys are rejected")
 	case bf:
-		c.emit("additional-properties-allowed", bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties changed from false to a schema: some unknown keys are accepted")
+		c.emit(c.rule(rules.InputAdditionalPropertiesAllowed, rules.OutputAdditionalPropertiesAllowed), bp, hp, rawOf(b.addl), rawOf(h.addl), "additionalProperties changed from false to a schema: some unknown keys are accepted")
 	default:
 		c.sub(".*", ba, ha)
 	}
@@ -474,14 +476,14 @@ func (c *walker) unevaluated(b, h *node) {
 	bf, hf := isFalseNode(bu), isFalseNode(hu)
 	switch {
 	case bu == nil:
-		c.emit("unevaluated-properties-disallowed", bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties introduced: keys no subschema evaluates are constrained")
+		c.emit(c.rule(rules.InputUnevaluatedPropertiesDisallowed, rules.OutputUnevaluatedPropertiesDisallowed), bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties introduced: keys no subschema evaluates are constrained")
 	case hu == nil:
-		c.emit("unevaluated-properties-allowed", bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties removed: keys no subschema evaluates are accepted")
+		c.emit(c.rule(rules.InputUnevaluatedPropertiesAllowed, rules.OutputUnevaluatedPropertiesAllowed), bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties removed: keys no subschema evaluates are accepted")
 	case bf && hf:
 	case hf:
-		c.emit("unevaluated-properties-disallowed", bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties changed from a schema to false")
+		c.emit(c.rule(rules.InputUnevaluatedPropertiesDisallowed, rules.OutputUnevaluatedPropertiesDisallowed), bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties changed from a schema to false")
 	case bf:
-		c.emit("unevaluated-properties-allowed", bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties changed from false to a schema")
+		c.emit(c.rule(rules.InputUnevaluatedPropertiesAllowed, rules.OutputUnevaluatedPropertiesAllowed), bp, hp, rawOf(b.uneval), rawOf(h.uneval), "unevaluatedProperties changed from false to a schema")
 	default:
 		c.sub(".*", bu, hu)
 	}
@@ -521,25 +523,25 @@ func (c *walker) patternAdded(b, h *node, p named) {
 	fb := fallback(b)
 	switch fb.kind {
 	case covClosed:
-		c.emit("additional-properties-allowed", bp, hp, nil, p.n.raw, "patternProperties %q added: names matching it were rejected by additionalProperties false and are now accepted", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesAllowed, rules.OutputAdditionalPropertiesAllowed), bp, hp, nil, p.n.raw, "patternProperties %q added: names matching it were rejected by additionalProperties false and are now accepted", p.name)
 		return
 	case covOpen:
-		c.emit("pattern-property-added", bp, hp, nil, p.n.raw, "patternProperties %q added: values under matching names are constrained", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyAdded, rules.OutputPatternPropertyAdded), bp, hp, nil, p.n.raw, "patternProperties %q added: values under matching names are constrained", p.name)
 		return
 	}
 	s := fb.list[0]
 	narrower, wider := c.subset(p.n, s), c.subset(s, p.n)
 	switch {
 	case narrower && wider:
-		c.emit("schema-equivalent-rewrite", bp, hp, nil, p.n.raw, "patternProperties %q added with the same schema additionalProperties gave its names", p.name)
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, p.n.raw, "patternProperties %q added with the same schema additionalProperties gave its names", p.name)
 	case narrower:
-		c.emit("pattern-property-added", bp, hp, nil, p.n.raw, "patternProperties %q added: matching names accept fewer values than additionalProperties allowed", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyAdded, rules.OutputPatternPropertyAdded), bp, hp, nil, p.n.raw, "patternProperties %q added: matching names accept fewer values than additionalProperties allowed", p.name)
 	case wider:
-		c.emit("additional-properties-schema-widened", bp, hp, nil, p.n.raw, "patternProperties %q added: matching names accept more values than additionalProperties allowed", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaWidened, rules.OutputAdditionalPropertiesSchemaWidened), bp, hp, nil, p.n.raw, "patternProperties %q added: matching names accept more values than additionalProperties allowed", p.name)
 	case c.dir == Input:
-		c.emit("pattern-property-added", bp, hp, nil, p.n.raw, "patternProperties %q added: matching names now follow a different schema than additionalProperties", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyAdded, rules.OutputPatternPropertyAdded), bp, hp, nil, p.n.raw, "patternProperties %q added: matching names now follow a different schema than additionalProperties", p.name)
 	default:
-		c.emit("additional-properties-schema-widened", bp, hp, nil, p.n.raw, "patternProperties %q added: matching names now follow a different schema than additionalProperties", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaWidened, rules.OutputAdditionalPropertiesSchemaWidened), bp, hp, nil, p.n.raw, "patternProperties %q added: matching names now follow a different schema than additionalProperties", p.name)
 	}
 }
 
@@ -548,25 +550,25 @@ func (c *walker) patternRemoved(b, h *node, p named) {
 	fh := fallback(h)
 	switch fh.kind {
 	case covClosed:
-		c.emit("additional-properties-disallowed", bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now fall under additionalProperties false", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesDisallowed, rules.OutputAdditionalPropertiesDisallowed), bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now fall under additionalProperties false", p.name)
 		return
 	case covOpen:
-		c.emit("pattern-property-removed", bp, hp, p.n.raw, nil, "patternProperties %q removed: values under matching names are no longer constrained", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyRemoved, rules.OutputPatternPropertyRemoved), bp, hp, p.n.raw, nil, "patternProperties %q removed: values under matching names are no longer constrained", p.name)
 		return
 	}
 	s := fh.list[0]
 	wider, narrower := c.subset(p.n, s), c.subset(s, p.n)
 	switch {
 	case narrower && wider:
-		c.emit("schema-equivalent-rewrite", bp, hp, p.n.raw, nil, "patternProperties %q removed; additionalProperties gives its names the same schema", p.name)
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, p.n.raw, nil, "patternProperties %q removed; additionalProperties gives its names the same schema", p.name)
 	case wider:
-		c.emit("pattern-property-removed", bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names fall back to a wider additionalProperties schema", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyRemoved, rules.OutputPatternPropertyRemoved), bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names fall back to a wider additionalProperties schema", p.name)
 	case narrower:
-		c.emit("additional-properties-schema-narrowed", bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names fall back to a narrower additionalProperties schema", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaNarrowed, rules.OutputAdditionalPropertiesSchemaNarrowed), bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names fall back to a narrower additionalProperties schema", p.name)
 	case c.dir == Input:
-		c.emit("additional-properties-schema-narrowed", bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now follow additionalProperties, a different schema", p.name)
+		c.emit(c.rule(rules.InputAdditionalPropertiesSchemaNarrowed, rules.OutputAdditionalPropertiesSchemaNarrowed), bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now follow additionalProperties, a different schema", p.name)
 	default:
-		c.emit("pattern-property-removed", bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now follow additionalProperties, a different schema", p.name)
+		c.emit(c.rule(rules.InputPatternPropertyRemoved, rules.OutputPatternPropertyRemoved), bp, hp, p.n.raw, nil, "patternProperties %q removed: matching names now follow additionalProperties, a different schema", p.name)
 	}
 }
 
@@ -578,9 +580,9 @@ func (c *walker) propertyNames(b, h *node) {
 	bp, hp := ptrJoin(b.P(), "propertyNames"), ptrJoin(h.P(), "propertyNames")
 	switch {
 	case bn == nil:
-		c.emit("property-names-constraint-added", bp, hp, nil, hn.raw, "propertyNames constraint added")
+		c.emit(c.rule(rules.InputPropertyNamesConstraintAdded, rules.OutputPropertyNamesConstraintAdded), bp, hp, nil, hn.raw, "propertyNames constraint added")
 	case hn == nil:
-		c.emit("property-names-constraint-removed", bp, hp, bn.raw, nil, "propertyNames constraint removed")
+		c.emit(c.rule(rules.InputPropertyNamesConstraintRemoved, rules.OutputPropertyNamesConstraintRemoved), bp, hp, bn.raw, nil, "propertyNames constraint removed")
 	default:
 		c.sub(" propertyNames", bn, hn)
 	}
@@ -633,10 +635,10 @@ func (c *walker) dependentRequired(b, h *node) {
 			}
 		}
 		if len(add) > 0 {
-			c.emitNP("dependent-required-added", bp, hp, bv, hv, "when %q is present, %s now also required", c.propPath(k), quoteList(add))
+			c.emitNP(c.rule(rules.InputDependentRequiredAdded, rules.OutputDependentRequiredAdded), bp, hp, bv, hv, "when %q is present, %s now also required", c.propPath(k), quoteList(add))
 		}
 		if len(rem) > 0 {
-			c.emitNP("dependent-required-removed", bp, hp, bv, hv, "when %q is present, %s no longer required", c.propPath(k), quoteList(rem))
+			c.emitNP(c.rule(rules.InputDependentRequiredRemoved, rules.OutputDependentRequiredRemoved), bp, hp, bv, hv, "when %q is present, %s no longer required", c.propPath(k), quoteList(rem))
 		}
 	}
 }
@@ -660,11 +662,11 @@ func (c *walker) dependentSchemas(b, h *node) {
 		switch {
 		case j >= len(hl) || (i < len(bl) && bl[i].name < hl[j].name):
 			p := bl[i]
-			c.emitNP("dependent-schema-removed", p.n.P(), ptrJoin(h.P(), h.kw("dependentSchemas"), p.name), p.n.raw, nil, "dependentSchemas entry for %q removed", c.propPath(p.name))
+			c.emitNP(c.rule(rules.InputDependentSchemaRemoved, rules.OutputDependentSchemaRemoved), p.n.P(), ptrJoin(h.P(), h.kw("dependentSchemas"), p.name), p.n.raw, nil, "dependentSchemas entry for %q removed", c.propPath(p.name))
 			i++
 		case i >= len(bl) || bl[i].name > hl[j].name:
 			p := hl[j]
-			c.emitNP("dependent-schema-added", ptrJoin(b.P(), b.kw("dependentSchemas"), p.name), p.n.P(), nil, p.n.raw, "dependentSchemas entry for %q added", c.propPath(p.name))
+			c.emitNP(c.rule(rules.InputDependentSchemaAdded, rules.OutputDependentSchemaAdded), ptrJoin(b.P(), b.kw("dependentSchemas"), p.name), p.n.P(), nil, p.n.raw, "dependentSchemas entry for %q added", c.propPath(p.name))
 			j++
 		default:
 			c.sub(" if-present("+bl[i].name+")", bl[i].n, hl[j].n)

@@ -29,14 +29,6 @@ func (d Direction) String() string {
 	return "input"
 }
 
-// prefix is the rule-ID prefix of the direction.
-func (d Direction) prefix() string {
-	if d == Output {
-		return "output-"
-	}
-	return "input-"
-}
-
 // Change is one classified difference inside a schema.
 type Change struct {
 	// Rule is an input-* or output-* rule ID from the rule table.
@@ -112,7 +104,7 @@ func Compare(base, head json.RawMessage, dir Direction, opts Options) []Change {
 		if hd.err != nil {
 			msg = append(msg, "head schema is not valid JSON: "+hd.err.Error())
 		}
-		c.emitRaw(dir.prefix()+"schema-undecidable", "", "", nil, nil, strings.Join(msg, "; "))
+		c.emitRaw(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), "", "", nil, nil, strings.Join(msg, "; "))
 		return c.out
 	}
 	if rawEqual(bd.root, hd.root) && bd.legacy == hd.legacy && !opts.forceWalk {
@@ -126,7 +118,7 @@ func Compare(base, head json.RawMessage, dir Direction, opts Options) []Change {
 	}
 	c.cands = nil
 	if len(c.out) == 0 && !sh.eq(br, hr) {
-		c.emitRaw(dir.prefix()+"schema-undecidable", "", "", nil, nil,
+		c.emitRaw(c.rule(rules.InputSchemaUndecidable, rules.OutputSchemaUndecidable), "", "", nil, nil,
 			"the schemas differ in a way no rule explains")
 	}
 	return finish(c.out)

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func eqOptStr(a, b optStr) bool {
@@ -30,18 +32,18 @@ func strVal(o optStr) *value {
 }
 
 func (c *walker) strings(b, h *node) {
-	c.bound(b, h, "minLength", b.minLength, h.minLength, true, "min-length-increased", "min-length-decreased")
-	c.bound(b, h, "maxLength", b.maxLength, h.maxLength, false, "max-length-decreased", "max-length-increased")
+	c.bound(b, h, "minLength", b.minLength, h.minLength, true, c.rule(rules.InputMinLengthIncreased, rules.OutputMinLengthIncreased), c.rule(rules.InputMinLengthDecreased, rules.OutputMinLengthDecreased))
+	c.bound(b, h, "maxLength", b.maxLength, h.maxLength, false, c.rule(rules.InputMaxLengthDecreased, rules.OutputMaxLengthDecreased), c.rule(rules.InputMaxLengthIncreased, rules.OutputMaxLengthIncreased))
 	c.pattern(b, h)
 	c.format(b, h)
 	if !eqOptStr(b.contentEncoding, h.contentEncoding) {
 		bp, hp := ptrJoin(b.P(), "contentEncoding"), ptrJoin(h.P(), "contentEncoding")
-		c.emit("content-encoding-changed", bp, hp, strVal(b.contentEncoding), strVal(h.contentEncoding),
+		c.emit(c.rule(rules.InputContentEncodingChanged, rules.OutputContentEncodingChanged), bp, hp, strVal(b.contentEncoding), strVal(h.contentEncoding),
 			"contentEncoding changed from %s to %s", optShow(b.contentEncoding), optShow(h.contentEncoding))
 	}
 	if !eqOptStr(b.contentMediaType, h.contentMediaType) {
 		bp, hp := ptrJoin(b.P(), "contentMediaType"), ptrJoin(h.P(), "contentMediaType")
-		c.emit("content-media-type-changed", bp, hp, strVal(b.contentMediaType), strVal(h.contentMediaType),
+		c.emit(c.rule(rules.InputContentMediaTypeChanged, rules.OutputContentMediaTypeChanged), bp, hp, strVal(b.contentMediaType), strVal(h.contentMediaType),
 			"contentMediaType changed from %s to %s", optShow(b.contentMediaType), optShow(h.contentMediaType))
 	}
 	if !c.sh.eqOpt(b.contentSchema, h.contentSchema) {
@@ -54,7 +56,7 @@ func (c *walker) strings(b, h *node) {
 			hv = h.contentSchema.raw
 		}
 		if c.dir == Input {
-			c.emit("content-schema-changed", bp, hp, bv, hv, "contentSchema changed (describes the decoded content)")
+			c.emit(rules.InputContentSchemaChanged, bp, hp, bv, hv, "contentSchema changed (describes the decoded content)")
 		} else {
 			c.undecidable(bp, hp, bv, hv, "contentSchema changed; it describes the decoded content and is not compared")
 		}
@@ -75,11 +77,11 @@ func (c *walker) format(b, h *node) {
 	bp, hp := ptrJoin(b.P(), "format"), ptrJoin(h.P(), "format")
 	switch {
 	case b.format.v == nil:
-		c.emit("format-added", bp, hp, nil, h.format.v, "format %q added", h.format.v.s)
+		c.emit(c.rule(rules.InputFormatAdded, rules.OutputFormatAdded), bp, hp, nil, h.format.v, "format %q added", h.format.v.s)
 	case h.format.v == nil:
-		c.emit("format-removed", bp, hp, b.format.v, nil, "format %q removed", b.format.v.s)
+		c.emit(c.rule(rules.InputFormatRemoved, rules.OutputFormatRemoved), bp, hp, b.format.v, nil, "format %q removed", b.format.v.s)
 	default:
-		c.emit("format-changed", bp, hp, b.format.v, h.format.v, "format changed from %q to %q", b.format.v.s, h.format.v.s)
+		c.emit(c.rule(rules.InputFormatChanged, rules.OutputFormatChanged), bp, hp, b.format.v, h.format.v, "format changed from %q to %q", b.format.v.s, h.format.v.s)
 	}
 }
 
@@ -102,34 +104,34 @@ func (c *walker) pattern(b, h *node) {
 		if universalPattern(h.pattern.v.s) {
 			return // a pattern every string matches adds nothing
 		}
-		c.emit("pattern-added", bp, hp, nil, hv, "pattern %q added", h.pattern.v.s)
+		c.emit(c.rule(rules.InputPatternAdded, rules.OutputPatternAdded), bp, hp, nil, hv, "pattern %q added", h.pattern.v.s)
 		return
 	case h.pattern.v == nil:
 		if universalPattern(b.pattern.v.s) {
 			return
 		}
-		c.emit("pattern-removed", bp, hp, bv, nil, "pattern %q removed", b.pattern.v.s)
+		c.emit(c.rule(rules.InputPatternRemoved, rules.OutputPatternRemoved), bp, hp, bv, nil, "pattern %q removed", b.pattern.v.s)
 		return
 	}
 	switch patternRelation(b.pattern.v.s, h.pattern.v.s) {
 	case relWider:
 		if c.dir == Input {
-			c.emit("pattern-relaxed", bp, hp, bv, hv, "pattern relaxed from %q to %q", b.pattern.v.s, h.pattern.v.s)
+			c.emit(rules.InputPatternRelaxed, bp, hp, bv, hv, "pattern relaxed from %q to %q", b.pattern.v.s, h.pattern.v.s)
 		} else {
-			c.emit("pattern-removed", bp, hp, bv, hv, "pattern relaxed from %q to %q: strings the base pattern rejected may be returned", b.pattern.v.s, h.pattern.v.s)
+			c.emit(c.rule(rules.InputPatternRemoved, rules.OutputPatternRemoved), bp, hp, bv, hv, "pattern relaxed from %q to %q: strings the base pattern rejected may be returned", b.pattern.v.s, h.pattern.v.s)
 		}
 		return
 	case relNarrower:
-		c.emit("pattern-added", bp, hp, bv, hv, "pattern narrowed from %q to %q", b.pattern.v.s, h.pattern.v.s)
+		c.emit(c.rule(rules.InputPatternAdded, rules.OutputPatternAdded), bp, hp, bv, hv, "pattern narrowed from %q to %q", b.pattern.v.s, h.pattern.v.s)
 		return
 	}
 	if c.dir == Input {
 		if w, ok := c.patternWitness(b, b.pattern.v.s, h.pattern.v.s); ok {
-			c.emit("pattern-added", bp, hp, bv, hv, "pattern changed from %q to %q: base value %q no longer matches", b.pattern.v.s, h.pattern.v.s, w)
+			c.emit(c.rule(rules.InputPatternAdded, rules.OutputPatternAdded), bp, hp, bv, hv, "pattern changed from %q to %q: base value %q no longer matches", b.pattern.v.s, h.pattern.v.s, w)
 			return
 		}
 	}
-	c.emit("pattern-changed", bp, hp, bv, hv, "pattern changed from %q to %q; inclusion could not be proven", b.pattern.v.s, h.pattern.v.s)
+	c.emit(c.rule(rules.InputPatternChanged, rules.OutputPatternChanged), bp, hp, bv, hv, "pattern changed from %q to %q; inclusion could not be proven", b.pattern.v.s, h.pattern.v.s)
 }
 
 // universalPattern: patterns every string matches (unanchored search).

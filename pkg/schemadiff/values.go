@@ -3,6 +3,8 @@ package schemadiff
 import (
 	"slices"
 	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 var (
@@ -64,20 +66,20 @@ func (c *walker) types(b, h *node) {
 		if bt != ht {
 			switch {
 			case bt&ht == 0:
-				c.emit("type-changed", bp, hp, b.typeRaw, h.typeRaw, "type changed from %s to %s", typeString(bt), typeString(ht))
+				c.emit(c.rule(rules.InputTypeChanged, rules.OutputTypeChanged), bp, hp, b.typeRaw, h.typeRaw, "type changed from %s to %s", typeString(bt), typeString(ht))
 			case bt&ht == bt:
-				c.emit("type-widened", bp, hp, b.typeRaw, h.typeRaw, "type widened from %s to %s", typeString(bt), typeString(ht))
+				c.emit(c.rule(rules.InputTypeWidened, rules.OutputTypeWidened), bp, hp, b.typeRaw, h.typeRaw, "type widened from %s to %s", typeString(bt), typeString(ht))
 			case bt&ht == ht:
-				c.emit("type-narrowed", bp, hp, b.typeRaw, h.typeRaw, "type narrowed from %s to %s", typeString(bt), typeString(ht))
+				c.emit(c.rule(rules.InputTypeNarrowed, rules.OutputTypeNarrowed), bp, hp, b.typeRaw, h.typeRaw, "type narrowed from %s to %s", typeString(bt), typeString(ht))
 			default:
-				c.emit("type-narrowed", bp, hp, b.typeRaw, h.typeRaw, "type %s no longer allowed (type %s → %s)", typeString(bt&^ht), typeString(bt), typeString(ht))
-				c.emit("type-widened", bp, hp, b.typeRaw, h.typeRaw, "type %s now allowed (type %s → %s)", typeString(ht&^bt), typeString(bt), typeString(ht))
+				c.emit(c.rule(rules.InputTypeNarrowed, rules.OutputTypeNarrowed), bp, hp, b.typeRaw, h.typeRaw, "type %s no longer allowed (type %s → %s)", typeString(bt&^ht), typeString(bt), typeString(ht))
+				c.emit(c.rule(rules.InputTypeWidened, rules.OutputTypeWidened), bp, hp, b.typeRaw, h.typeRaw, "type %s now allowed (type %s → %s)", typeString(ht&^bt), typeString(bt), typeString(ht))
 			}
 		}
 	case h.hasType:
-		c.emit("type-constraint-added", bp, hp, nil, h.typeRaw, "type constraint %s added (any JSON type was allowed)", typeString(h.types))
+		c.emit(c.rule(rules.InputTypeConstraintAdded, rules.OutputTypeConstraintAdded), bp, hp, nil, h.typeRaw, "type constraint %s added (any JSON type was allowed)", typeString(h.types))
 	case b.hasType:
-		c.emit("type-constraint-removed", bp, hp, b.typeRaw, nil, "type constraint %s removed (any JSON type is now allowed)", typeString(b.types))
+		c.emit(c.rule(rules.InputTypeConstraintRemoved, rules.OutputTypeConstraintRemoved), bp, hp, b.typeRaw, nil, "type constraint %s removed (any JSON type is now allowed)", typeString(b.types))
 	}
 	if nullToo && nullChangeByType(b, h) {
 		how := ""
@@ -95,9 +97,9 @@ func (c *walker) types(b, h *node) {
 			nhp, hv = h.nullPtr, h.nullRaw
 		}
 		if acceptsNull(h) {
-			c.emit("became-nullable", nbp, nhp, bv, hv, "null is now allowed%s", how)
+			c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), nbp, nhp, bv, hv, "null is now allowed%s", how)
 		} else {
-			c.emit("became-not-nullable", nbp, nhp, bv, hv, "null is no longer allowed%s", how)
+			c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), nbp, nhp, bv, hv, "null is no longer allowed%s", how)
 		}
 	}
 }
@@ -150,17 +152,17 @@ func (c *walker) values(b, h *node) {
 	case !b.hasVals:
 		bp, hp := ptrJoin(b.P(), h.valsKw()), ptrJoin(h.P(), h.valsKw())
 		if constOnly(h) {
-			c.emit("const-added", bp, hp, nil, h.constV, "const %s added", short(h.constV))
+			c.emit(c.rule(rules.InputConstAdded, rules.OutputConstAdded), bp, hp, nil, h.constV, "const %s added", short(h.constV))
 		} else {
-			c.emit("enum-added", bp, hp, nil, h.valsRaw(), "enum %s added", short(h.valsRaw()))
+			c.emit(c.rule(rules.InputEnumAdded, rules.OutputEnumAdded), bp, hp, nil, h.valsRaw(), "enum %s added", short(h.valsRaw()))
 		}
 		return
 	case !h.hasVals:
 		bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), b.valsKw())
 		if constOnly(b) {
-			c.emit("const-removed", bp, hp, b.constV, nil, "const %s removed", short(b.constV))
+			c.emit(c.rule(rules.InputConstRemoved, rules.OutputConstRemoved), bp, hp, b.constV, nil, "const %s removed", short(b.constV))
 		} else {
-			c.emit("enum-removed", bp, hp, b.valsRaw(), nil, "enum %s removed", short(b.valsRaw()))
+			c.emit(c.rule(rules.InputEnumRemoved, rules.OutputEnumRemoved), bp, hp, b.valsRaw(), nil, "enum %s removed", short(b.valsRaw()))
 		}
 		return
 	}
@@ -186,27 +188,27 @@ func (c *walker) values(b, h *node) {
 	bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), h.valsKw())
 	switch {
 	case bc && hc:
-		c.emit("const-changed", bp, hp, b.constV, h.constV, "const changed from %s to %s", short(b.constV), short(h.constV))
+		c.emit(c.rule(rules.InputConstChanged, rules.OutputConstChanged), bp, hp, b.constV, h.constV, "const changed from %s to %s", short(b.constV), short(h.constV))
 	case bc:
 		if len(removed) == 0 {
-			c.emit("const-removed", bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s that contains it", short(b.constV), short(h.valsRaw()))
+			c.emit(c.rule(rules.InputConstRemoved, rules.OutputConstRemoved), bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s that contains it", short(b.constV), short(h.valsRaw()))
 		} else {
-			c.emit("const-changed", bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s without it", short(b.constV), short(h.valsRaw()))
+			c.emit(c.rule(rules.InputConstChanged, rules.OutputConstChanged), bp, hp, b.constV, h.valsRaw(), "const %s replaced by enum %s without it", short(b.constV), short(h.valsRaw()))
 		}
 	case hc:
 		if len(added) == 0 {
-			c.emit("const-added", bp, hp, b.valsRaw(), h.constV, "enum %s narrowed to const %s", short(b.valsRaw()), short(h.constV))
+			c.emit(c.rule(rules.InputConstAdded, rules.OutputConstAdded), bp, hp, b.valsRaw(), h.constV, "enum %s narrowed to const %s", short(b.valsRaw()), short(h.constV))
 		} else {
-			c.emit("const-changed", bp, hp, b.valsRaw(), h.constV, "enum %s replaced by const %s not among its values", short(b.valsRaw()), short(h.constV))
+			c.emit(c.rule(rules.InputConstChanged, rules.OutputConstChanged), bp, hp, b.valsRaw(), h.constV, "enum %s replaced by const %s not among its values", short(b.valsRaw()), short(h.constV))
 		}
 	default:
 		for _, k := range removed {
 			v := b.valVals[k]
-			c.emit("enum-value-removed", b.enumPtr(b.vals[k]), hp, v, nil, "enum value %s removed", short(v))
+			c.emit(c.rule(rules.InputEnumValueRemoved, rules.OutputEnumValueRemoved), b.enumPtr(b.vals[k]), hp, v, nil, "enum value %s removed", short(v))
 		}
 		for _, k := range added {
 			v := h.valVals[k]
-			c.emit("enum-value-added", bp, h.enumPtr(h.vals[k]), nil, v, "enum value %s added", short(v))
+			c.emit(c.rule(rules.InputEnumValueAdded, rules.OutputEnumValueAdded), bp, h.enumPtr(h.vals[k]), nil, v, "enum value %s added", short(v))
 		}
 	}
 }
@@ -226,7 +228,7 @@ func eqNumbers(b, h *node) bool {
 }
 
 // bound compares one numeric bound. lower: a larger value (or adding it)
-// tightens. tighten/relax are the rule suffixes.
+// tightens. tighten/relax are the rules of the walker's direction.
 func (c *walker) bound(b, h *node, kw string, bn, hn num, lower bool, tighten, relax string) {
 	if eqNum(bn, hn) {
 		return
@@ -255,10 +257,10 @@ func (c *walker) bound(b, h *node, kw string, bn, hn num, lower bool, tighten, r
 }
 
 func (c *walker) numbers(b, h *node) {
-	c.bound(b, h, "minimum", b.minimum, h.minimum, true, "minimum-increased", "minimum-decreased")
-	c.bound(b, h, "maximum", b.maximum, h.maximum, false, "maximum-decreased", "maximum-increased")
-	c.bound(b, h, "exclusiveMinimum", b.exclMin, h.exclMin, true, "exclusive-minimum-increased", "exclusive-minimum-decreased")
-	c.bound(b, h, "exclusiveMaximum", b.exclMax, h.exclMax, false, "exclusive-maximum-decreased", "exclusive-maximum-increased")
+	c.bound(b, h, "minimum", b.minimum, h.minimum, true, c.rule(rules.InputMinimumIncreased, rules.OutputMinimumIncreased), c.rule(rules.InputMinimumDecreased, rules.OutputMinimumDecreased))
+	c.bound(b, h, "maximum", b.maximum, h.maximum, false, c.rule(rules.InputMaximumDecreased, rules.OutputMaximumDecreased), c.rule(rules.InputMaximumIncreased, rules.OutputMaximumIncreased))
+	c.bound(b, h, "exclusiveMinimum", b.exclMin, h.exclMin, true, c.rule(rules.InputExclusiveMinimumIncreased, rules.OutputExclusiveMinimumIncreased), c.rule(rules.InputExclusiveMinimumDecreased, rules.OutputExclusiveMinimumDecreased))
+	c.bound(b, h, "exclusiveMaximum", b.exclMax, h.exclMax, false, c.rule(rules.InputExclusiveMaximumDecreased, rules.OutputExclusiveMaximumDecreased), c.rule(rules.InputExclusiveMaximumIncreased, rules.OutputExclusiveMaximumIncreased))
 	c.multipleOf(b, h)
 }
 
@@ -270,25 +272,25 @@ func (c *walker) multipleOf(b, h *node) {
 	bp, hp := ptrJoin(b.P(), "multipleOf"), ptrJoin(h.P(), "multipleOf")
 	switch {
 	case bn.v == nil:
-		c.emit("multiple-of-tightened", bp, hp, nil, hn.v, "multipleOf %s added", hn.v.s)
+		c.emit(c.rule(rules.InputMultipleOfTightened, rules.OutputMultipleOfTightened), bp, hp, nil, hn.v, "multipleOf %s added", hn.v.s)
 		return
 	case hn.v == nil:
-		c.emit("multiple-of-relaxed", bp, hp, bn.v, nil, "multipleOf %s removed", bn.v.s)
+		c.emit(c.rule(rules.InputMultipleOfRelaxed, rules.OutputMultipleOfRelaxed), bp, hp, bn.v, nil, "multipleOf %s removed", bn.v.s)
 		return
 	}
 	if ok, valid := divides(hn.v.s, bn.v.s); valid && ok {
-		c.emit("multiple-of-relaxed", bp, hp, bn.v, hn.v, "multipleOf relaxed from %s to %s (a divisor)", bn.v.s, hn.v.s)
+		c.emit(c.rule(rules.InputMultipleOfRelaxed, rules.OutputMultipleOfRelaxed), bp, hp, bn.v, hn.v, "multipleOf relaxed from %s to %s (a divisor)", bn.v.s, hn.v.s)
 		return
 	}
 	if ok, valid := divides(bn.v.s, hn.v.s); valid && ok {
-		c.emit("multiple-of-tightened", bp, hp, bn.v, hn.v, "multipleOf tightened from %s to %s (a multiple)", bn.v.s, hn.v.s)
+		c.emit(c.rule(rules.InputMultipleOfTightened, rules.OutputMultipleOfTightened), bp, hp, bn.v, hn.v, "multipleOf tightened from %s to %s (a multiple)", bn.v.s, hn.v.s)
 		return
 	}
 	// Neither divides the other: both some old values are rejected and
 	// some new values appear, so report the side that breaks this direction.
-	rule := "multiple-of-tightened"
+	rule := c.rule(rules.InputMultipleOfTightened, rules.OutputMultipleOfTightened)
 	if c.dir == Output {
-		rule = "multiple-of-relaxed"
+		rule = c.rule(rules.InputMultipleOfRelaxed, rules.OutputMultipleOfRelaxed)
 	}
 	c.emit(rule, bp, hp, bn.v, hn.v, "multipleOf changed from %s to %s (neither divides the other)", bn.v.s, hn.v.s)
 }
