@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // The four behaviour hints and their spec defaults.
@@ -47,9 +48,9 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 	}
 	if be.readOnly != he.readOnly {
 		if be.readOnly {
-			report("readOnlyHint", "tool-annotation-read-only-hint-removed", "the tool is no longer read-only (readOnlyHint true → false)", true, false)
+			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintRemoved, "the tool is no longer read-only (readOnlyHint true → false)", true, false)
 		} else {
-			report("readOnlyHint", "tool-annotation-read-only-hint-added", "the tool now claims to be read-only (readOnlyHint false → true)", false, true)
+			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintAdded, "the tool now claims to be read-only (readOnlyHint false → true)", false, true)
 		}
 	}
 	if be.destructive != he.destructive {
@@ -58,9 +59,9 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 			why = " because readOnlyHint changed"
 		}
 		if he.destructive {
-			report("destructiveHint", "tool-annotation-destructive-hint-enabled", "the tool may now perform destructive updates (effective destructiveHint false → true"+why+")", false, true)
+			report("destructiveHint", rules.ToolAnnotationDestructiveHintEnabled, "the tool may now perform destructive updates (effective destructiveHint false → true"+why+")", false, true)
 		} else {
-			report("destructiveHint", "tool-annotation-destructive-hint-disabled", "the tool no longer claims destructive updates (effective destructiveHint true → false"+why+")", true, false)
+			report("destructiveHint", rules.ToolAnnotationDestructiveHintDisabled, "the tool no longer claims destructive updates (effective destructiveHint true → false"+why+")", true, false)
 		}
 	}
 	if be.idempotent != he.idempotent {
@@ -69,16 +70,16 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 			why = " because readOnlyHint changed"
 		}
 		if he.idempotent {
-			report("idempotentHint", "tool-annotation-idempotent-hint-added", "the tool now claims to be idempotent (effective idempotentHint false → true"+why+")", false, true)
+			report("idempotentHint", rules.ToolAnnotationIdempotentHintAdded, "the tool now claims to be idempotent (effective idempotentHint false → true"+why+")", false, true)
 		} else {
-			report("idempotentHint", "tool-annotation-idempotent-hint-removed", "the tool is no longer idempotent (effective idempotentHint true → false"+why+"): retries may repeat side effects", true, false)
+			report("idempotentHint", rules.ToolAnnotationIdempotentHintRemoved, "the tool is no longer idempotent (effective idempotentHint true → false"+why+"): retries may repeat side effects", true, false)
 		}
 	}
 	if be.openWorld != he.openWorld {
 		if he.openWorld {
-			report("openWorldHint", "tool-annotation-open-world-hint-enabled", "the tool now reaches external entities (openWorldHint false → true)", false, true)
+			report("openWorldHint", rules.ToolAnnotationOpenWorldHintEnabled, "the tool now reaches external entities (openWorldHint false → true)", false, true)
 		} else {
-			report("openWorldHint", "tool-annotation-open-world-hint-disabled", "the tool no longer reaches external entities (openWorldHint true → false)", true, false)
+			report("openWorldHint", rules.ToolAnnotationOpenWorldHintDisabled, "the tool no longer reaches external entities (openWorldHint true → false)", true, false)
 		}
 	}
 	for _, k := range hintKeys {
@@ -88,11 +89,11 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 		}
 		p := ptr("/annotations", k)
 		if (k == "destructiveHint" || k == "idempotentHint") && be.readOnly && he.readOnly {
-			d.emit("tool-annotation-masked-hint-changed", subj, p,
+			d.emit(rules.ToolAnnotationMaskedHintChanged, subj, p,
 				fmt.Sprintf("%s changed from %s to %s on a read-only tool, where it has no meaning", k, short(bv), short(hv)), bv, hv)
 			continue
 		}
-		d.emit("tool-annotation-explicit-default-changed", subj, p,
+		d.emit(rules.ToolAnnotationExplicitDefaultChanged, subj, p,
 			fmt.Sprintf("%s changed from %s to %s without changing its effective value", k, short(bv), short(hv)), bv, hv)
 	}
 	for _, k := range unionKeys(b, h) {
@@ -105,10 +106,10 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 		}
 		p := ptr("/annotations", k)
 		if k == "title" {
-			d.emitText("tool-annotation-title-changed", subj, p, changedMsg("annotations.title", bv, hv), bv, hv)
+			d.emitText(rules.ToolAnnotationTitleChanged, subj, p, changedMsg("annotations.title", bv, hv), bv, hv)
 			d.scanText(subj, p, bv, hv, true)
 			continue
 		}
-		d.emit("tool-annotation-unknown-key-changed", subj, p, changedMsg("annotations key "+quote(k), bv, hv), bv, hv)
+		d.emit(rules.ToolAnnotationUnknownKeyChanged, subj, p, changedMsg("annotations key "+quote(k), bv, hv), bv, hv)
 	}
 }

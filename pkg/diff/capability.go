@@ -4,7 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
+
+// capabilityRules names the rules for adding and removing each top-level
+// capability the catalog lists.
+var capabilityRules = map[string]struct{ added, removed string }{
+	"tools":       {rules.CapabilityToolsAdded, rules.CapabilityToolsRemoved},
+	"prompts":     {rules.CapabilityPromptsAdded, rules.CapabilityPromptsRemoved},
+	"resources":   {rules.CapabilityResourcesAdded, rules.CapabilityResourcesRemoved},
+	"completions": {rules.CapabilityCompletionsAdded, rules.CapabilityCompletionsRemoved},
+	"logging":     {rules.CapabilityLoggingAdded, rules.CapabilityLoggingRemoved},
+}
 
 // capabilities compares catalog section B.
 func (d *differ) capabilities() {
@@ -18,15 +30,15 @@ func (d *differ) capabilities() {
 		p := ptr("/capabilities", k)
 		switch k {
 		case "tools", "prompts", "resources", "completions", "logging":
-			switch {
+			switch r := capabilityRules[k]; {
 			case isNull(b):
-				d.emit("capability-"+k+"-added", s, p, fmt.Sprintf("capability %s added", k), nil, h)
+				d.emit(r.added, s, p, fmt.Sprintf("capability %s added", k), nil, h)
 			case isNull(h):
-				d.emit("capability-"+k+"-removed", s, p, fmt.Sprintf("capability %s removed", k), b, nil)
+				d.emit(r.removed, s, p, fmt.Sprintf("capability %s removed", k), b, nil)
 			default:
 				bo, ho := parseObject(b), parseObject(h)
 				if bo == nil || ho == nil {
-					d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+					d.emit(rules.CapabilityUnknownChanged, s, p, changedMsg("capability "+k, b, h), b, h)
 					continue
 				}
 				d.capabilityFlags(k, bo, ho)
@@ -34,12 +46,12 @@ func (d *differ) capabilities() {
 		case "tasks", "extensions", "experimental":
 			bo, ho := parseObject(b), parseObject(h)
 			if (bo == nil && !isNull(b)) || (ho == nil && !isNull(h)) {
-				d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+				d.emit(rules.CapabilityUnknownChanged, s, p, changedMsg("capability "+k, b, h), b, h)
 				continue
 			}
 			d.capabilityMap(k, p, b, h, bo, ho)
 		default:
-			d.emit("capability-unknown-changed", s, p, changedMsg("capability "+k, b, h), b, h)
+			d.emit(rules.CapabilityUnknownChanged, s, p, changedMsg("capability "+k, b, h), b, h)
 		}
 	}
 }
@@ -49,11 +61,11 @@ func (d *differ) capabilityMap(k, p string, b, h json.RawMessage, bo, ho object)
 	case "tasks":
 		d.tasks(b, h, bo, ho)
 	case "extensions":
-		d.keyed(p, "extension", bo, ho, "capability-extension-removed",
-			"capability-extension-added", "capability-extension-settings-changed")
+		d.keyed(p, "extension", bo, ho, rules.CapabilityExtensionRemoved,
+			rules.CapabilityExtensionAdded, rules.CapabilityExtensionSettingsChanged)
 	case "experimental":
-		d.keyed(p, "experimental capability", bo, ho, "capability-experimental-removed",
-			"capability-experimental-added", "capability-experimental-changed")
+		d.keyed(p, "experimental capability", bo, ho, rules.CapabilityExperimentalRemoved,
+			rules.CapabilityExperimentalAdded, rules.CapabilityExperimentalChanged)
 	}
 }
 
@@ -75,21 +87,21 @@ func (d *differ) capabilityFlags(name string, b, h object) {
 				continue
 			}
 			if bt {
-				d.emit("capability-list-changed-removed", s, p, fmt.Sprintf("%s.listChanged is no longer true", name), bv, hv)
+				d.emit(rules.CapabilityListChangedRemoved, s, p, fmt.Sprintf("%s.listChanged is no longer true", name), bv, hv)
 			} else {
-				d.emit("capability-list-changed-added", s, p, fmt.Sprintf("%s.listChanged is now true", name), bv, hv)
+				d.emit(rules.CapabilityListChangedAdded, s, p, fmt.Sprintf("%s.listChanged is now true", name), bv, hv)
 			}
 		case k == "subscribe" && name == "resources":
 			if bt == ht {
 				continue
 			}
 			if bt {
-				d.emit("capability-resources-subscribe-removed", s, p, "resources.subscribe is no longer true", bv, hv)
+				d.emit(rules.CapabilityResourcesSubscribeRemoved, s, p, "resources.subscribe is no longer true", bv, hv)
 			} else {
-				d.emit("capability-resources-subscribe-added", s, p, "resources.subscribe is now true", bv, hv)
+				d.emit(rules.CapabilityResourcesSubscribeAdded, s, p, "resources.subscribe is now true", bv, hv)
 			}
 		default:
-			d.emit("capability-unknown-changed", s, p, changedMsg("capability "+name+"."+k, bv, hv), bv, hv)
+			d.emit(rules.CapabilityUnknownChanged, s, p, changedMsg("capability "+name+"."+k, bv, hv), bv, hv)
 		}
 	}
 }
@@ -109,13 +121,13 @@ func (d *differ) tasks(braw, hraw json.RawMessage, b, h object) {
 		name := "tasks" + strings.ReplaceAll(k, "/", ".")
 		switch {
 		case bl[k] && !hl[k]:
-			rule := "capability-tasks-management-removed"
+			rule := rules.CapabilityTasksManagementRemoved
 			if k == "/requests/tools/call" {
-				rule = "capability-tasks-tool-call-removed"
+				rule = rules.CapabilityTasksToolCallRemoved
 			}
 			d.emit(rule, s, p, fmt.Sprintf("capability %s removed", name), jsonString(name), nil)
 		case hl[k] && !bl[k]:
-			d.emit("capability-tasks-added", s, p, fmt.Sprintf("capability %s added", name), nil, jsonString(name))
+			d.emit(rules.CapabilityTasksAdded, s, p, fmt.Sprintf("capability %s added", name), nil, jsonString(name))
 		}
 	}
 }

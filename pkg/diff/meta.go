@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // icons compares two icons arrays: a new origin or a new SVG icon is
@@ -27,7 +28,7 @@ func (d *differ) icons(subj finding.Subject, rule, p string, b, h json.RawMessag
 		if len(fresh) > 0 {
 			why = "icons are now served from " + strings.Join(fresh, ", ")
 		}
-		d.emit("tool-icon-origin-changed", subj, p, why, b, h)
+		d.emit(rules.ToolIconOriginChanged, subj, p, why, b, h)
 		return
 	}
 	d.emit(rule, subj, p, changedMsg("icons", b, h), b, h)
@@ -76,13 +77,13 @@ func (d *differ) toolMeta(subj finding.Subject, b, h object) {
 		p := ptr("/_meta", k)
 		switch {
 		case d.reservedKey(k):
-			d.emit("tool-meta-reserved-key-changed", subj, p, changedMsg("reserved _meta key "+quote(k), bv, hv), bv, hv)
+			d.emit(rules.ToolMetaReservedKeyChanged, subj, p, changedMsg("reserved _meta key "+quote(k), bv, hv), bv, hv)
 		case isNull(bv):
-			d.emit("tool-meta-key-added", subj, p, fmt.Sprintf("_meta key %s added", quote(k)), nil, hv)
+			d.emit(rules.ToolMetaKeyAdded, subj, p, fmt.Sprintf("_meta key %s added", quote(k)), nil, hv)
 		case isNull(hv):
-			d.emit("tool-meta-key-removed", subj, p, fmt.Sprintf("_meta key %s removed", quote(k)), bv, nil)
+			d.emit(rules.ToolMetaKeyRemoved, subj, p, fmt.Sprintf("_meta key %s removed", quote(k)), bv, nil)
 		default:
-			d.emit("tool-meta-value-changed", subj, p, changedMsg("_meta key "+quote(k), bv, hv), bv, hv)
+			d.emit(rules.ToolMetaValueChanged, subj, p, changedMsg("_meta key "+quote(k), bv, hv), bv, hv)
 		}
 	}
 }

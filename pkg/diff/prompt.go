@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func promptSubject(name string) finding.Subject {
@@ -27,13 +28,13 @@ func (d *differ) prompts() {
 	for _, it := range removed {
 		subj := promptSubject(it.ID)
 		if d.lifecycleOf(parseObject(it.Raw)).deprecated {
-			d.emit("prompt-removed-after-deprecation", subj, "", fmt.Sprintf("deprecated prompt %s was removed", quote(it.ID)), jsonString(it.ID), nil)
+			d.emit(rules.PromptRemovedAfterDeprecation, subj, "", fmt.Sprintf("deprecated prompt %s was removed", quote(it.ID)), jsonString(it.ID), nil)
 		} else {
-			d.emit("prompt-removed", subj, "", fmt.Sprintf("prompt %s was removed: prompts/get for it fails", quote(it.ID)), jsonString(it.ID), nil)
+			d.emit(rules.PromptRemoved, subj, "", fmt.Sprintf("prompt %s was removed: prompts/get for it fails", quote(it.ID)), jsonString(it.ID), nil)
 		}
 	}
 	for _, it := range added {
-		d.itemAdded("prompts", "prompt-added", promptSubject(it.ID), it)
+		d.itemAdded("prompts", rules.PromptAdded, promptSubject(it.ID), it)
 	}
 }
 
@@ -62,19 +63,19 @@ func (d *differ) prompt(name string, b, h object) {
 		switch k {
 		case "name":
 		case "title":
-			d.emitText("prompt-title-changed", subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.emitText(rules.PromptTitleChanged, subj, p, changedMsg("title", bv, hv), bv, hv)
 			d.scanText(subj, p, bv, hv, true)
 		case "description":
-			d.emitText("prompt-description-changed", subj, p, textChangedMsg("description", bv, hv), bv, hv)
+			d.emitText(rules.PromptDescriptionChanged, subj, p, textChangedMsg("description", bv, hv), bv, hv)
 			d.scanText(subj, p, bv, hv, true)
 		case "icons":
-			d.icons(subj, "prompt-icons-changed", p, bv, hv)
+			d.icons(subj, rules.PromptIconsChanged, p, bv, hv)
 		case "_meta":
-			d.itemMeta(subj, "prompt-meta-changed", parseObject(bv), parseObject(hv))
+			d.itemMeta(subj, rules.PromptMetaChanged, parseObject(bv), parseObject(hv))
 		case "arguments":
 			d.arguments(subj, parseArray(bv), parseArray(hv))
 		default:
-			d.emit("prompt-unknown-field-changed", subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+			d.emit(rules.PromptUnknownFieldChanged, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
 		}
 	}
 }
@@ -141,12 +142,12 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 		for _, a := range added {
 			if ad, _ := a.o.str("description"); ad == desc {
 				renamedFrom[r.name], renamedTo[a.name] = true, true
-				d.emitMoved("prompt-argument-renamed", subj, argPtr(r.idx), argPtr(a.idx), true, true,
+				d.emitMoved(rules.PromptArgumentRenamed, subj, argPtr(r.idx), argPtr(a.idx), true, true,
 					fmt.Sprintf("argument %s looks renamed to %s: the server no longer reads the old name", quote(r.name), quote(a.name)),
 					jsonString(r.name), jsonString(a.name))
 				if req, _ := a.o.flag("required"); req {
 					if breq, _ := r.o.flag("required"); !breq {
-						d.emitMoved("prompt-argument-became-required", subj, argPtr(r.idx), argPtr(a.idx), true, true,
+						d.emitMoved(rules.PromptArgumentBecameRequired, subj, argPtr(r.idx), argPtr(a.idx), true, true,
 							fmt.Sprintf("renamed argument %s is now required", quote(a.name)), jsonBool(false), jsonBool(true))
 					}
 				}
@@ -159,7 +160,7 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 		if renamedFrom[r.name] {
 			continue
 		}
-		d.emitMoved("prompt-argument-removed", subj, argPtr(r.idx), "", true, false,
+		d.emitMoved(rules.PromptArgumentRemoved, subj, argPtr(r.idx), "", true, false,
 			fmt.Sprintf("argument %s was removed: values passed for it are ignored", quote(r.name)), jsonString(r.name), nil)
 	}
 	for _, a := range added {
@@ -168,10 +169,10 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 		}
 		p := argPtr(a.idx)
 		if req, _ := a.o.flag("required"); req {
-			d.emitMoved("prompt-argument-added-required", subj, "", p, false, true,
+			d.emitMoved(rules.PromptArgumentAddedRequired, subj, "", p, false, true,
 				fmt.Sprintf("required argument %s was added: existing invocations lack it", quote(a.name)), nil, jsonString(a.name))
 		} else {
-			d.emitMoved("prompt-argument-added-optional", subj, "", p, false, true,
+			d.emitMoved(rules.PromptArgumentAddedOptional, subj, "", p, false, true,
 				fmt.Sprintf("optional argument %s was added", quote(a.name)), nil, jsonString(a.name))
 		}
 		d.scanArgTexts(subj, p, nil, a.o)
@@ -200,22 +201,22 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 				hr, _ := ha.o.flag(k)
 				switch {
 				case !br && hr:
-					d.emitMoved("prompt-argument-became-required", subj, kb, kh, true, true,
+					d.emitMoved(rules.PromptArgumentBecameRequired, subj, kb, kh, true, true,
 						fmt.Sprintf("argument %s became required: invocations that omit it fail", quote(ba.name)), jsonBool(false), jsonBool(true))
 				case br && !hr:
-					d.emitMoved("prompt-argument-became-optional", subj, kb, kh, true, true,
+					d.emitMoved(rules.PromptArgumentBecameOptional, subj, kb, kh, true, true,
 						fmt.Sprintf("argument %s became optional", quote(ba.name)), jsonBool(true), jsonBool(false))
 				}
 			case "description":
-				d.emitMoved("prompt-argument-description-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+				d.emitMoved(rules.PromptArgumentDescriptionChanged, subj, kb, kh, !isNull(bv), !isNull(hv),
 					textChangedMsg(fmt.Sprintf("argument %s description", quote(ba.name)), bv, hv), bv, hv)
 				d.scanText(subj, kh, bv, hv, true)
 			case "title":
-				d.emitMoved("prompt-argument-title-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+				d.emitMoved(rules.PromptArgumentTitleChanged, subj, kb, kh, !isNull(bv), !isNull(hv),
 					changedMsg(fmt.Sprintf("argument %s title", quote(ba.name)), bv, hv), bv, hv)
 				d.scanText(subj, kh, bv, hv, true)
 			default:
-				d.emitMoved("prompt-unknown-field-changed", subj, kb, kh, !isNull(bv), !isNull(hv),
+				d.emitMoved(rules.PromptUnknownFieldChanged, subj, kb, kh, !isNull(bv), !isNull(hv),
 					changedMsg(fmt.Sprintf("argument %s field %s", quote(ba.name), quote(k)), bv, hv), bv, hv)
 			}
 		}
@@ -226,7 +227,7 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 		}
 	}
 	if !slices.Equal(bOrder, hOrder) {
-		d.emit("prompt-argument-order-changed", subj, "/arguments",
+		d.emit(rules.PromptArgumentOrderChanged, subj, "/arguments",
 			"the order of arguments changed: hosts that fill arguments by position swap values",
 			canonStrings(bOrder), canonStrings(hOrder))
 	}

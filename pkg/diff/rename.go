@@ -3,12 +3,13 @@ package diff
 import (
 	"cmp"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // maxRenamePairs bounds the pairwise similarity search (removed × added)
@@ -34,7 +35,7 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 		for _, j := range byFold[strings.ToLower(it.ID)] {
 			if !usedA[j] {
 				usedR[i], usedA[j] = true, true
-				d.emit("tool-name-case-changed", toolSubject(it.ID), "/name",
+				d.emit(rules.ToolNameCaseChanged, toolSubject(it.ID), "/name",
 					fmt.Sprintf("tool %s is now %s (only the letter case changed): calls with the old name fail", quote(it.ID), quote(added[j].ID)),
 					jsonString(it.ID), jsonString(added[j].ID))
 				b, h := parseObject(it.Raw), parseObject(added[j].Raw)
@@ -119,7 +120,7 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 // new name), so that what else changed, and the text the new tool brings,
 // is still reported.
 func (d *differ) renamed(from, to manifest.Item, score float64) {
-	d.emit("tool-renamed", toolSubject(from.ID), "/name",
+	d.emit(rules.ToolRenamed, toolSubject(from.ID), "/name",
 		fmt.Sprintf("tool %s looks renamed to %s (similarity %.2f): calls with the old name fail", quote(from.ID), quote(to.ID), score),
 		jsonString(from.ID), jsonString(to.ID))
 	b, h := parseObject(from.Raw), parseObject(to.Raw)
@@ -307,7 +308,7 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 		}
 		if best >= 0 {
 			usedR[i], usedA[best] = true, true
-			d.emit("prompt-renamed", promptSubject(it.ID), "/name",
+			d.emit(rules.PromptRenamed, promptSubject(it.ID), "/name",
 				fmt.Sprintf("prompt %s looks renamed to %s: prompts/get with the old name fails", quote(it.ID), quote(added[best].ID)),
 				jsonString(it.ID), jsonString(added[best].ID))
 			b, h := parseObject(it.Raw), parseObject(added[best].Raw)

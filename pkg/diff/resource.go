@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func resourceSubject(uri string) finding.Subject {
@@ -27,20 +28,20 @@ type itemRules struct {
 
 var resourceRules = itemRules{
 	section: "resources",
-	name:    "resource-name-changed", title: "resource-title-changed", description: "resource-description-changed",
-	mimeChanged: "resource-mime-type-changed", mimeAdded: "resource-mime-type-added", mimeGone: "resource-mime-type-removed",
-	audience: "resource-audience-changed", priority: "resource-priority-changed", lastModified: "resource-last-modified-changed",
-	size: "resource-size-changed", icons: "resource-icons-changed", meta: "resource-meta-changed", unknown: "resource-unknown-field-changed",
+	name:    rules.ResourceNameChanged, title: rules.ResourceTitleChanged, description: rules.ResourceDescriptionChanged,
+	mimeChanged: rules.ResourceMimeTypeChanged, mimeAdded: rules.ResourceMimeTypeAdded, mimeGone: rules.ResourceMimeTypeRemoved,
+	audience: rules.ResourceAudienceChanged, priority: rules.ResourcePriorityChanged, lastModified: rules.ResourceLastModifiedChanged,
+	size: rules.ResourceSizeChanged, icons: rules.ResourceIconsChanged, meta: rules.ResourceMetaChanged, unknown: rules.ResourceUnknownFieldChanged,
 }
 
 var templateRules = itemRules{
 	section: "resourceTemplates",
-	name:    "resource-template-name-changed", title: "resource-template-title-changed", description: "resource-template-description-changed",
-	mimeChanged: "resource-template-mime-type-changed", mimeAdded: "resource-template-mime-type-added", mimeGone: "resource-template-mime-type-removed",
-	audience: "resource-template-audience-changed", priority: "resource-template-priority-changed",
+	name:    rules.ResourceTemplateNameChanged, title: rules.ResourceTemplateTitleChanged, description: rules.ResourceTemplateDescriptionChanged,
+	mimeChanged: rules.ResourceTemplateMimeTypeChanged, mimeAdded: rules.ResourceTemplateMimeTypeAdded, mimeGone: rules.ResourceTemplateMimeTypeRemoved,
+	audience: rules.ResourceTemplateAudienceChanged, priority: rules.ResourceTemplatePriorityChanged,
 	// Templates have no lastModified or size rule of their own: they are
 	// reported as unknown fields.
-	icons: "resource-template-icons-changed", meta: "resource-template-meta-changed", unknown: "resource-template-unknown-field-changed",
+	icons: rules.ResourceTemplateIconsChanged, meta: rules.ResourceTemplateMetaChanged, unknown: rules.ResourceTemplateUnknownFieldChanged,
 }
 
 // resources compares catalog section H.
@@ -62,19 +63,19 @@ func (d *differ) resources() {
 		r, a := p.removed[pr[0]], p.added[pr[1]]
 		usedR[pr[0]], usedA[pr[1]] = true, true
 		subj := resourceSubject(r.ID)
-		d.emit("resource-uri-changed", subj, "/uri",
+		d.emit(rules.ResourceUriChanged, subj, "/uri",
 			fmt.Sprintf("resource moved from %s to %s: stored URIs break", quote(r.ID), quote(a.ID)),
 			jsonString(r.ID), jsonString(a.ID))
 		d.item(resourceRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uri")
 	}
 	for i, it := range p.removed {
 		if !usedR[i] {
-			d.emit("resource-removed", resourceSubject(it.ID), "", fmt.Sprintf("resource %s was removed: reading it fails", quote(it.ID)), jsonString(it.ID), nil)
+			d.emit(rules.ResourceRemoved, resourceSubject(it.ID), "", fmt.Sprintf("resource %s was removed: reading it fails", quote(it.ID)), jsonString(it.ID), nil)
 		}
 	}
 	for j, it := range p.added {
 		if !usedA[j] {
-			d.itemAdded("resources", "resource-added", resourceSubject(it.ID), it)
+			d.itemAdded("resources", rules.ResourceAdded, resourceSubject(it.ID), it)
 		}
 	}
 }
@@ -98,13 +99,13 @@ func (d *differ) templates() {
 	}
 	for i, it := range p.removed {
 		if !usedR[i] {
-			d.emit("resource-template-removed", templateSubject(it.ID), "",
+			d.emit(rules.ResourceTemplateRemoved, templateSubject(it.ID), "",
 				fmt.Sprintf("resource template %s was removed", quote(it.ID)), jsonString(it.ID), nil)
 		}
 	}
 	for j, it := range p.added {
 		if !usedA[j] {
-			d.itemAdded("resourceTemplates", "resource-template-added", templateSubject(it.ID), it)
+			d.itemAdded("resourceTemplates", rules.ResourceTemplateAdded, templateSubject(it.ID), it)
 		}
 	}
 }

@@ -18,16 +18,16 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		return
 	}
 	root := "/" + key
-	prefix := "input-"
+	rewrite, undecidable := rules.InputSchemaEquivalentRewrite, rules.InputSchemaUndecidable
 	if dir == schemadiff.Output {
-		prefix = "output-"
+		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable
 	}
 	dialectOnly := sameButDialect(base, head)
 	for _, c := range schemadiff.Compare(base, head, dir, schemadiff.Options{}) {
 		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
 			continue
 		}
-		if dialectOnly && c.Rule == prefix+"schema-equivalent-rewrite" && c.BasePointer == "" && c.HeadPointer == "" {
+		if dialectOnly && c.Rule == rewrite && c.BasePointer == "" && c.HeadPointer == "" {
 			continue // already tool-*-schema-dialect-changed, or an explicit default
 		}
 		rule := c.Rule
@@ -35,7 +35,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		if _, ok := rules.Lookup(rule); !ok {
 			// A rule the table does not know yet: report, never drop.
 			msg = rule + ": " + msg
-			rule = prefix + "schema-undecidable"
+			rule = undecidable
 			if _, ok := rules.Lookup(rule); !ok {
 				continue
 			}
@@ -52,15 +52,6 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		d.out = append(d.out, fd)
 	}
 }
-
-// isTextRule reports whether a rule's values are model-visible text that
-// deserves a text diff.
-func isTextRule(rule string) bool {
-	return hasSuffix(rule, "-description-changed") || hasSuffix(rule, "-title-changed") ||
-		hasSuffix(rule, "-instructions-changed")
-}
-
-func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
 // sameButDialect reports whether two schemas differ in their root $schema
 // only.

@@ -3,11 +3,11 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -28,20 +28,20 @@ func (d *differ) server() {
 		p := ptr("/serverInfo", k)
 		switch k {
 		case "name":
-			d.emit("server-name-changed", serverSubject, p, fmt.Sprintf("server name changed from %s to %s", short(b), short(h)), b, h)
+			d.emit(rules.ServerNameChanged, serverSubject, p, fmt.Sprintf("server name changed from %s to %s", short(b), short(h)), b, h)
 		case "title":
-			d.emitText("server-title-changed", serverSubject, p, changedMsg("server title", b, h), b, h)
+			d.emitText(rules.ServerTitleChanged, serverSubject, p, changedMsg("server title", b, h), b, h)
 		case "description":
-			d.emitText("server-description-changed", serverSubject, p, changedMsg("server description", b, h), b, h)
+			d.emitText(rules.ServerDescriptionChanged, serverSubject, p, changedMsg("server description", b, h), b, h)
 			d.scanText(serverSubject, p, b, h, true)
 		case "websiteUrl":
-			d.emit("server-website-url-changed", serverSubject, p, fmt.Sprintf("server website changed from %s to %s", short(b), short(h)), b, h)
+			d.emit(rules.ServerWebsiteUrlChanged, serverSubject, p, fmt.Sprintf("server website changed from %s to %s", short(b), short(h)), b, h)
 		case "icons":
-			d.icons(serverSubject, "server-icons-changed", p, b, h)
+			d.icons(serverSubject, rules.ServerIconsChanged, p, b, h)
 		case "version":
-			d.emit("server-version-changed", serverSubject, p, fmt.Sprintf("server version changed from %s to %s", short(b), short(h)), b, h)
+			d.emit(rules.ServerVersionChanged, serverSubject, p, fmt.Sprintf("server version changed from %s to %s", short(b), short(h)), b, h)
 		default:
-			d.emit("server-unknown-field-changed", serverSubject, p, fmt.Sprintf("serverInfo field %q changed", k), b, h)
+			d.emit(rules.ServerUnknownFieldChanged, serverSubject, p, fmt.Sprintf("serverInfo field %q changed", k), b, h)
 		}
 	}
 
@@ -49,12 +49,12 @@ func (d *differ) server() {
 	switch {
 	case rawEqual(b, h):
 	case isNull(b):
-		d.emitText("server-instructions-added", serverSubject, "/instructions", "server instructions added", nil, h)
+		d.emitText(rules.ServerInstructionsAdded, serverSubject, "/instructions", "server instructions added", nil, h)
 		d.scanText(serverSubject, "/instructions", nil, h, true)
 	case isNull(h):
-		d.emitText("server-instructions-removed", serverSubject, "/instructions", "server instructions removed", b, nil)
+		d.emitText(rules.ServerInstructionsRemoved, serverSubject, "/instructions", "server instructions removed", b, nil)
 	default:
-		d.emitText("server-instructions-changed", serverSubject, "/instructions", textChangedMsg("server instructions", b, h), b, h)
+		d.emitText(rules.ServerInstructionsChanged, serverSubject, "/instructions", textChangedMsg("server instructions", b, h), b, h)
 		d.scanText(serverSubject, "/instructions", b, h, true)
 	}
 }
@@ -99,13 +99,13 @@ func (d *differ) protocol() {
 		hs := versionSet(h.SupportedVersions, h.ProtocolVersion)
 		for _, v := range bs {
 			if !slices.Contains(hs, v) {
-				d.emit("protocol-version-no-longer-supported", serverSubject, "/supportedVersions",
+				d.emit(rules.ProtocolVersionNoLongerSupported, serverSubject, "/supportedVersions",
 					fmt.Sprintf("protocol version %s is no longer supported", v), jsonString(v), nil)
 			}
 		}
 		for _, v := range hs {
 			if !slices.Contains(bs, v) {
-				d.emit("protocol-version-support-added", serverSubject, "/supportedVersions",
+				d.emit(rules.ProtocolVersionSupportAdded, serverSubject, "/supportedVersions",
 					fmt.Sprintf("protocol version %s is now supported", v), nil, jsonString(v))
 			}
 		}
@@ -115,10 +115,10 @@ func (d *differ) protocol() {
 		return
 	}
 	if hv < bv { // revisions are dates, YYYY-MM-DD
-		d.emit("protocol-version-downgraded", serverSubject, "/protocolVersion",
+		d.emit(rules.ProtocolVersionDowngraded, serverSubject, "/protocolVersion",
 			fmt.Sprintf("negotiated protocol version went down from %s to %s", bv, hv), jsonString(bv), jsonString(hv))
 	} else {
-		d.emit("protocol-version-upgraded", serverSubject, "/protocolVersion",
+		d.emit(rules.ProtocolVersionUpgraded, serverSubject, "/protocolVersion",
 			fmt.Sprintf("negotiated protocol version went up from %s to %s", bv, hv), jsonString(bv), jsonString(hv))
 	}
 }
@@ -145,14 +145,14 @@ func (d *differ) versioning(fs []finding.Finding) {
 	bsv, bparsed := parseSemver(bs)
 	hsv, hparsed := parseSemver(hs)
 	if bparsed && hparsed && compareSemver(hsv, bsv) < 0 {
-		d.emit("server-version-decreased", serverSubject, p,
+		d.emit(rules.ServerVersionDecreased, serverSubject, p,
 			fmt.Sprintf("server version went down from %s to %s", bs, hs), jsonString(bs), jsonString(hs))
 	}
 	if !incompatible {
 		return
 	}
 	if bs == hs {
-		d.emit("server-version-not-bumped", serverSubject, p,
+		d.emit(rules.ServerVersionNotBumped, serverSubject, p,
 			fmt.Sprintf("breaking or risky changes, but the server version is still %s", hs), jsonString(bs), jsonString(hs))
 		return
 	}
@@ -162,7 +162,7 @@ func (d *differ) versioning(fs []finding.Finding) {
 			bumped = hsv.minor > bsv.minor
 		}
 		if !bumped {
-			d.emit("server-major-version-not-bumped", serverSubject, p,
+			d.emit(rules.ServerMajorVersionNotBumped, serverSubject, p,
 				fmt.Sprintf("breaking or risky changes, but the version went from %s to %s without a major bump", bs, hs), jsonString(bs), jsonString(hs))
 		}
 	}
@@ -298,14 +298,14 @@ func (d *differ) featureMismatch(section string, subj finding.Subject, field str
 	if rev >= fr.from && (fr.until == "" || rev <= fr.until) {
 		return
 	}
-	if _, ok := rules.Lookup("protocol-feature-version-mismatch"); !ok {
+	if _, ok := rules.Lookup(rules.ProtocolFeatureVersionMismatch); !ok {
 		return
 	}
 	p := "/" + escapeToken(field)
 	if section == "serverInfo" {
 		p = "/serverInfo" + p
 	}
-	d.emit("protocol-feature-version-mismatch", subj, p,
+	d.emit(rules.ProtocolFeatureVersionMismatch, subj, p,
 		fmt.Sprintf("%s appeared, but protocol revision %s does not define it", field, rev), nil, jsonString(field))
 }
 
@@ -329,10 +329,10 @@ func (d *differ) outputSchemaMismatch(subj finding.Subject, base, head json.RawM
 	if !nonObject(head) || nonObject(base) {
 		return
 	}
-	if _, ok := rules.Lookup("protocol-feature-version-mismatch"); !ok {
+	if _, ok := rules.Lookup(rules.ProtocolFeatureVersionMismatch); !ok {
 		return
 	}
 	t := parseObject(head).get("type")
-	d.emit("protocol-feature-version-mismatch", subj, "/outputSchema/type",
+	d.emit(rules.ProtocolFeatureVersionMismatch, subj, "/outputSchema/type",
 		fmt.Sprintf("outputSchema root is not an object, which protocol revision %s does not allow", rev), nil, t)
 }

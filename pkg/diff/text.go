@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // TextOptions configure the catalog section J detectors. The zero value
@@ -144,22 +145,22 @@ func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, 
 
 	// Hidden characters, counted per code point.
 	if codes, span, ok := hiddenAdded(bs, hs); ok {
-		d.emit("text-hidden-characters-added", subj, p, "invisible characters added: "+codes, nil, jsonString(span))
+		d.emit(rules.TextHiddenCharactersAdded, subj, p, "invisible characters added: "+codes, nil, jsonString(span))
 	}
-	d.spans("text-injection-marker-added", "instructions aimed at the model added", subj, p,
+	d.spans(rules.TextInjectionMarkerAdded, "instructions aimed at the model added", subj, p,
 		regexSpans(t.injection, bs), regexSpans(t.injection, hs))
-	d.spans("text-sensitive-reference-added", "reference to credentials or secrets added", subj, p,
+	d.spans(rules.TextSensitiveReferenceAdded, "reference to credentials or secrets added", subj, p,
 		regexSpans(t.sensitive, bs), regexSpans(t.sensitive, hs))
-	d.spans("text-encoded-payload-added", "encoded payload added", subj, p,
+	d.spans(rules.TextEncodedPayloadAdded, "encoded payload added", subj, p,
 		t.encodedSpans(bs), t.encodedSpans(hs))
-	d.spans("text-url-added", "URL or domain added", subj, p, urlSpans(bs), urlSpans(hs))
-	d.spans("text-cross-tool-reference-added", "reference to another tool added", subj, p,
+	d.spans(rules.TextUrlAdded, "URL or domain added", subj, p, urlSpans(bs), urlSpans(hs))
+	d.spans(rules.TextCrossToolReferenceAdded, "reference to another tool added", subj, p,
 		d.crossRefs(subj, bs), d.crossRefs(subj, hs))
 
 	if existing {
 		bl, hl := utf8.RuneCountInString(bs), utf8.RuneCountInString(hs)
 		if hl-bl >= t.minChars && float64(hl) >= t.ratio*float64(bl) {
-			d.emit("text-length-spike", subj, p,
+			d.emit(rules.TextLengthSpike, subj, p,
 				fmt.Sprintf("text grew from %d to %d characters", bl, hl),
 				json.RawMessage(strconv.Itoa(bl)), json.RawMessage(strconv.Itoa(hl)))
 		}

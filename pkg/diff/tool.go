@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
@@ -48,20 +49,20 @@ func (d *differ) toolRemoved(it manifest.Item) {
 	name := jsonString(it.ID)
 	switch {
 	case l.deprecated && l.sunsetRaw != nil && (d.opts.Now.IsZero() || l.sunset.IsZero() || d.opts.Now.Before(l.sunset)):
-		d.emit("tool-removed-before-sunset", subj, "",
+		d.emit(rules.ToolRemovedBeforeSunset, subj, "",
 			fmt.Sprintf("deprecated tool %s was removed before its sunset date %s", quote(it.ID), short(l.sunsetRaw)), name, nil)
 	case l.deprecated:
-		d.emit("tool-removed-after-deprecation", subj, "", fmt.Sprintf("deprecated tool %s was removed", quote(it.ID)), name, nil)
+		d.emit(rules.ToolRemovedAfterDeprecation, subj, "", fmt.Sprintf("deprecated tool %s was removed", quote(it.ID)), name, nil)
 	default:
-		d.emit("tool-removed", subj, "", fmt.Sprintf("tool %s was removed: calls to it fail", quote(it.ID)), name, nil)
+		d.emit(rules.ToolRemoved, subj, "", fmt.Sprintf("tool %s was removed: calls to it fail", quote(it.ID)), name, nil)
 	}
 }
 
 func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
 	subj := toolSubject(it.ID)
-	d.emit("tool-added", subj, "", fmt.Sprintf("tool %s was added", quote(it.ID)), nil, jsonString(it.ID))
+	d.emit(rules.ToolAdded, subj, "", fmt.Sprintf("tool %s was added", quote(it.ID)), nil, jsonString(it.ID))
 	if names := existing[skeleton(it.ID)]; len(names) > 0 {
-		d.emit("tool-added-confusable-name", subj, "/name",
+		d.emit(rules.ToolAddedConfusableName, subj, "/name",
 			fmt.Sprintf("new tool %s is confusable with existing tool %s", quote(it.ID), quote(names[0])),
 			jsonString(names[0]), jsonString(it.ID))
 	}
@@ -88,30 +89,30 @@ func (d *differ) tool(name string, b, h object) {
 		switch k {
 		case "name":
 		case "title":
-			d.emitText("tool-title-changed", subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.emitText(rules.ToolTitleChanged, subj, p, changedMsg("title", bv, hv), bv, hv)
 			d.scanText(subj, p, bv, hv, true)
 		case "description":
 			switch {
 			case isNull(bv):
-				d.emitText("tool-description-added", subj, p, "description added", nil, hv)
+				d.emitText(rules.ToolDescriptionAdded, subj, p, "description added", nil, hv)
 			case isNull(hv):
-				d.emitText("tool-description-removed", subj, p, "description removed", bv, nil)
+				d.emitText(rules.ToolDescriptionRemoved, subj, p, "description removed", bv, nil)
 			default:
-				d.emitText("tool-description-changed", subj, p, textChangedMsg("description", bv, hv), bv, hv)
+				d.emitText(rules.ToolDescriptionChanged, subj, p, textChangedMsg("description", bv, hv), bv, hv)
 			}
 			d.scanText(subj, p, bv, hv, true)
 		case "inputSchema":
-			d.dialect(subj, k, "tool-input-schema-dialect-changed", bv, hv)
+			d.dialect(subj, k, rules.ToolInputSchemaDialectChanged, bv, hv)
 			d.schema(subj, k, bv, hv, schemadiff.Input)
 			d.scanSchemaTexts(subj, k, bv, hv, true)
 		case "outputSchema":
 			switch {
 			case isNull(bv):
-				d.emit("tool-output-schema-added", subj, p, "outputSchema added: structuredContent is now promised", nil, hv)
+				d.emit(rules.ToolOutputSchemaAdded, subj, p, "outputSchema added: structuredContent is now promised", nil, hv)
 			case isNull(hv):
-				d.emit("tool-output-schema-removed", subj, p, "outputSchema removed: structuredContent is no longer promised", bv, nil)
+				d.emit(rules.ToolOutputSchemaRemoved, subj, p, "outputSchema removed: structuredContent is no longer promised", bv, nil)
 			default:
-				d.dialect(subj, k, "tool-output-schema-dialect-changed", bv, hv)
+				d.dialect(subj, k, rules.ToolOutputSchemaDialectChanged, bv, hv)
 				d.schema(subj, k, bv, hv, schemadiff.Output)
 			}
 			d.outputSchemaMismatch(subj, bv, hv)
@@ -119,13 +120,13 @@ func (d *differ) tool(name string, b, h object) {
 		case "annotations":
 			d.annotations(subj, parseObject(bv), parseObject(hv))
 		case "icons":
-			d.icons(subj, "tool-icons-changed", p, bv, hv)
+			d.icons(subj, rules.ToolIconsChanged, p, bv, hv)
 		case "_meta":
 			d.toolMeta(subj, parseObject(bv), parseObject(hv))
 		case "execution":
 			d.execution(subj, parseObject(bv), parseObject(hv))
 		default:
-			d.emit("tool-unknown-field-changed", subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+			d.emit(rules.ToolUnknownFieldChanged, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
 		}
 	}
 	d.toolLifecycle(subj, b, h)
@@ -135,19 +136,19 @@ func (d *differ) toolLifecycle(subj finding.Subject, b, h object) {
 	bl, hl := d.lifecycleOf(b), d.lifecycleOf(h)
 	switch {
 	case !bl.deprecated && hl.deprecated:
-		d.emit("tool-deprecated", subj, hl.marker, "tool is now deprecated (marker at "+hl.marker+")", jsonBool(false), jsonBool(true))
+		d.emit(rules.ToolDeprecated, subj, hl.marker, "tool is now deprecated (marker at "+hl.marker+")", jsonBool(false), jsonBool(true))
 	case bl.deprecated && !hl.deprecated:
-		d.emit("tool-reactivated", subj, bl.marker, "tool is no longer deprecated (marker was at "+bl.marker+")", jsonBool(true), jsonBool(false))
+		d.emit(rules.ToolReactivated, subj, bl.marker, "tool is no longer deprecated (marker was at "+bl.marker+")", jsonBool(true), jsonBool(false))
 	case bl.deprecated && hl.deprecated && bl.sunsetRaw != nil && !rawEqual(bl.sunsetRaw, hl.sunsetRaw):
 		sp := ptr("/_meta", d.sunsetKey)
 		switch {
 		case hl.sunsetRaw == nil:
-			d.emit("tool-sunset-moved-earlier", subj, sp, "sunset date "+short(bl.sunsetRaw)+" was deleted", bl.sunsetRaw, nil)
+			d.emit(rules.ToolSunsetMovedEarlier, subj, sp, "sunset date "+short(bl.sunsetRaw)+" was deleted", bl.sunsetRaw, nil)
 		case bl.sunset.IsZero() || hl.sunset.IsZero():
-			d.emit("tool-sunset-moved-earlier", subj, sp,
+			d.emit(rules.ToolSunsetMovedEarlier, subj, sp,
 				fmt.Sprintf("sunset date changed from %s to %s and cannot be compared", short(bl.sunsetRaw), short(hl.sunsetRaw)), bl.sunsetRaw, hl.sunsetRaw)
 		case hl.sunset.Before(bl.sunset):
-			d.emit("tool-sunset-moved-earlier", subj, sp,
+			d.emit(rules.ToolSunsetMovedEarlier, subj, sp,
 				fmt.Sprintf("sunset date moved earlier, from %s to %s", short(bl.sunsetRaw), short(hl.sunsetRaw)), bl.sunsetRaw, hl.sunsetRaw)
 		}
 	}
@@ -168,13 +169,13 @@ func (d *differ) execution(subj finding.Subject, b, h object) {
 		msg := fmt.Sprintf("execution.taskSupport changed from %s to %s", bs, hs)
 		switch hs {
 		case "required":
-			d.emit("tool-execution-task-support-required", subj, p, msg+": plain calls are rejected", jsonString(bs), jsonString(hs))
+			d.emit(rules.ToolExecutionTaskSupportRequired, subj, p, msg+": plain calls are rejected", jsonString(bs), jsonString(hs))
 		case "forbidden":
-			d.emit("tool-execution-task-support-forbidden", subj, p, msg+": task-augmented calls are rejected", jsonString(bs), jsonString(hs))
+			d.emit(rules.ToolExecutionTaskSupportForbidden, subj, p, msg+": task-augmented calls are rejected", jsonString(bs), jsonString(hs))
 		case "optional":
-			d.emit("tool-execution-task-support-optional", subj, p, msg, jsonString(bs), jsonString(hs))
+			d.emit(rules.ToolExecutionTaskSupportOptional, subj, p, msg, jsonString(bs), jsonString(hs))
 		default:
-			d.emit("tool-unknown-field-changed", subj, p, msg+" (not a value the specification defines)", jsonString(bs), jsonString(hs))
+			d.emit(rules.ToolUnknownFieldChanged, subj, p, msg+" (not a value the specification defines)", jsonString(bs), jsonString(hs))
 		}
 	}
 	for _, k := range unionKeys(b, h) {
@@ -183,7 +184,7 @@ func (d *differ) execution(subj finding.Subject, b, h object) {
 		}
 		bv, hv := b.get(k), h.get(k)
 		if !rawEqual(bv, hv) {
-			d.emit("tool-unknown-field-changed", subj, ptr("/execution", k), changedMsg("execution key "+quote(k), bv, hv), bv, hv)
+			d.emit(rules.ToolUnknownFieldChanged, subj, ptr("/execution", k), changedMsg("execution key "+quote(k), bv, hv), bv, hv)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // An RFC 6570 template is a sequence of literals and expressions.
@@ -111,7 +112,7 @@ func (d *differ) uriTemplate(subj finding.Subject, bt, ht string) {
 	bparts, berr := parseTemplate(bt)
 	hparts, herr := parseTemplate(ht)
 	if berr != nil || herr != nil {
-		d.emit("resource-template-literal-changed", subj, p,
+		d.emit(rules.ResourceTemplateLiteralChanged, subj, p,
 			fmt.Sprintf("uriTemplate changed from %s to %s (not a valid RFC 6570 template, compared as text)", quote(bt), quote(ht)),
 			jsonString(bt), jsonString(ht))
 		return
@@ -126,7 +127,7 @@ func (d *differ) uriTemplate(subj finding.Subject, bt, ht string) {
 		return b.String()
 	}
 	if bl, hl := lits(bparts), lits(hparts); bl != hl {
-		d.emit("resource-template-literal-changed", subj, p,
+		d.emit(rules.ResourceTemplateLiteralChanged, subj, p,
 			fmt.Sprintf("literal text of the template changed from %s to %s: every constructed URI changes", quote(bl), quote(hl)),
 			jsonString(bl), jsonString(hl))
 	}
@@ -152,20 +153,20 @@ func (d *differ) uriTemplate(subj finding.Subject, bt, ht string) {
 	if aligned {
 		for i := range bp {
 			if bp[i].op != hp[i].op {
-				d.emit("resource-template-operator-changed", subj, p,
+				d.emit(rules.ResourceTemplateOperatorChanged, subj, p,
 					fmt.Sprintf("expression %s became %s: the expansion changes", bp[i], hp[i]),
 					jsonString(bp[i].String()), jsonString(hp[i].String()))
 			}
 			for k, bv := range bp[i].vars {
 				hv := hp[i].vars[k]
 				if bv.name != hv.name {
-					d.emit("resource-template-variable-renamed", subj, p,
+					d.emit(rules.ResourceTemplateVariableRenamed, subj, p,
 						fmt.Sprintf("variable %s is now named %s", quote(bv.name), quote(hv.name)),
 						jsonString(bv.name), jsonString(hv.name))
 				}
 				if bv.prefix != hv.prefix || bv.explode != hv.explode {
 					if bp[i].op == hp[i].op {
-						d.emit("resource-template-operator-changed", subj, p,
+						d.emit(rules.ResourceTemplateOperatorChanged, subj, p,
 							fmt.Sprintf("modifier of variable %s changed from %s to %s", quote(hv.name), bv, hv),
 							jsonString(bv.String()), jsonString(hv.String()))
 					}
@@ -209,10 +210,10 @@ func (d *differ) templateVars(subj finding.Subject, p string, b, h []tmplPart, q
 	}
 	bm, border := index(b)
 	hm, horder := index(h)
-	added, removed := "resource-template-variable-added", "resource-template-variable-removed"
+	added, removed := rules.ResourceTemplateVariableAdded, rules.ResourceTemplateVariableRemoved
 	kind := "variable"
 	if query {
-		added, removed = "resource-template-query-variable-added", "resource-template-query-variable-removed"
+		added, removed = rules.ResourceTemplateQueryVariableAdded, rules.ResourceTemplateQueryVariableRemoved
 		kind = "query variable"
 	}
 	for _, name := range border {
@@ -223,7 +224,7 @@ func (d *differ) templateVars(subj finding.Subject, p string, b, h []tmplPart, q
 			continue
 		}
 		if bx.part.op != hx.part.op || bx.v != hx.v {
-			d.emit("resource-template-operator-changed", subj, p,
+			d.emit(rules.ResourceTemplateOperatorChanged, subj, p,
 				fmt.Sprintf("variable %s moved from %s to %s: the expansion changes", quote(name), bx.part, hx.part),
 				jsonString(bx.part.String()), jsonString(hx.part.String()))
 		}
