@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // diagnostics turns what the capture noticed into findings. Repeated
@@ -26,14 +27,14 @@ func (k *checker) diagnostics(c *capture.Capture) {
 			if d.Method != "" {
 				what = "the " + d.Method + " result"
 			}
-			k.add("sdk-rejected-result", server, ptr, fmt.Sprintf("the Go SDK's client rejected %s%s: %s", what, frameNote(d.Frame), oneLine(firstNonEmpty(d.Detail, d.Message))))
+			k.add(rules.SdkRejectedResult, server, ptr, fmt.Sprintf("the Go SDK's client rejected %s%s: %s", what, frameNote(d.Frame), oneLine(firstNonEmpty(d.Detail, d.Message))))
 		case capture.DiagListError:
 			ptr := sectionPointer(d.Method)
 			if seen[d.Code+ptr] {
 				continue
 			}
 			seen[d.Code+ptr] = true
-			k.add("list-request-failed", server, ptr, fmt.Sprintf("%s answered with an error although the server advertises the capability: %s", firstNonEmpty(d.Method, "a list"), oneLine(firstNonEmpty(d.Detail, d.Message))))
+			k.add(rules.ListRequestFailed, server, ptr, fmt.Sprintf("%s answered with an error although the server advertises the capability: %s", firstNonEmpty(d.Method, "a list"), oneLine(firstNonEmpty(d.Detail, d.Message))))
 		case capture.DiagHandshakeFallback:
 			if seen[d.Code] {
 				continue
@@ -43,12 +44,12 @@ func (k *checker) diagnostics(c *capture.Capture) {
 			if strings.TrimSpace(d.Detail) == "" {
 				msg = fmt.Sprintf("%s; the session settled on %s", oneLine(d.Message), c.ProtocolVersion)
 			}
-			k.add("handshake-fallback", server, "/protocolVersion", msg)
+			k.add(rules.HandshakeFallback, server, "/protocolVersion", msg)
 		}
 	}
 	if len(noise) > 0 {
 		msg := fmt.Sprintf("the server wrote %d line(s) to stdout that are not JSON-RPC messages, first: %q", len(noise), oneLine(firstNonEmpty(noise[0].Detail, noise[0].Message)))
-		k.add("stdout-not-jsonrpc", server, "", msg)
+		k.add(rules.StdoutNotJsonrpc, server, "", msg)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // envelopeIssue groups frames with a problem at the same place, so a
@@ -128,7 +129,7 @@ func (k *checker) envelopes(frames []capture.Frame) {
 		case is.count > 2:
 			msg += fmt.Sprintf(" (and %d more frames with a problem there)", is.count-1)
 		}
-		k.add("jsonrpc-envelope-invalid", server, is.pointer, msg)
+		k.add(rules.JsonrpcEnvelopeInvalid, server, is.pointer, msg)
 	}
 }
 

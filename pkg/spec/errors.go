@@ -9,12 +9,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
 // printer renders validator messages; made on first use (start-up cost).
@@ -262,7 +262,7 @@ func (k *checker) validateValue(def string, v any, loc locator) {
 // the location of the property).
 func (k *checker) violation(root any, at []string, l leaf, loc locator) {
 	subj, ptr, label := loc(at)
-	rule := "schema-violation"
+	rule := rules.SchemaViolation
 	rel := relTokens(ptr)
 	where := pathOf(rel)
 	if where == "" {
@@ -294,9 +294,9 @@ func (k *checker) violation(root any, at []string, l leaf, loc locator) {
 // notObject words a failure of a tool schema's root type requirement.
 func (k *checker) notObject(root any, l leaf, rel []string, revs string) (rule, msg string, ok bool) {
 	field := rel[0]
-	rule = "tool-input-schema-not-object"
+	rule = rules.ToolInputSchemaNotObject
 	if field == "outputSchema" {
-		rule = "tool-output-schema-not-object"
+		rule = rules.ToolOutputSchemaNotObject
 	}
 	switch x := l.kind.(type) {
 	case *kind.Required:

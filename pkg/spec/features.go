@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // features reports members that the negotiated revision's schema does not
@@ -174,7 +176,7 @@ func (k *checker) foreignField(def, key string, at []string, loc locator) {
 	} else {
 		since = fmt.Sprintf("%s had it up to %s", def, slices.Max(older))
 	}
-	k.add("protocol-feature-version-mismatch", subj, ptr,
+	k.add(rules.ProtocolFeatureVersionMismatch, subj, ptr,
 		fmt.Sprintf("%s: %s is not part of the %s revision (%s); clients that negotiated %s ignore or reject it",
 			label, pathOf(relTokens(ptr)), k.rev.Name, since, k.rev.Name))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // duplicates reports every identity that a list repeats, once, on the
@@ -38,7 +39,7 @@ func (k *checker) duplicates() {
 			for i, p := range pos {
 				ps[i] = strconv.Itoa(p)
 			}
-			k.add("duplicate-identity", it.subj, "",
+			k.add(rules.DuplicateIdentity, it.subj, "",
 				fmt.Sprintf("%s is listed %d times by %s (positions %s); clients keep only one of them", it.label(), len(pos), sec.method, strings.Join(ps, ", ")))
 		}
 	}
@@ -69,7 +70,7 @@ func (k *checker) toolName(it *item) {
 		}
 		why = "contains " + strings.Join(bad, ", ")
 	}
-	k.add("tool-name-invalid", it.subj, "/name",
+	k.add(rules.ToolNameInvalid, it.subj, "/name",
 		fmt.Sprintf("%s: the name %s; since 2025-11-25 tool names should be 1 to 128 characters of A-Z, a-z, 0-9, _, - and .", it.label(), why))
 }
 
@@ -79,7 +80,7 @@ func (k *checker) description(it *item) {
 	if s, ok := d.(string); present && (!ok || strings.TrimSpace(s) != "") {
 		return // a description that is not a string is a schema violation
 	}
-	k.add("description-missing", it.subj, "/description",
+	k.add(rules.DescriptionMissing, it.subj, "/description",
 		fmt.Sprintf("%s has no description; the model has only its name to go by", it.label()))
 }
 
@@ -160,7 +161,7 @@ func (k *checker) checkRequired(it *item, field string, m map[string]any, req []
 		if len(at) > 0 {
 			where = pathOf(append([]string{field}, at...))
 		}
-		k.add("schema-required-undefined", it.subj, ptr,
+		k.add(rules.SchemaRequiredUndefined, it.subj, ptr,
 			fmt.Sprintf("%s: %s requires %q but defines no such property", it.label(), where, name))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // This file checks what probes obtained beyond the published schema: the
@@ -88,10 +89,10 @@ func (k *checker) errorChannel(x capture.Exchange, subj finding.Subject, label s
 	label = "tools/call of " + subjectLabel(subj)
 	switch {
 	case x.Error != nil && listed && !protocolErrorCodes[x.Error.Code]:
-		k.add("tool-call-failure-as-rpc-error", subj, "",
+		k.add(rules.ToolCallFailureAsRpcError, subj, "",
 			fmt.Sprintf("%s: the listed tool answered with JSON-RPC error %d instead of a result with isError: true, so the model never sees why the call failed", label, x.Error.Code))
 	case x.Error == nil && len(x.Result) > 0 && !listed:
-		k.add("tool-call-unknown-tool-not-rpc-error", subj, "",
+		k.add(rules.ToolCallUnknownToolNotRpcError, subj, "",
 			label+": the server does not list this tool, yet answered with a result instead of a JSON-RPC error; an error in finding the tool is a protocol error (-32602 Invalid params)")
 	}
 }
@@ -164,31 +165,31 @@ func (k *checker) contentBlock(b any, ptr string, add func(rule, ptr, msg string
 		s, isStr := mime.(string)
 		switch {
 		case !ok:
-			add("content-block-invalid", ptr+"/mimeType", fmt.Sprintf("%s content has no mimeType; a client cannot tell how to render the data", typ))
+			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("%s content has no mimeType; a client cannot tell how to render the data", typ))
 		case !isStr || !mediaType.MatchString(s):
-			add("content-block-invalid", ptr+"/mimeType", fmt.Sprintf("%s content has mimeType %s, which is not a MIME type (type/subtype)", typ, display(mime)))
+			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("%s content has mimeType %s, which is not a MIME type (type/subtype)", typ, display(mime)))
 		}
 		data, ok := m["data"]
 		ds, isStr := data.(string)
 		switch {
 		case !ok:
-			add("content-block-invalid", ptr+"/data", typ+" content has no data")
+			add(rules.ContentBlockInvalid, ptr+"/data", typ+" content has no data")
 		case !isStr || !validBase64(ds):
-			add("content-block-invalid", ptr+"/data", typ+" content's data is not base64")
+			add(rules.ContentBlockInvalid, ptr+"/data", typ+" content's data is not base64")
 		}
 	case "resource_link":
 		if s, _ := m["uri"].(string); strings.TrimSpace(s) == "" {
-			add("content-block-invalid", ptr+"/uri", "resource_link content has no uri; a client cannot follow it")
+			add(rules.ContentBlockInvalid, ptr+"/uri", "resource_link content has no uri; a client cannot follow it")
 		}
 		if mt, ok := m["mimeType"]; ok {
 			if s, isStr := mt.(string); !isStr || !mediaType.MatchString(s) {
-				add("content-block-invalid", ptr+"/mimeType", fmt.Sprintf("resource_link content has mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
+				add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("resource_link content has mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
 			}
 		}
 	case "resource":
 		r, _ := m["resource"].(map[string]any)
 		if r == nil {
-			add("content-block-invalid", ptr+"/resource", "embedded resource content has no resource object")
+			add(rules.ContentBlockInvalid, ptr+"/resource", "embedded resource content has no resource object")
 			return
 		}
 		resourceContents(r, ptr+"/resource", add)
@@ -198,23 +199,23 @@ func (k *checker) contentBlock(b any, ptr string, add func(rule, ptr, msg string
 // resourceContents checks one TextResourceContents or BlobResourceContents.
 func resourceContents(m map[string]any, ptr string, add func(rule, ptr, msg string)) {
 	if s, _ := m["uri"].(string); strings.TrimSpace(s) == "" {
-		add("content-block-invalid", ptr+"/uri", "resource contents have no uri")
+		add(rules.ContentBlockInvalid, ptr+"/uri", "resource contents have no uri")
 	}
 	_, hasText := m["text"]
 	blob, hasBlob := m["blob"]
 	switch {
 	case hasText && hasBlob:
-		add("content-block-invalid", ptr, "resource contents carry both text and blob; they are either text or binary")
+		add(rules.ContentBlockInvalid, ptr, "resource contents carry both text and blob; they are either text or binary")
 	case !hasText && !hasBlob:
-		add("content-block-invalid", ptr, "resource contents carry neither text nor blob")
+		add(rules.ContentBlockInvalid, ptr, "resource contents carry neither text nor blob")
 	case hasBlob:
 		if s, ok := blob.(string); !ok || !validBase64(s) {
-			add("content-block-invalid", ptr+"/blob", "resource contents' blob is not base64")
+			add(rules.ContentBlockInvalid, ptr+"/blob", "resource contents' blob is not base64")
 		}
 	}
 	if mt, ok := m["mimeType"]; ok {
 		if s, isStr := mt.(string); !isStr || !mediaType.MatchString(s) {
-			add("content-block-invalid", ptr+"/mimeType", fmt.Sprintf("resource contents have mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
+			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("resource contents have mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
 		}
 	}
 }
@@ -243,10 +244,10 @@ func (k *checker) listedMIMEType(subj finding.Subject, label string, cm map[stri
 	}
 	switch {
 	case !has:
-		k.add("resource-contents-mime-type-mismatch", s, p,
+		k.add(rules.ResourceContentsMimeTypeMismatch, s, p,
 			fmt.Sprintf("%s: the contents have no mimeType, but resources/list declares %s for this resource", lbl, display(declared)))
 	case !sameMediaType(got, declared):
-		k.add("resource-contents-mime-type-mismatch", s, p,
+		k.add(rules.ResourceContentsMimeTypeMismatch, s, p,
 			fmt.Sprintf("%s: the contents have mimeType %s, but resources/list declares %s for this resource", lbl, display(got), display(declared)))
 	}
 }

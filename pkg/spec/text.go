@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Model-visible text is checked for three things a reviewer may not see
@@ -203,11 +204,11 @@ func (k *checker) text(subj finding.Subject, ptr, what, s string) {
 		if tags.Len() > 0 {
 			spelled = fmt.Sprintf("; the tag characters spell %q", tags.String())
 		}
-		k.add("text-hidden-characters", subj, ptr,
+		k.add(rules.TextHiddenCharacters, subj, ptr,
 			fmt.Sprintf("%s contains %d invisible character(s) the model reads but a reviewer does not see: %s%s%s", what, nHidden, strings.Join(hidden, ", "), more, spelled))
 	}
 	if ansi {
-		k.add("text-ansi-escape", subj, ptr,
+		k.add(rules.TextAnsiEscape, subj, ptr,
 			fmt.Sprintf("%s contains ANSI terminal escape sequences, which can hide or rewrite text in a terminal", what))
 	}
 	if ms := injectionMarkers(s); len(ms) > 0 {
@@ -215,7 +216,7 @@ func (k *checker) text(subj finding.Subject, ptr, what, s string) {
 		for i, m := range ms {
 			q[i] = strconv.Quote(oneLine(m))
 		}
-		k.add("text-injection-marker", subj, ptr,
+		k.add(rules.TextInjectionMarker, subj, ptr,
 			fmt.Sprintf("%s contains text aimed at the model: %s", what, strings.Join(q, ", ")))
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
 // toolSchemaBase is the base URI a tool schema is compiled under. It is
@@ -85,13 +85,13 @@ func (k *checker) compileToolSchema(v any) *toolSchema {
 
 // reportToolSchema reports what the check of a tool's schema found.
 func (k *checker) reportToolSchema(it *item, field string, sc *schemaCheck) {
-	invalid := "tool-input-schema-invalid"
+	invalid := rules.ToolInputSchemaInvalid
 	if field == "outputSchema" {
-		invalid = "tool-output-schema-invalid"
+		invalid = rules.ToolOutputSchemaInvalid
 	}
 	base := "/" + field
 	if sc.unknownDialect != "" {
-		k.add("tool-schema-unresolvable", it.subj, base+"/$schema",
+		k.add(rules.ToolSchemaUnresolvable, it.subj, base+"/$schema",
 			fmt.Sprintf("%s: %s declares \"$schema\": %q, which is not a JSON Schema meta-schema mcp-surface knows (draft-04 to 2020-12); it was not checked", it.label(), field, sc.unknownDialect))
 		return
 	}
@@ -133,7 +133,7 @@ func (k *checker) reportToolSchema(it *item, field string, sc *schemaCheck) {
 			return
 		}
 	case errors.As(err, &lue):
-		k.add("tool-schema-unresolvable", it.subj, base,
+		k.add(rules.ToolSchemaUnresolvable, it.subj, base,
 			fmt.Sprintf("%s: %s refers to %q, outside the schema; clients do not fetch it and mcp-surface did not check it", it.label(), field, strip(lue.URL)))
 		return
 	case errors.As(err, &rxe):
@@ -192,7 +192,7 @@ func (k *checker) structuredContent(subj finding.Subject, result any) {
 	label := fmt.Sprintf("tools/call result for %s", it.label())
 	sc, ok := res["structuredContent"]
 	if !ok {
-		k.add("tool-result-structured-content-invalid", subj, "/structuredContent",
+		k.add(rules.ToolResultStructuredContentInvalid, subj, "/structuredContent",
 			label+": has no structuredContent, but the tool declares an outputSchema, so every successful result must carry one")
 		return
 	}
@@ -215,7 +215,7 @@ func (k *checker) structuredContent(subj finding.Subject, result any) {
 		}
 		for _, loc := range locs {
 			where := pathOf(append([]string{"structuredContent"}, loc...))
-			k.add("tool-result-structured-content-invalid", subj, "/structuredContent"+pointerOf(loc),
+			k.add(rules.ToolResultStructuredContentInvalid, subj, "/structuredContent"+pointerOf(loc),
 				label+": "+describe(l, where, "the tool's outputSchema"))
 		}
 	}

@@ -13,37 +13,38 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // RuleIDs lists every rule this package reports, sorted. Each is in the
 // rules table (pkg/rules spec.go, lint.go and probe.go).
 func RuleIDs() []string {
 	return []string{
-		"content-block-invalid",
-		"description-missing",
-		"duplicate-identity",
-		"handshake-fallback",
-		"jsonrpc-envelope-invalid",
-		"list-request-failed",
-		"negotiated-version-unknown",
-		"protocol-feature-version-mismatch",
-		"resource-contents-mime-type-mismatch",
-		"schema-required-undefined",
-		"schema-violation",
-		"sdk-rejected-result",
-		"stdout-not-jsonrpc",
-		"text-ansi-escape",
-		"text-hidden-characters",
-		"text-injection-marker",
-		"tool-call-failure-as-rpc-error",
-		"tool-call-unknown-tool-not-rpc-error",
-		"tool-input-schema-invalid",
-		"tool-input-schema-not-object",
-		"tool-name-invalid",
-		"tool-output-schema-invalid",
-		"tool-output-schema-not-object",
-		"tool-result-structured-content-invalid",
-		"tool-schema-unresolvable",
+		rules.ContentBlockInvalid,
+		rules.DescriptionMissing,
+		rules.DuplicateIdentity,
+		rules.HandshakeFallback,
+		rules.JsonrpcEnvelopeInvalid,
+		rules.ListRequestFailed,
+		rules.NegotiatedVersionUnknown,
+		rules.ProtocolFeatureVersionMismatch,
+		rules.ResourceContentsMimeTypeMismatch,
+		rules.SchemaRequiredUndefined,
+		rules.SchemaViolation,
+		rules.SdkRejectedResult,
+		rules.StdoutNotJsonrpc,
+		rules.TextAnsiEscape,
+		rules.TextHiddenCharacters,
+		rules.TextInjectionMarker,
+		rules.ToolCallFailureAsRpcError,
+		rules.ToolCallUnknownToolNotRpcError,
+		rules.ToolInputSchemaInvalid,
+		rules.ToolInputSchemaNotObject,
+		rules.ToolNameInvalid,
+		rules.ToolOutputSchemaInvalid,
+		rules.ToolOutputSchemaNotObject,
+		rules.ToolResultStructuredContentInvalid,
+		rules.ToolSchemaUnresolvable,
 	}
 }
 
@@ -182,7 +183,7 @@ func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
 	k.envelopes(c.Frames)
 	k.diagnostics(c)
 	if !k.known {
-		k.add("negotiated-version-unknown", server, "/protocolVersion",
+		k.add(rules.NegotiatedVersionUnknown, server, "/protocolVersion",
 			fmt.Sprintf("the server settled on protocol version %q, which is not a published MCP revision (known: %s)", c.ProtocolVersion, strings.Join(RevisionNames(), ", ")))
 	}
 	k.handshake(c)
@@ -207,7 +208,7 @@ func ValidateManifest(m *manifest.Manifest, s *Schemas) ([]finding.Finding, erro
 		return nil, err
 	}
 	if !k.known {
-		k.add("negotiated-version-unknown", server, "/protocolVersion",
+		k.add(rules.NegotiatedVersionUnknown, server, "/protocolVersion",
 			fmt.Sprintf("the snapshot's protocol version %q is not a published MCP revision (known: %s)", m.ProtocolVersion, strings.Join(RevisionNames(), ", ")))
 	}
 	for _, part := range []struct {
@@ -241,7 +242,7 @@ func ValidateManifest(m *manifest.Manifest, s *Schemas) ([]finding.Finding, erro
 		if s, ok := v.(string); ok {
 			k.text(server, "/instructions", "server instructions", s)
 		} else if k.known {
-			k.add("schema-violation", server, "/instructions",
+			k.add(rules.SchemaViolation, server, "/instructions",
 				fmt.Sprintf("snapshot instructions: is %s, but the %s schema requires a string", jsonType(v), k.rev.Name))
 		}
 	}
@@ -318,7 +319,7 @@ func (k *checker) handshake(c *capture.Capture) {
 	label := method + " result"
 	v, err := decodeJSON(c.HandshakeResult)
 	if err != nil {
-		k.add("schema-violation", server, "", fmt.Sprintf("%s: %v", label, err))
+		k.add(rules.SchemaViolation, server, "", fmt.Sprintf("%s: %v", label, err))
 		return
 	}
 	loc := func(l []string) (finding.Subject, string, string) { return server, pointerOf(l), label }
@@ -333,7 +334,7 @@ func (k *checker) handshake(c *capture.Capture) {
 	}
 	def := k.rev.HandshakeDefinition(method)
 	if !k.schema.HasDefinition(def) {
-		k.add("schema-violation", server, "",
+		k.add(rules.SchemaViolation, server, "",
 			fmt.Sprintf("%s: the %s revision has no %s handshake (its schema defines no %s); a server that settles on %s must use %s",
 				label, k.rev.Name, method, def, k.rev.Name, k.rev.Handshake))
 		return
@@ -383,7 +384,7 @@ func (k *checker) pages(pages []capture.Page) {
 		}
 		c := k.child()
 		if w.err != nil {
-			c.add("schema-violation", server, "/"+w.sec.key, fmt.Sprintf("%s: %v", w.label, w.err))
+			c.add(rules.SchemaViolation, server, "/"+w.sec.key, fmt.Sprintf("%s: %v", w.label, w.err))
 		} else if k.known {
 			c.page(w.sec, w.label, w.v, w.first)
 		}
@@ -476,7 +477,7 @@ func (k *checker) probe(x capture.Exchange, toolsRead bool) {
 	}
 	v, err := decodeJSON(x.Result)
 	if err != nil {
-		k.add("schema-violation", subj, "", fmt.Sprintf("%s: %v", label, err))
+		k.add(rules.SchemaViolation, subj, "", fmt.Sprintf("%s: %v", label, err))
 		return
 	}
 	start := len(k.out)
