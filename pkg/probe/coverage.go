@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Item is one listed tool, prompt, resource or resource template and the
@@ -149,7 +150,7 @@ func (cov Coverage) require(require []string) []finding.Finding {
 		switch method {
 		case capture.MethodCompletionComplete:
 			if slices.Contains(cov.Advertised, method) && cov.Completions == 0 {
-				out = append(out, finding.New("probe-coverage-incomplete", finding.Subject{Kind: finding.KindServer}, "/capabilities/completions",
+				out = append(out, finding.New(rules.ProbeCoverageIncomplete, finding.Subject{Kind: finding.KindServer}, "/capabilities/completions",
 					"the server advertises completions, but no completion/complete probe was answered, and require-probes asks for completion/complete", nil, nil))
 			}
 			continue
@@ -159,7 +160,7 @@ func (cov Coverage) require(require []string) []finding.Finding {
 			if it.Kind != kind {
 				continue
 			}
-			out = append(out, finding.New("probe-coverage-incomplete", finding.Subject{Kind: it.Kind, Name: it.Name}, "",
+			out = append(out, finding.New(rules.ProbeCoverageIncomplete, finding.Subject{Kind: it.Kind, Name: it.Name}, "",
 				fmt.Sprintf("%s %s was not exercised by any probe, and require-probes asks for %s (%s)", noun(it.Kind), it.Name, method, every[method]), nil, nil))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Options say what Evaluate judges besides each probe's expectation.
@@ -178,7 +179,7 @@ func expectation(c *capture.Capture, r capture.ProbeResult, o Options) (finding.
 		}
 	}
 	msg := fmt.Sprintf("%s expected %s, got %s", Describe(r), describeExpect(want), what)
-	return finding.New("probe-expectation-failed", subjectOf(r), Pointer(r.Probe.ID), msg, nil, nil), true
+	return finding.New(rules.ProbeExpectationFailed, subjectOf(r), Pointer(r.Probe.ID), msg, nil, nil), true
 }
 
 func describeExpect(o Outcome) string {
@@ -222,5 +223,5 @@ func (o Options) scrub(p capture.Probe, s string) string {
 // RuleIDs lists the rules this package reports besides the output-* rules
 // of pinned shapes, sorted.
 func RuleIDs() []string {
-	return []string{"probe-coverage-incomplete", "probe-expectation-failed", "probe-shape-not-pinned"}
+	return []string{rules.ProbeCoverageIncomplete, rules.ProbeExpectationFailed, rules.ProbeShapeNotPinned}
 }

@@ -194,7 +194,7 @@ func compareShapes(c *capture.Capture, o Options) []finding.Finding {
 			}
 		}
 		if pinned == nil {
-			out = append(out, finding.New("probe-shape-not-pinned", subj, ptr,
+			out = append(out, finding.New(rules.ProbeShapeNotPinned, subj, ptr,
 				fmt.Sprintf("%s has pin: shape, but %s holds no shape for it; run `mcp-surface probe --update` and commit the file", Describe(r), file), nil, nil))
 			continue
 		}
@@ -209,7 +209,7 @@ func compareShapes(c *capture.Capture, o Options) []finding.Finding {
 		for _, ch := range schemadiff.Compare(base, head, schemadiff.Output, schemadiff.Options{}) {
 			rule, msg := ch.Rule, ch.Message
 			if _, ok := rules.Lookup(rule); !ok {
-				msg, rule = rule+": "+msg, "output-schema-undecidable"
+				msg, rule = rule+": "+msg, rules.OutputSchemaUndecidable
 			}
 			p := ptr + ch.HeadPointer
 			if ch.After == nil && ch.Before != nil {
