@@ -3,6 +3,8 @@ package capture
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Direction of a frame, seen from the client.
@@ -82,13 +84,13 @@ type Exchange struct {
 // Diagnostic codes. pkg/spec turns them into findings.
 const (
 	// DiagStdoutNoise: a line on a stdio server's stdout that is not JSON-RPC.
-	DiagStdoutNoise = "stdout-not-jsonrpc"
+	DiagStdoutNoise = rules.StdoutNotJsonrpc
 	// DiagSDKRejected: the SDK refused to decode a result; raw bytes kept.
-	DiagSDKRejected = "sdk-rejected-result"
+	DiagSDKRejected = rules.SdkRejectedResult
 	// DiagListError: a list the server advertised answered with an error.
 	DiagListError = "list-error"
 	// DiagHandshakeFallback: server/discover failed and initialize was used.
-	DiagHandshakeFallback = "handshake-fallback"
+	DiagHandshakeFallback = rules.HandshakeFallback
 	// DiagProbeBounded: a probe over every listed resource was cut at its bound.
 	DiagProbeBounded = "probe-bounded"
 )
