@@ -267,7 +267,7 @@ func checkServer(ctx context.Context, env *Env, o checkOptions, s serverSpec, sc
 	if s.Snapshot != "" && o.RepoDir != "" {
 		if committed, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot)); err == nil {
 			if committed.Fingerprints.Manifest != head.Fingerprints.Manifest {
-				found = append(found, finding.New("snapshot-out-of-date", finding.Subject{Kind: finding.KindServer}, "",
+				found = append(found, finding.New(rules.SnapshotOutOfDate, finding.Subject{Kind: finding.KindServer}, "",
 					fmt.Sprintf("%s no longer matches the live server: run `mcp-surface snapshot` and commit it", s.Snapshot), nil, nil))
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {

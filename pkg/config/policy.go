@@ -146,5 +146,5 @@ func (p *Policy) expired(a *Ack) finding.Finding {
 	}
 	msg := fmt.Sprintf("%s:%d: the acknowledgement of %s expired on %s (reason: %q); fix the change or renew the acknowledgement",
 		p.c.File, a.Line, what, a.Expires.Format("2006-01-02"), a.Reason)
-	return finding.New("config-acknowledgement-expired", subj, "", msg, before, nil)
+	return finding.New(rules.ConfigAcknowledgementExpired, subj, "", msg, before, nil)
 }
