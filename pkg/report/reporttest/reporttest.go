@@ -70,46 +70,46 @@ const (
 // and info changes, an acknowledged one, a spec error and a lint warning.
 func Diff() *report.Report {
 	changes := []finding.Finding{
-		F(Spec{Rule: "input-required-property-added", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.InputRequiredPropertyAdded, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/inputSchema/required",
 			Message: `property "days" is now required: calls without it fail`, Before: []string{"city"}, After: []string{"city", "days"}}),
-		F(Spec{Rule: "output-required-property-removed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.OutputRequiredPropertyRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/outputSchema/properties/humidity",
 			Message: `required output property "humidity" was removed`,
 			Before:  map[string]any{"type": "number", "minimum": 0, "maximum": 100, "description": "Relative humidity in percent"}}),
-		F(Spec{Rule: "tool-removed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.ToolRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "legacy_lookup", Message: `tool "legacy_lookup" was removed: calls to it fail`, Before: "legacy_lookup"}),
-		F(Spec{Rule: "tool-annotation-read-only-hint-removed", Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"sec"},
+		F(Spec{Rule: rules.ToolAnnotationReadOnlyHintRemoved, Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"sec"},
 			Kind: finding.KindTool, Name: "delete_alerts", Pointer: "/annotations/readOnlyHint",
 			Message: "readOnlyHint was withdrawn: hosts may now ask before every call, or the tool now writes", Before: true}),
-		F(Spec{Rule: "tool-description-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
+		F(Spec{Rule: rules.ToolDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/description",
 			Message: "description changed",
 			Before:  "Get the weather forecast for a city.",
 			After:   "Get the weather forecast for a city for the next N days."}),
-		F(Spec{Rule: "server-instructions-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
+		F(Spec{Rule: rules.ServerInstructionsChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
 			Kind: finding.KindServer, Pointer: "/instructions", Message: "instructions changed",
 			Before: "Use get_forecast for forecasts.\nUse get_alerts for warnings.\nAnswer in metric units.",
 			After:  "Use get_forecast for forecasts.\nUse get_alerts for severe weather warnings.\nAnswer in metric units.\nNever guess a city."}),
-		F(Spec{Rule: "tool-added", Level: rules.LevelNote, Severity: rules.SeverityMinor,
+		F(Spec{Rule: rules.ToolAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor,
 			Kind: finding.KindTool, Name: "get_alerts", Message: `tool "get_alerts" was added`, After: "get_alerts"}),
-		F(Spec{Rule: "input-optional-property-added", Level: rules.LevelNote, Severity: rules.SeverityMinor,
+		F(Spec{Rule: rules.InputOptionalPropertyAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor,
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/inputSchema/properties/units",
 			Message: `optional property "units" was added`, After: map[string]any{"type": "string", "enum": []string{"metric", "imperial"}}}),
-		F(Spec{Rule: "server-version-changed", Level: rules.LevelInfo, Severity: rules.SeverityInfo,
+		F(Spec{Rule: rules.ServerVersionChanged, Level: rules.LevelInfo, Severity: rules.SeverityInfo,
 			Kind: finding.KindServer, Pointer: "/serverInfo/version", Message: "version changed from 1.4.0 to 2.0.0", Before: "1.4.0", After: "2.0.0"}),
-		F(Spec{Rule: "input-enum-value-removed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.InputEnumValueRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "get_alerts", Pointer: "/inputSchema/properties/severity/enum",
 			Message: `enum value "unknown" is no longer accepted`, Before: []string{"minor", "severe", "unknown"}, After: []string{"minor", "severe"},
 			Acknowledged: "nobody sends unknown; confirmed with the dashboard team"}),
 	}
 	spec := []finding.Finding{
-		F(Spec{Rule: "tool-input-schema-invalid", Level: rules.LevelError, Tags: []string{"spec"}, Revision: "2025-06-18",
+		F(Spec{Rule: rules.ToolInputSchemaInvalid, Level: rules.LevelError, Tags: []string{"spec"}, Revision: "2025-06-18",
 			Kind: finding.KindTool, Name: "get_alerts", Pointer: "/inputSchema/properties/region/type",
 			Message: `inputSchema is not a valid JSON Schema: "type" must be a string or an array of strings`, After: 42}),
 	}
 	lint := []finding.Finding{
-		F(Spec{Rule: "description-missing", Level: rules.LevelWarning, Tags: []string{"lint", "llm"},
+		F(Spec{Rule: rules.DescriptionMissing, Level: rules.LevelWarning, Tags: []string{"lint", "llm"},
 			Kind: finding.KindPrompt, Name: "summarize_week", Message: "prompt has no description: models cannot tell when to use it"}),
 	}
 	s := report.Section{
@@ -176,25 +176,25 @@ var (
 // HostileText wherever a server's text can appear.
 func Hostile() *report.Report {
 	changes := []finding.Finding{
-		F(Spec{Rule: "tool-removed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.ToolRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: HostileName, Message: "tool " + HostileName + " was removed: " + HostileText, Before: HostileName}),
-		F(Spec{Rule: "tool-description-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
+		F(Spec{Rule: rules.ToolDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
 			Kind: finding.KindTool, Name: HostileName, Pointer: "/description",
 			Message: "description changed", Before: "A harmless tool.", After: HostileText}),
-		F(Spec{Rule: "input-property-description-changed", Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"llm"},
+		F(Spec{Rule: rules.InputPropertyDescriptionChanged, Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"llm"},
 			Kind: finding.KindTool, Name: HostileName, Pointer: "/inputSchema/properties/" + HostileName + "/description",
 			Message: "description of " + HostileName + " changed", Before: "short", After: "short " + HostileText}),
-		F(Spec{Rule: "input-type-changed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.InputTypeChanged, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindResourceTemplate, Name: "file:///" + HostileName + "/{path}", Pointer: "/" + HostileName,
 			Message: HostileText, Before: map[string]any{"description": HostileText, "type": "string"}, After: map[string]any{HostileName: HostileText}}),
-		F(Spec{Rule: "prompt-removed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
+		F(Spec{Rule: rules.PromptRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindPrompt, Name: HostileName, Message: "prompt removed", Acknowledged: HostileText}),
-		F(Spec{Rule: "server-instructions-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
+		F(Spec{Rule: rules.ServerInstructionsChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
 			Kind: finding.KindServer, Pointer: "/instructions", Message: "instructions changed",
 			Before: "::notice::context line\nBe helpful.", After: "::notice::context line\nBe helpful.\n" + HostileText}),
 	}
 	lint := []finding.Finding{
-		F(Spec{Rule: "text-hidden-characters", Level: rules.LevelWarning, Tags: []string{"lint", "sec"},
+		F(Spec{Rule: rules.TextHiddenCharacters, Level: rules.LevelWarning, Tags: []string{"lint", "sec"},
 			Kind: finding.KindTool, Name: HostileName, Pointer: "/description", Message: "::error::from a message " + HostileText, After: HostileText}),
 	}
 	s := report.Section{
@@ -218,12 +218,12 @@ func Hostile() *report.Report {
 // descriptions: what a rewrite of a big server looks like.
 func Large(nTools, perTool int) *report.Report {
 	kinds := []Spec{
-		{Rule: "input-required-property-added", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"}},
-		{Rule: "input-type-narrowed", Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"}},
-		{Rule: "output-property-became-optional", Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"wire"}},
-		{Rule: "tool-description-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"}},
-		{Rule: "input-optional-property-added", Level: rules.LevelNote, Severity: rules.SeverityMinor},
-		{Rule: "input-property-description-changed", Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm"}},
+		{Rule: rules.InputRequiredPropertyAdded, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"}},
+		{Rule: rules.InputTypeNarrowed, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"}},
+		{Rule: rules.OutputPropertyBecameOptional, Level: rules.LevelWarning, Severity: rules.SeverityRisky, Tags: []string{"wire"}},
+		{Rule: rules.ToolDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"}},
+		{Rule: rules.InputOptionalPropertyAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor},
+		{Rule: rules.InputPropertyDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm"}},
 	}
 	var changes []finding.Finding
 	locs := map[string]locate.Location{}
@@ -234,12 +234,12 @@ func Large(nTools, perTool int) *report.Report {
 			sp.Kind, sp.Name = finding.KindTool, name
 			prop := fmt.Sprintf("param_%d", k)
 			switch {
-			case sp.Rule == "tool-description-changed":
+			case sp.Rule == rules.ToolDescriptionChanged:
 				sp.Pointer = "/description"
 				sp.Message = "description changed"
 				sp.Before = fmt.Sprintf("Runs %s against the catalogue and returns up to 50 matching records, newest first. Use it when the user asks about %s.", name, prop)
 				sp.After = fmt.Sprintf("Runs %s against the catalogue and returns up to 100 matching records, sorted by relevance. Use it when the user asks about %s or related topics.", name, prop)
-			case sp.Rule == "input-property-description-changed":
+			case sp.Rule == rules.InputPropertyDescriptionChanged:
 				sp.Pointer = "/inputSchema/properties/" + prop + "/description"
 				sp.Message = fmt.Sprintf("description of %q changed", prop)
 				sp.Before = "The maximum number of results."
