@@ -3,10 +3,10 @@ package report
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // TextDiff is textdiff.Diff: a compact, raw (unescaped) diff of two texts.
@@ -15,16 +15,52 @@ func TextDiff(a, b string) string { return textdiff.Diff(a, b) }
 // IsLineDiff is textdiff.IsLineDiff.
 func IsLineDiff(a, b string) bool { return textdiff.IsLineDiff(a, b) }
 
+// proseRules are the rules whose before and after are model-visible text
+// (a description, title or instructions) worth a text diff.
+var proseRules = map[string]bool{
+	rules.DescriptionMissing:                 true,
+	rules.InputPropertyDescriptionChanged:    true,
+	rules.InputPropertyTitleChanged:          true,
+	rules.OutputPropertyDescriptionChanged:   true,
+	rules.PromptArgumentDescriptionChanged:   true,
+	rules.PromptArgumentTitleChanged:         true,
+	rules.PromptDescriptionChanged:           true,
+	rules.PromptTitleChanged:                 true,
+	rules.ResourceDescriptionChanged:         true,
+	rules.ResourceTemplateDescriptionChanged: true,
+	rules.ResourceTemplateTitleChanged:       true,
+	rules.ResourceTitleChanged:               true,
+	rules.ServerDescriptionChanged:           true,
+	rules.ServerInstructionsAdded:            true,
+	rules.ServerInstructionsChanged:          true,
+	rules.ServerInstructionsRemoved:          true,
+	rules.ServerTitleChanged:                 true,
+	rules.ToolAnnotationTitleChanged:         true,
+	rules.ToolDescriptionAdded:               true,
+	rules.ToolDescriptionChanged:             true,
+	rules.ToolDescriptionRemoved:             true,
+	rules.ToolTitleChanged:                   true,
+}
+
+// spanRules are the text detectors: tagged llm, but their before and after
+// hold the suspicious span, not the text.
+var spanRules = map[string]bool{
+	rules.TextAnsiEscape:              true,
+	rules.TextCrossToolReferenceAdded: true,
+	rules.TextEncodedPayloadAdded:     true,
+	rules.TextHiddenCharacters:        true,
+	rules.TextHiddenCharactersAdded:   true,
+	rules.TextInjectionMarker:         true,
+	rules.TextInjectionMarkerAdded:    true,
+	rules.TextLengthSpike:             true,
+	rules.TextSensitiveReferenceAdded: true,
+	rules.TextUrlAdded:                true,
+}
+
 // proseFinding reports whether a finding's before/after are model-visible
-// text worth a text diff: descriptions, titles, instructions, or any
-// finding tagged llm (the text-* detectors hold a span, not the text).
+// text worth a text diff: the prose rules, or any other finding tagged llm.
 func proseFinding(f finding.Finding) bool {
-	for _, w := range []string{"description", "instructions", "title"} {
-		if strings.Contains(f.Rule, w) {
-			return true
-		}
-	}
-	return slices.Contains(f.Tags, "llm") && !strings.HasPrefix(f.Rule, "text-")
+	return proseRules[f.Rule] || (slices.Contains(f.Tags, "llm") && !spanRules[f.Rule])
 }
 
 // textStrings returns before and after as strings when both are JSON
