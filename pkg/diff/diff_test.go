@@ -161,9 +161,9 @@ func TestSelfAndDeterminism(t *testing.T) {
 
 // Rules the snapshots cannot show (see each rule's help).
 var unobservable = map[string]string{
-	"tool-list-order-changed":   "snapshots are sorted by name",
-	"prompt-messages-changed":   "snapshots do not record rendered prompts yet",
-	"resource-contents-changed": "snapshots do not record resource contents yet",
+	rules.ToolListOrderChanged:    "snapshots are sorted by name",
+	rules.PromptMessagesChanged:   "snapshots do not record rendered prompts yet",
+	rules.ResourceContentsChanged: "snapshots do not record resource contents yet",
 }
 
 // ownRule reports whether a change rule belongs to the sections this
