@@ -116,7 +116,8 @@ const (
 
 // Rule is one entry of the table.
 type Rule struct {
-	// ID is kebab-case and stable forever.
+	// ID is kebab-case and stable forever. Code names it by its constant
+	// (ToolRemoved for tool-removed), declared beside the rule's spec.
 	ID   string
 	Kind Kind
 	// Severity is set for change rules; Level is derived from it.
