@@ -13,4 +13,10 @@
 // tool-removed: the kebab-case words, each capitalized), so a grep for an
 // ID finds its definition and a grep for the constant finds every producer.
 // All returns the rules merged and sorted.
+//
+// Tests keep the table and the code in step: every rule has its constant
+// and a producer that names it (or a written reason why none can), no
+// producer spells an ID as a literal or builds one from pieces, and every
+// input-* rule has its output-* counterpart unless a written waiver says
+// why the other direction has none.
 package rules
