@@ -18,6 +18,12 @@
 //   - junit: one test case per subject, one failure per finding at or
 //     above --fail-on.
 //
+// ReviewComments renders the findings of each source line that defines a
+// subject as the text of one pull request review comment (from the
+// embedded review.md.tmpl); RefreshReviewComments renders them again for
+// comments received from elsewhere, so that only this package's text is
+// ever posted. Where they go is the publisher's business.
+//
 // Everything a server's author wrote (names, descriptions, schema text)
 // is untrusted. It reaches readers only through escape.go, one module for
 // every renderer: hidden characters become visible, text is bounded, and
