@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/cmdline"
 	"github.com/mcp-surface/mcp-surface/internal/github"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"github.com/mcp-surface/mcp-surface/internal/locate"
@@ -539,7 +540,7 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		if c.Shell {
 			s.Command, s.Shell = []string{c.Command}, true
 		} else {
-			argv, err := splitCommandLine(c.Command)
+			argv, err := cmdline.Split(c.Command)
 			if err != nil {
 				return nil, usagef("input command: %v", err)
 			}
@@ -1184,101 +1185,5 @@ func bundleFailOn(raw json.RawMessage) (rules.Level, error) {
 	return rules.ParseLevel(top.Summary.FailOn)
 }
 
-// shellQuote quotes s for /bin/sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// splitCommandLine splits the command input into argv with the quoting
-// rules of a POSIX shell, and nothing else: words are separated by blanks
-// and newlines; 'single quotes' keep everything; "double quotes" keep
-// everything but \" \\ \$ \` and backslash-newline; outside quotes a
-// backslash keeps the next character. No variable, glob, tilde or command
-// expansion happens, so characters a shell would interpret (| & ; < > ( )
-// $ and `) are refused outside quotes, with a pointer to input shell, and
-// so is a leading NAME=value (use the step's env:).
-func splitCommandLine(s string) ([]string, error) {
-	var (
-		args    []string
-		cur     strings.Builder
-		inWord  bool
-		quote   rune // 0, '\'' or '"'
-		escaped bool
-	)
-	runes := []rune(s)
-	for i := 0; i < len(runes); i++ {
-		r := runes[i]
-		switch {
-		case escaped:
-			escaped = false
-			if r != '\n' {
-				cur.WriteRune(r)
-				inWord = true
-			}
-		case quote == '\'':
-			if r == '\'' {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case quote == '"':
-			switch {
-			case r == '"':
-				quote = 0
-			case r == '\\' && i+1 < len(runes) && strings.ContainsRune("\"\\$`\n", runes[i+1]):
-				i++
-				if runes[i] != '\n' {
-					cur.WriteRune(runes[i])
-				}
-			case r == '$' || r == '`':
-				return nil, fmt.Errorf("%q inside double quotes would be expanded by a shell; single-quote it, or set shell: true", string(r))
-			default:
-				cur.WriteRune(r)
-			}
-		case r == '\\':
-			escaped = true
-		case r == '\'' || r == '"':
-			quote = r
-			inWord = true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			if inWord {
-				args = append(args, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case strings.ContainsRune("|&;<>()$`", r):
-			return nil, fmt.Errorf("%q is shell syntax, and the command runs without a shell: quote it, or set shell: true to run the command with sh -c", string(r))
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unterminated %c quote", quote)
-	}
-	if escaped {
-		return nil, errors.New("the command ends with a backslash")
-	}
-	if inWord {
-		args = append(args, cur.String())
-	}
-	if len(args) == 0 {
-		return nil, errors.New("empty command")
-	}
-	if name, _, ok := strings.Cut(args[0], "="); ok && isEnvName(name) {
-		return nil, fmt.Errorf("%q sets a variable, which needs a shell: set it in the step's env: instead", args[0])
-	}
-	return args, nil
-}
-
-func isEnvName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
+// shellQuote quotes a word for the build's shell.
+var shellQuote = cmdline.Quote

@@ -1215,41 +1215,6 @@ func TestActionSeveralServers(t *testing.T) {
 	}
 }
 
-func TestSplitCommandLine(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-		err  string
-	}{
-		{in: "node build/index.js --stdio", want: []string{"node", "build/index.js", "--stdio"}},
-		{in: "  go run ./cmd/server  ", want: []string{"go", "run", "./cmd/server"}},
-		{in: `python -m "my server" 'it''s'`, want: []string{"python", "-m", "my server", "its"}},
-		{in: `npx -y 'a b' "c \"d\" \\ e" f\ g`, want: []string{"npx", "-y", "a b", `c "d" \ e`, "f g"}},
-		{in: "uv run\n  server.py \\\n  --flag", want: []string{"uv", "run", "server.py", "--flag"}},
-		{in: `echo '$HOME|x'`, want: []string{"echo", "$HOME|x"}},
-		{in: `'' x`, want: []string{"", "x"}},
-		{in: "node a.js | tee log", err: "shell syntax"},
-		{in: "node $APP", err: "shell syntax"},
-		{in: `node "$APP"`, err: "expanded"},
-		{in: "a && b", err: "shell syntax"},
-		{in: "PORT=3 node a.js", err: "env:"},
-		{in: `node 'a.js`, err: "unterminated"},
-		{in: `node a.js\`, err: "backslash"},
-		{in: "   ", err: "empty"},
-	} {
-		got, err := splitCommandLine(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
-			t.Errorf("%q: %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-}
-
 // ---- action.yml and its documentation ----
 
 var updateActionDocs = flag.Bool("update-action-docs", false, "rewrite the generated tables of docs/action.md from action.yml")
