@@ -387,14 +387,11 @@ func (b *Bundle) Verify(ctx context.Context, c *Client, want Expected) (*PullReq
 	if err := b.Validate(); err != nil {
 		return nil, err
 	}
-	if !strings.EqualFold(b.Repository, want.Repository) {
-		return nil, fmt.Errorf("%w: it is for repository %q, this run is in %q", ErrBundleMismatch, b.Repository, want.Repository)
-	}
 	if !isCommitID(want.HeadSHA) {
 		return nil, fmt.Errorf("verify bundle: the expected head commit %q is not a commit id", want.HeadSHA)
 	}
-	if b.HeadSHA != want.HeadSHA {
-		return nil, fmt.Errorf("%w: it is for commit %s, the analyzing run checked out %s", ErrBundleMismatch, b.HeadSHA, want.HeadSHA)
+	if err := b.Match(want.Repository, want.HeadSHA); err != nil {
+		return nil, err
 	}
 	if want.PullRequest > 0 && b.PullRequest != want.PullRequest {
 		return nil, fmt.Errorf("%w: it is for pull request #%d, the run belongs to #%d", ErrBundleMismatch, b.PullRequest, want.PullRequest)

@@ -6,6 +6,14 @@
 // (FindPullRequestForSHA, GetPullRequest) and carries the analysis from an
 // unprivileged job to a privileged one as untrusted data (Bundle).
 //
+// A Publisher is the publishing flow of one run on top of the Client: the
+// comment as the comment mode says (on-change only updates a comment when
+// there is no news), the review, the SARIF upload, and for a publish job
+// the bundle's verification against the pull request the trusted event
+// names (VerifyBundle). Its options carry every value it needs; nothing in
+// this package reads the environment, so a caller other than the action
+// (another CI, a test) configures it the same way.
+//
 // The Client wraps go-github v66 with the base URL taken from the
 // runner's GITHUB_API_URL, so GitHub Enterprise Server and a test server at
 // any path work alike. It papers over that library's traps: UploadSarif

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/github"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// actionInput is one input of action.yml as the binary reads it.
+type actionInput struct {
+	Name string
+	// Default is what an empty or unset value means. action.yml declares
+	// the same default (a test compares them); a wrapper that passes no
+	// value gets the same behaviour.
+	Default string
+}
+
+// tokenDefault is action.yml's default of github-token: the expression is
+// evaluated by the runner, so the binary's own default is "".
+const tokenDefault = "${{ github.token }}"
+
+// actionInputs lists every input the binary reads, in the order of
+// action.yml. A test checks action.yml against it both ways.
+var actionInputs = []actionInput{
+	{"mode", modeFull},
+	{"command", ""},
+	{"shell", "false"},
+	{"url", ""},
+	{"headers", ""},
+	{"sse", "false"},
+	{"server", ""},
+	{"working-directory", "."},
+	{"build", ""},
+	{"config", ""},
+	{"snapshot", "mcp-surface.json"},
+	{"baseline", BaselineAuto},
+	{"base-ref", ""},
+	{"protocol-version", capture.LatestRevision},
+	{"startup-timeout", capture.DefaultLimits.StartupTimeout.String()},
+	{"fail-on", "error"},
+	{"fail-on-tags", ""},
+	{"comment", commentAlways},
+	{"comment-author", github.DefaultCommentAuthor},
+	{"review-comments", "false"},
+	{"max-review-comments", strconv.Itoa(github.DefaultMaxReviewComments)},
+	{"sarif-file", "mcp-surface.sarif"},
+	{"upload-sarif", "false"},
+	{"report-file", ""},
+	{"bundle", "mcp-surface-bundle"},
+	{"github-token", tokenDefault},
+}
+
+// actionOutputs lists every output the binary sets; action.yml maps each
+// from the step that runs the binary.
+var actionOutputs = []string{
+	"verdict", "exit-code", "breaking", "errors", "warnings", "notes",
+	"suggested-bump", "manifest-hash", "base-manifest-hash",
+	"sarif-file", "report-file", "bundle-file",
+}
+
+// actionConfig is the inputs, parsed.
+type actionConfig struct {
+	Mode              string
+	Command           string
+	Shell             bool
+	URL               string
+	Headers           []string
+	SSE               bool
+	Server            string
+	WorkingDirectory  string
+	Build             string
+	Config            string
+	Snapshot          string
+	Baseline          string
+	BaseRef           string
+	ProtocolVersion   string
+	StartupTimeout    time.Duration
+	FailOn            rules.Level
+	FailOnTags        []string
+	Comment           string
+	CommentAuthor     string
+	ReviewComments    bool
+	MaxReviewComments int
+	SARIFFile         string
+	UploadSARIF       bool
+	ReportFile        string
+	Bundle            string
+	Token             string
+}
+
+// inputReader reads inputs by name, applying the defaults of actionInputs,
+// and records which it read (a test checks that every input is).
+type inputReader struct {
+	ae   *actionenv.Env
+	read map[string]bool
+	errs []error
+}
+
+func (r *inputReader) spec(name string) actionInput {
+	i := slices.IndexFunc(actionInputs, func(in actionInput) bool { return in.Name == name })
+	if i < 0 {
+		panic("cli: input " + name + " is not in actionInputs")
+	}
+	r.read[name] = true
+	return actionInputs[i]
+}
+
+func (r *inputReader) str(name string) string {
+	in := r.spec(name)
+	if v := r.ae.Input(name); v != "" {
+		return v
+	}
+	if in.Default == tokenDefault {
+		return ""
+	}
+	return in.Default
+}
+
+func (r *inputReader) boolean(name string) bool {
+	in := r.spec(name)
+	def, _ := strconv.ParseBool(in.Default)
+	v, err := r.ae.InputBool(name, def)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
+}
+
+func (r *inputReader) choice(name string, allowed ...string) string {
+	in := r.spec(name)
+	v, err := r.ae.InputChoice(name, in.Default, allowed...)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
+}
+
+// readActionConfig reads every input. The secret ones (the token, header
+// values) are masked before anything else is done with them.
+func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
+	r := &inputReader{ae: ae, read: map[string]bool{}}
+	c := &actionConfig{}
+	// Secrets first: nothing may be logged before they are masked.
+	r.spec("github-token")
+	c.Token = ae.SecretInput("github-token")
+	r.spec("headers")
+	c.Headers = ae.InputLines("headers")
+	for _, h := range c.Headers {
+		if _, v, ok := strings.Cut(h, ":"); ok {
+			ae.Mask(strings.TrimSpace(v))
+		}
+	}
+
+	c.Mode = r.choice("mode", modeFull, modeAnalyze, modePublish)
+	c.Command = r.str("command")
+	c.Shell = r.boolean("shell")
+	c.URL = r.str("url")
+	c.SSE = r.boolean("sse")
+	c.Server = r.str("server")
+	c.WorkingDirectory = r.str("working-directory")
+	c.Build = r.str("build")
+	c.Config = r.str("config")
+	c.Snapshot = r.str("snapshot")
+	c.Baseline = r.str("baseline")
+	c.BaseRef = r.str("base-ref")
+	c.ProtocolVersion = r.str("protocol-version")
+	in := r.spec("startup-timeout")
+	def, _ := time.ParseDuration(in.Default)
+	d, err := ae.InputDuration("startup-timeout", def)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	c.StartupTimeout = d
+	failOn := r.str("fail-on")
+	if c.FailOn, err = rules.ParseLevel(failOn); err != nil {
+		r.errs = append(r.errs, &actionenv.InputError{Name: "fail-on", Value: failOn, Want: "use error, warning, note, info or none (breaking and risky are accepted)"})
+	}
+	r.spec("fail-on-tags")
+	c.FailOnTags = ae.InputList("fail-on-tags")
+	c.Comment = r.choice("comment", commentAlways, commentOnChange, commentNever)
+	c.CommentAuthor = r.str("comment-author")
+	c.ReviewComments = r.boolean("review-comments")
+	in = r.spec("max-review-comments")
+	defMax, _ := strconv.Atoi(in.Default)
+	if c.MaxReviewComments, err = ae.InputInt("max-review-comments", defMax); err != nil {
+		r.errs = append(r.errs, err)
+	} else if c.MaxReviewComments < 1 || c.MaxReviewComments > github.MaxBundleReviewComments {
+		r.errs = append(r.errs, &actionenv.InputError{Name: "max-review-comments", Value: strconv.Itoa(c.MaxReviewComments), Want: fmt.Sprintf("between 1 and %d", github.MaxBundleReviewComments)})
+	}
+	c.SARIFFile = r.str("sarif-file")
+	c.UploadSARIF = r.boolean("upload-sarif")
+	c.ReportFile = r.str("report-file")
+	c.Bundle = r.str("bundle")
+	if err := errors.Join(r.errs...); err != nil {
+		return c, &usageError{err.Error()}
+	}
+	if c.Command != "" && c.URL != "" {
+		return c, usagef("inputs command and url: give one, not both")
+	}
+	if c.URL == "" && (len(c.Headers) > 0 || c.SSE) {
+		return c, usagef("inputs headers and sse need url")
+	}
+	if !slices.Contains(capture.Revisions, c.ProtocolVersion) {
+		return c, usagef("input protocol-version %q: use one of %s", c.ProtocolVersion, strings.Join(capture.Revisions, ", "))
+	}
+	if filepath.IsAbs(c.WorkingDirectory) || strings.HasPrefix(filepath.Clean(c.WorkingDirectory), "..") {
+		return c, usagef("input working-directory %q: give a directory inside the repository, relative to it", c.WorkingDirectory)
+	}
+	return c, nil
+}

@@ -1,0 +1,301 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/github"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// fail reports a failure of the tool (exit 2) where a workflow shows it:
+// an error annotation, the job summary and the outputs.
+func (a *actionRun) fail(err error) (int, error) {
+	msg := err.Error()
+	a.ae.Error("mcp-surface could not do its job: "+msg, actionenv.Annotation{Title: "mcp-surface"})
+	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
+	a.setOutput("verdict", "error")
+	a.setOutput("exit-code", strconv.Itoa(ExitFailure))
+	return 0, err
+}
+
+// warn is a publishing problem: a warning annotation and a line in the
+// job summary; never a change of the exit code.
+func (a *actionRun) warn(msg string) {
+	a.ae.Warning(msg, actionenv.Annotation{Title: "mcp-surface"})
+	a.notes = append(a.notes, msg)
+}
+
+func (a *actionRun) notesMarkdown() string {
+	if len(a.notes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n**Publishing**\n\n")
+	for _, n := range a.notes {
+		b.WriteString("- ⚠️ " + report.Markdown(n, 2000) + "\n")
+	}
+	return b.String()
+}
+
+func (a *actionRun) appendSummary(md string) {
+	if _, err := a.ae.AppendSummary(md); err != nil {
+		a.ae.Debug("job summary: " + err.Error())
+	}
+}
+
+func (a *actionRun) setOutput(name, value string) {
+	if !slices.Contains(actionOutputs, name) {
+		panic("cli: output " + name + " is not in actionOutputs")
+	}
+	if err := a.ae.SetOutput(name, value); err != nil {
+		a.ae.Debug("output " + name + ": " + err.Error())
+	}
+}
+
+// inWorkspace resolves a path given relative to the workspace.
+func (a *actionRun) inWorkspace(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(a.ws, p)
+}
+
+// pullRequest is the event's pull request, or nil.
+func (a *actionRun) pullRequest() *actionenv.PullRequestEvent {
+	if a.event == nil {
+		return nil
+	}
+	return a.event.PullRequest
+}
+
+// deliver ends modes full and analyze with the pipeline's report: the
+// files, outputs and job summary, then the bundle (analyze) or the
+// publication on GitHub (full).
+func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, code int) (int, error) {
+	c := a.cfg
+	out, err := a.render(r, report.Options{FailOn: c.FailOn})
+	if err != nil {
+		return a.fail(err)
+	}
+	a.writeResults(out, code)
+
+	pr := a.pullRequest()
+	if c.ReviewComments && pr != nil {
+		out.ReviewComments, out.Lines = a.reviewComments(ctx, repo, pr, r)
+	}
+	switch {
+	case c.Mode == modeAnalyze && pr != nil:
+		if err := a.writeBundle(pr, code, out); err != nil {
+			return a.fail(err)
+		}
+	case c.Mode == modeAnalyze:
+		a.ae.Info("mcp-surface: not a pull request: no bundle to publish")
+	case c.Mode == modeFull:
+		t := github.Target{Ref: a.gctx.Ref, Commit: a.gctx.SHA}
+		if pr != nil {
+			t.PullRequest, t.HeadSHA = pr.Number, pr.Head.SHA
+		}
+		a.publisher().Publish(ctx, out, t)
+	}
+	a.finish(out)
+	return code, nil
+}
+
+// render renders a report in the formats the action writes and publishes.
+func (a *actionRun) render(r *report.Report, o report.Options) (*github.Publication, error) {
+	out := &github.Publication{Report: r, Options: o}
+	var err error
+	if out.Markdown, err = report.RenderBytes("markdown", r, o); err != nil {
+		return nil, err
+	}
+	if out.JSON, err = report.RenderBytes("json", r, o); err != nil {
+		return nil, err
+	}
+	if out.SARIF, err = report.RenderBytes("sarif", r, o); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// reviewComments are the comments on changed lines that define a subject
+// with findings: the report's source locations inside the pull request's
+// diff, worst first, at most one comment per line. Lines are numbered in
+// the work tree; a file whose content differs at the head commit (a merge
+// checkout whose base changed it too) is left out.
+func (a *actionRun) reviewComments(ctx context.Context, repo string, pr *actionenv.PullRequestEvent, r *report.Report) ([]github.ReviewComment, github.LineSet) {
+	head := pr.Head.SHA
+	if _, err := gitrepo.ResolveCommit(ctx, repo, head); err != nil {
+		head = "HEAD"
+	}
+	lines, err := gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
+	if shallow, _ := gitrepo.IsShallow(ctx, repo); err != nil && shallow {
+		// A shallow checkout: fetch both sides with their whole history
+		// (git's own "infinite" depth, what --unshallow asks for).
+		a.logger("fetching the history of the pull request for its diff")
+		if ferr := gitrepo.Fetch(ctx, repo, "origin", unshallowDepth, pr.Base.SHA, pr.Head.SHA); ferr == nil {
+			head = pr.Head.SHA
+			lines, err = gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
+		}
+	}
+	if err != nil {
+		a.warn(fmt.Sprintf("review comments need the pull request's diff, which git could not compute (%v): check out with fetch-depth: 0", err))
+		return nil, nil
+	}
+	same := map[string]bool{}
+	sameAtHead := func(path string) bool {
+		if v, ok := same[path]; ok {
+			return v
+		}
+		work, err1 := os.ReadFile(filepath.Join(repo, filepath.FromSlash(path)))
+		at, err2 := gitrepo.ReadFile(ctx, repo, pr.Head.SHA, path)
+		same[path] = err1 == nil && err2 == nil && bytes.Equal(work, at)
+		return same[path]
+	}
+	comments := report.ReviewComments(r, func(path string, line int) bool {
+		return lines.Contains(path, line) && sameAtHead(path)
+	}, github.MaxBundleReviewComments)
+	return github.ReviewCommentsOf(comments), lines
+}
+
+// unshallowDepth is the depth git uses for --unshallow.
+const unshallowDepth = 0x7fffffff
+
+// writeResults writes the report files, the outputs and the job summary:
+// what every mode does, before publishing.
+func (a *actionRun) writeResults(out *github.Publication, code int) {
+	c := a.cfg
+	sarifPath := a.inWorkspace(c.SARIFFile)
+	if err := report.WriteFile(sarifPath, out.SARIF); err != nil {
+		a.warn(fmt.Sprintf("writing %s: %v", c.SARIFFile, err))
+	} else {
+		a.setOutput("sarif-file", sarifPath)
+	}
+	reportPath := a.inWorkspace(c.ReportFile)
+	if reportPath == "" {
+		dir := a.env.Getenv("RUNNER_TEMP")
+		if dir == "" {
+			dir = a.ws
+		}
+		reportPath = filepath.Join(dir, "mcp-surface-report.json")
+	}
+	if err := report.WriteFile(reportPath, out.JSON); err != nil {
+		a.warn(fmt.Sprintf("writing the JSON report: %v", err))
+	} else {
+		a.setOutput("report-file", reportPath)
+	}
+
+	r := out.Report
+	s := r.Summary()
+	verdict := "pass"
+	if code != ExitOK {
+		verdict = "fail"
+	}
+	a.setOutput("verdict", verdict)
+	a.setOutput("exit-code", strconv.Itoa(code))
+	a.setOutput("breaking", strconv.FormatBool(hasBreaking(r)))
+	a.setOutput("errors", strconv.Itoa(s.Error))
+	a.setOutput("warnings", strconv.Itoa(s.Warning))
+	a.setOutput("notes", strconv.Itoa(s.Note))
+	a.setOutput("suggested-bump", s.SuggestedBump)
+	head, base := manifestHashes(r)
+	a.setOutput("manifest-hash", head)
+	a.setOutput("base-manifest-hash", base)
+}
+
+// finish ends a run: the job summary (the report, then any publishing
+// problem), the annotations, and the report as text in the log.
+func (a *actionRun) finish(out *github.Publication) {
+	a.appendSummary(string(out.Markdown) + a.notesMarkdown())
+	// Annotations last, so that publishing warnings are among the ten of
+	// each level that GitHub shows for a step.
+	var ann bytes.Buffer
+	if err := report.Render(&ann, "github", out.Report, out.Options); err == nil {
+		a.env.Stdout.Write(ann.Bytes())
+	}
+	if text, err := report.RenderBytes("text", out.Report, out.Options); err == nil {
+		end := a.ae.Group("mcp-surface report")
+		a.ae.Info(string(text))
+		end()
+	}
+}
+
+// hasBreaking reports an unacknowledged change of severity breaking.
+func hasBreaking(r *report.Report) bool {
+	for _, s := range r.Servers {
+		for _, f := range s.Changes {
+			if f.Severity == rules.SeverityBreaking && f.Acknowledged == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// manifestHashes are the head and base manifest hashes: the hash for one
+// server, one "name=hash" line per server for several.
+func manifestHashes(r *report.Report) (head, base string) {
+	if len(r.Servers) == 1 {
+		s := r.Servers[0]
+		if s.Head != nil {
+			head = s.Head.ManifestHash
+		}
+		if s.Base != nil {
+			base = s.Base.ManifestHash
+		}
+		return head, base
+	}
+	var hs, bs []string
+	for _, s := range r.Servers {
+		if s.Head != nil && s.Head.ManifestHash != "" {
+			hs = append(hs, s.Server+"="+s.Head.ManifestHash)
+		}
+		if s.Base != nil && s.Base.ManifestHash != "" {
+			bs = append(bs, s.Server+"="+s.Base.ManifestHash)
+		}
+	}
+	sort.Strings(hs)
+	sort.Strings(bs)
+	return strings.Join(hs, "\n"), strings.Join(bs, "\n")
+}
+
+// publisher maps the inputs onto a github.Publisher. Without a token, or
+// without the repository, it publishes nothing and says so once something
+// was to be published.
+func (a *actionRun) publisher() *github.Publisher {
+	o := github.PublisherOptions{
+		Repository:        a.gctx.Repository,
+		Comment:           github.CommentMode(a.cfg.Comment),
+		CommentAuthor:     a.cfg.CommentAuthor,
+		Review:            a.cfg.ReviewComments,
+		MaxReviewComments: a.cfg.MaxReviewComments,
+		UploadSARIF:       a.cfg.UploadSARIF,
+		Logf:              a.logger,
+		Warn:              a.warn,
+	}
+	switch api, err := a.ae.APIURL(); {
+	case a.cfg.Token == "":
+		o.Unavailable = errors.New("no github-token: nothing was published to GitHub (the job summary, outputs and files are written)")
+	case err != nil:
+		o.Unavailable = fmt.Errorf("GitHub API: %w", err)
+	default:
+		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + Version})
+		if err != nil {
+			o.Unavailable = fmt.Errorf("GitHub API: %w", err)
+		} else if a.gctx.Owner == "" {
+			o.Client, o.Unavailable = nil, errors.New("GITHUB_REPOSITORY is not set: nothing was published")
+		}
+	}
+	return github.NewPublisher(o)
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/cmdline"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
+)
+
+// pipelineEnv is env for the commands the pipeline starts (the build, the
+// server): the inputs and anything holding the token are left out, so the
+// pull request's code never receives the token through us.
+func (a *actionRun) pipelineEnv() *Env {
+	e := *a.env
+	full := a.env.Environ
+	e.Environ = func() []string {
+		if full == nil {
+			return nil
+		}
+		var out []string
+		for _, kv := range full() {
+			k, v, _ := strings.Cut(kv, "=")
+			if strings.HasPrefix(strings.ToUpper(k), "INPUT_") || (a.cfg.Token != "" && strings.Contains(v, a.cfg.Token)) {
+				continue
+			}
+			out = append(out, kv)
+		}
+		return out
+	}
+	return &e
+}
+
+// servers are the servers to check: the command or url input, else the
+// servers: list of the configuration (one of them with input server).
+func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) ([]serverSpec, error) {
+	c := a.cfg
+	snapshot := ""
+	if c.Snapshot != "" {
+		snapshot = filepath.ToSlash(filepath.Clean(filepath.Join(relWork, c.Snapshot)))
+	}
+	switch {
+	case c.Command != "":
+		s := serverSpec{Name: c.Server, Dir: relWork, Snapshot: snapshot}
+		if c.Shell {
+			s.Command, s.Shell = []string{c.Command}, true
+		} else {
+			argv, err := cmdline.Split(c.Command)
+			if err != nil {
+				return nil, usagef("input command: %v", err)
+			}
+			s.Command = argv
+		}
+		return []serverSpec{s}, nil
+	case c.URL != "":
+		cf := captureFlags{url: c.URL, headers: c.Headers, sse: c.SSE}
+		t, err := cf.target(a.env, nil)
+		if err != nil {
+			return nil, err
+		}
+		h := httpHeaders(t)
+		for _, vs := range h {
+			a.ae.Mask(vs...) // values after ${VAR} expansion
+		}
+		return []serverSpec{{Name: c.Server, URL: c.URL, SSE: c.SSE, Headers: h, Dir: relWork, Snapshot: snapshot}}, nil
+	case cfg != nil && len(cfg.Servers) > 0:
+		all, err := serversFromConfig(a.env, cfg, repo, cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		// Secrets from the configuration (header values, probe arguments
+		// taken from the environment) are masked before anything runs.
+		for _, s := range all {
+			for _, vs := range s.Headers {
+				a.ae.Mask(vs...)
+			}
+			a.ae.Mask(s.Secrets...)
+		}
+		if c.Server == "" {
+			return all, nil
+		}
+		var names []string
+		for _, s := range all {
+			if s.Name == c.Server {
+				return []serverSpec{s}, nil
+			}
+			names = append(names, s.Name)
+		}
+		return nil, usagef("input server %q: %s lists %s", c.Server, filepath.Base(cfgPath), strings.Join(names, ", "))
+	}
+	return nil, usagef("no server to check: set input command (or url), or list servers: in %s", config.DefaultFile)
+}
+
+// baseRef is the commit to compare with: the base-ref input, else the
+// pull request's base, else a push's previous commit; "" means the
+// committed snapshot in the work tree. A commit missing from a shallow
+// checkout is fetched.
+func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
+	if ref := a.cfg.BaseRef; ref != "" {
+		if actionenv.IsCommitID(ref) {
+			if err := a.ensureCommit(ctx, repo, ref); err != nil {
+				return "", fmt.Errorf("input base-ref %s: %w", ref, err)
+			}
+			return ref, nil
+		}
+		for _, rev := range []string{ref, "origin/" + ref} {
+			if sha, err := gitrepo.ResolveCommit(ctx, repo, rev); err == nil {
+				return sha, nil
+			}
+		}
+		return "", fmt.Errorf("input base-ref %q names no commit of the checkout (nor origin/%s): check out with fetch-depth: 0, or give a commit id, which is fetched", ref, ref)
+	}
+	if a.cfg.Baseline == BaselineNone || (a.event == nil) {
+		return "", nil
+	}
+	switch {
+	case a.event.PullRequest != nil:
+		sha := a.event.PullRequest.Base.SHA
+		if err := a.ensureCommit(ctx, repo, sha); err != nil {
+			return "", fmt.Errorf("the pull request's base commit %s: %w", sha, err)
+		}
+		return sha, nil
+	case a.event.Push != nil:
+		sha, ok := a.event.Push.Previous()
+		if !ok {
+			a.logger("the push created the branch: comparing with the committed snapshot")
+			return "", nil
+		}
+		if err := a.ensureCommit(ctx, repo, sha); err != nil {
+			a.warn(fmt.Sprintf("the push's previous commit %s is not available (%v): comparing with the committed snapshot instead", shortRef(sha), err))
+			return "", nil
+		}
+		return sha, nil
+	}
+	return "", nil
+}
+
+// ensureCommit fetches sha from origin when the checkout lacks it.
+func (a *actionRun) ensureCommit(ctx context.Context, repo, sha string) error {
+	if _, err := gitrepo.ResolveCommit(ctx, repo, sha); err == nil {
+		return nil
+	}
+	a.logger("fetching %s (not in the checkout)", shortRef(sha))
+	if err := gitrepo.Fetch(ctx, repo, "origin", 1, sha); err != nil {
+		return fmt.Errorf("not in the checkout and could not be fetched: %w", err)
+	}
+	_, err := gitrepo.ResolveCommit(ctx, repo, sha)
+	return err
+}
+
+// shellQuote quotes a word for the build's shell.
+var shellQuote = cmdline.Quote
