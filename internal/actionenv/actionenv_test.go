@@ -406,3 +406,51 @@ func TestEventRejectsBadPayloads(t *testing.T) {
 		t.Errorf("workflow_dispatch = %+v, %v", ev, err)
 	}
 }
+
+func TestBooleanWordsAndChoices(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		v, ok bool
+	}{
+		{"true", true, true}, {"True", true, true}, {"YES", true, true}, {"on", true, true}, {"1", true, true}, {" y\u0065s ", true, true},
+		{"false", false, true}, {"FALSE", false, true}, {"No", false, true}, {"off", false, true}, {"0", false, true},
+		{"", false, false}, {"y", false, false}, {"t", false, false}, {"2", false, false}, {"enabled", false, false}, {"nope", false, false},
+	} {
+		if v, ok := ParseBool(tc.in); v != tc.v || ok != tc.ok {
+			t.Errorf("ParseBool(%q) = %v, %v; want %v, %v", tc.in, v, ok, tc.v, tc.ok)
+		}
+	}
+
+	vars := map[string]string{}
+	e := New(mapEnv(vars), nil)
+	choice := func(value, onTrue, onFalse string) (string, error) {
+		vars["INPUT_COMMENT"] = value
+		return e.InputChoiceOrBool("comment", "always", onTrue, onFalse, "always", "on-change", "never")
+	}
+	for _, tc := range []struct{ in, onTrue, onFalse, want, err string }{
+		{in: "", want: "always"},
+		{in: "On-Change", want: "on-change"},
+		{in: "yes", onTrue: "always", onFalse: "never", want: "always"},
+		{in: "OFF", onTrue: "always", onFalse: "never", want: "never"},
+		{in: "false", onFalse: "never", want: "never"},
+		{in: "true", onFalse: "never", err: `input "comment": "true" is not valid: use one of always, on-change, never (false means never)`},
+		{in: "true", err: `input "comment": "true" is not valid: use one of always, on-change, never`},
+		{in: "sometimes", onTrue: "always", onFalse: "never", err: `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`},
+	} {
+		got, err := choice(tc.in, tc.onTrue, tc.onFalse)
+		if tc.err != "" {
+			var ie *InputError
+			if err == nil || err.Error() != tc.err || !errors.As(err, &ie) || ie.Name != "comment" {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	vars["INPUT_SHELL"] = "maybe"
+	if _, err := e.InputBool("shell", false); err == nil || err.Error() != `input "shell": "maybe" is not valid: use true or false (yes/no, on/off and 1/0 are accepted too, in any case)` {
+		t.Errorf("InputBool(maybe) error = %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package actionenv
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,19 +65,36 @@ func (e *Env) SecretInput(name string) string {
 	return s
 }
 
-// InputBool parses a boolean input as the YAML 1.2 core schema spells it
-// (true, True, TRUE, false, False, FALSE); empty gives def.
-func (e *Env) InputBool(name string, def bool) (bool, error) {
-	switch s := e.Input(name); s {
-	case "":
-		return def, nil
-	case "true", "True", "TRUE":
-		return true, nil
-	case "false", "False", "FALSE":
-		return false, nil
-	default:
-		return false, &InputError{Name: name, Value: s, Want: "use true or false"}
+// Boolean words, as people type them in a workflow: YAML 1.1's and the
+// shell's as well as YAML 1.2's. Compared case-insensitively.
+var (
+	trueWords  = []string{"true", "yes", "on", "1"}
+	falseWords = []string{"false", "no", "off", "0"}
+)
+
+// ParseBool reads a boolean word: true, yes, on or 1, or false, no, off or
+// 0, in any case. ok is false for anything else.
+func ParseBool(s string) (v, ok bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case slices.Contains(trueWords, s):
+		return true, true
+	case slices.Contains(falseWords, s):
+		return false, true
 	}
+	return false, false
+}
+
+// InputBool parses a boolean input (ParseBool); empty gives def.
+func (e *Env) InputBool(name string, def bool) (bool, error) {
+	s := e.Input(name)
+	if s == "" {
+		return def, nil
+	}
+	if v, ok := ParseBool(s); ok {
+		return v, nil
+	}
+	return false, &InputError{Name: name, Value: s, Want: "use true or false (yes/no, on/off and 1/0 are accepted too, in any case)"}
 }
 
 // InputInt parses a decimal integer input; empty gives def.
@@ -140,18 +158,52 @@ func splitList(s string, sep func(rune) bool) []string {
 	return out
 }
 
-// InputChoice returns the input when it is one of allowed (compared
-// exactly), def when it is empty, and an error listing the choices
-// otherwise.
+// InputChoice returns the input when it is one of allowed (in any case;
+// the value returned is spelled as in allowed), def when it is empty, and
+// an error listing the choices otherwise.
 func (e *Env) InputChoice(name, def string, allowed ...string) (string, error) {
+	return e.InputChoiceOrBool(name, def, "", "", allowed...)
+}
+
+// InputChoiceOrBool is InputChoice for a choice with an obvious yes and
+// no (comment: always and never): a boolean word (ParseBool) gives onTrue
+// or onFalse. Either may be "" when only one side has an obvious meaning;
+// the word for that side is then refused like any unknown value.
+func (e *Env) InputChoiceOrBool(name, def, onTrue, onFalse string, allowed ...string) (string, error) {
 	s := e.Input(name)
 	if s == "" {
 		return def, nil
 	}
 	for _, a := range allowed {
-		if s == a {
-			return s, nil
+		if strings.EqualFold(s, a) {
+			return a, nil
 		}
 	}
-	return "", &InputError{Name: name, Value: s, Want: "use one of " + strings.Join(allowed, ", ")}
+	if v, ok := ParseBool(s); ok {
+		if v && onTrue != "" {
+			return onTrue, nil
+		}
+		if !v && onFalse != "" {
+			return onFalse, nil
+		}
+	}
+	return "", &InputError{Name: name, Value: s, Want: "use " + choiceList(allowed, onTrue, onFalse)}
+}
+
+// choiceList says which values a choice input takes, and what the boolean
+// words stand for: "one of always, on-change, never (true means always,
+// false means never)".
+func choiceList(allowed []string, onTrue, onFalse string) string {
+	list := "one of " + strings.Join(allowed, ", ")
+	var words []string
+	if onTrue != "" {
+		words = append(words, "true means "+onTrue)
+	}
+	if onFalse != "" {
+		words = append(words, "false means "+onFalse)
+	}
+	if len(words) > 0 {
+		list += " (" + strings.Join(words, ", ") + ")"
+	}
+	return list
 }

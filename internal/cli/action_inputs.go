@@ -136,8 +136,14 @@ func (r *inputReader) boolean(name string) bool {
 }
 
 func (r *inputReader) choice(name string, allowed ...string) string {
+	return r.choiceOrBool(name, "", "", allowed...)
+}
+
+// choiceOrBool is choice for an input whose choices include an obvious
+// yes and no: a boolean word means onTrue or onFalse.
+func (r *inputReader) choiceOrBool(name, onTrue, onFalse string, allowed ...string) string {
 	in := r.spec(name)
-	v, err := r.ae.InputChoice(name, in.Default, allowed...)
+	v, err := r.ae.InputChoiceOrBool(name, in.Default, onTrue, onFalse, allowed...)
 	if err != nil {
 		r.errs = append(r.errs, err)
 	}
@@ -181,12 +187,16 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	}
 	c.StartupTimeout = d
 	failOn := r.str("fail-on")
-	if c.FailOn, err = rules.ParseLevel(failOn); err != nil {
-		r.errs = append(r.errs, &actionenv.InputError{Name: "fail-on", Value: failOn, Want: "use error, warning, note, info or none (breaking and risky are accepted)"})
+	level := failOn
+	if v, ok := actionenv.ParseBool(failOn); ok && !v {
+		level = "none" // fail-on: false, as people write "never fail"
+	}
+	if c.FailOn, err = rules.ParseLevel(level); err != nil {
+		r.errs = append(r.errs, &actionenv.InputError{Name: "fail-on", Value: failOn, Want: "use error, warning, note, info or none (breaking and risky are accepted; false means none)"})
 	}
 	r.spec("fail-on-tags")
 	c.FailOnTags = ae.InputList("fail-on-tags")
-	c.Comment = r.choice("comment", commentAlways, commentOnChange, commentNever)
+	c.Comment = r.choiceOrBool("comment", commentAlways, commentNever, commentAlways, commentOnChange, commentNever)
 	c.CommentAuthor = r.str("comment-author")
 	c.ReviewComments = r.boolean("review-comments")
 	in = r.spec("max-review-comments")

@@ -851,6 +851,27 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("comment true and false", func(t *testing.T) {
+		// What people type for the comment input: a boolean word means
+		// always or never.
+		for _, tc := range []struct {
+			value string
+			want  int
+		}{{"true", 1}, {"Yes", 1}, {"false", 0}, {"OFF", 0}} {
+			api := newActGitHub(t)
+			api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
+			ws := repo.workspace(t, repo.c1)
+			res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
+				map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "comment": tc.value, "shell": "no"}).run()
+			if res.code != ExitFindings {
+				t.Fatalf("comment: %s: %s", tc.value, res)
+			}
+			if n := len(api.prComments(pr)); n != tc.want {
+				t.Errorf("comment: %s: %d comments, want %d", tc.value, n, tc.want)
+			}
+		}
+	})
+
 	t.Run("push compares with the previous commit", func(t *testing.T) {
 		api := newActGitHub(t)
 		ws := repo.workspace(t, repo.c1)
@@ -888,6 +909,11 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		}
 		if !strings.Contains(res.stdout, "::error") || !strings.Contains(res.summary, "could not do its job") {
 			t.Errorf("a failure shows as an error annotation and in the summary:\n%s\n%s", res.stdout, res.summary)
+		}
+		res = newActStep(t, nil, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
+			map[string]string{"command": "sh server.sh", "comment": "sometimes"}).run()
+		if res.code != ExitFailure || !strings.Contains(res.stderr, `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`) {
+			t.Errorf("an unknown comment value is exit 2 listing the accepted values: %s", res)
 		}
 	})
 }
