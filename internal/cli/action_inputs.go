@@ -59,6 +59,10 @@ var actionInputs = []actionInput{
 	{"github-token", tokenDefault},
 }
 
+// baselineKeywords are the baselines the baseline input names; any other
+// value is a snapshot file.
+var baselineKeywords = []string{BaselineAuto, BaselineSnapshot, BaselineBuild, BaselineNone}
+
 // actionOutputs lists every output the binary sets; action.yml maps each
 // from the step that runs the binary.
 var actionOutputs = []string{
@@ -177,6 +181,17 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	c.Config = r.str("config")
 	c.Snapshot = r.str("snapshot")
 	c.Baseline = r.str("baseline")
+	if i := slices.IndexFunc(baselineKeywords, func(k string) bool { return strings.EqualFold(k, c.Baseline) }); i >= 0 {
+		c.Baseline = baselineKeywords[i]
+	} else if v, ok := actionenv.ParseBool(c.Baseline); ok {
+		// No snapshot file is called "false": the word means no baseline.
+		// "true" names none of the baselines.
+		if v {
+			r.errs = append(r.errs, &actionenv.InputError{Name: "baseline", Value: c.Baseline, Want: "use one of " + strings.Join(baselineKeywords, ", ") + ", or a snapshot file (false means none)"})
+		} else {
+			c.Baseline = BaselineNone
+		}
+	}
 	c.BaseRef = r.str("base-ref")
 	c.ProtocolVersion = r.str("protocol-version")
 	in := r.spec("startup-timeout")

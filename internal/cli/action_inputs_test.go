@@ -85,6 +85,21 @@ func TestActionInputsPeopleType(t *testing.T) {
 		}
 	}
 
+	for _, tc := range []struct{ value, want string }{
+		{"", BaselineAuto}, {"Snapshot", BaselineSnapshot}, {"BUILD", BaselineBuild}, {"none", BaselineNone},
+		{"false", BaselineNone}, {"no", BaselineNone}, {"Off", BaselineNone}, {"0", BaselineNone},
+		{"base.json", "base.json"}, {"snapshots/Auto.json", "snapshots/Auto.json"},
+	} {
+		c, err := readInputs(map[string]string{"baseline": tc.value})
+		if err != nil || c.Baseline != tc.want {
+			t.Errorf("baseline: %q gives %q, %v; want %q", tc.value, c.Baseline, err, tc.want)
+		}
+	}
+	if _, err := readInputs(map[string]string{"baseline": "yes"}); err == nil ||
+		!strings.Contains(err.Error(), `input "baseline": "yes" is not valid: use one of auto, snapshot, build, none, or a snapshot file (false means none)`) {
+		t.Errorf("baseline: yes: %v", err)
+	}
+
 	// Mode has no yes or no: a boolean word is refused like any other.
 	for _, tc := range []struct{ value, want string }{{"", modeFull}, {"Analyze", modeAnalyze}, {"PUBLISH", modePublish}} {
 		c, err := readInputs(map[string]string{"mode": tc.value})
