@@ -140,8 +140,9 @@ func reviewBody(items []Item) string {
 			RuleID: it.Rule, RuleURL: Options{}.RuleURL(it.Rule),
 		}
 		if it.TextDiff != "" {
+			// The strings, not their JSON: a JSON string has no newline.
 			lang := "text"
-			if IsLineDiff(string(it.Before), string(it.After)) {
+			if a, b, _ := textStrings(it.Finding); IsLineDiff(a, b) {
 				lang = "diff"
 			}
 			e.Block = CodeBlock(Truncate(it.TextDiff, MaxText), lang)

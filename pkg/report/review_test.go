@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 )
@@ -98,5 +100,18 @@ func TestRefreshReviewCommentsIgnoresForeignText(t *testing.T) {
 				t.Errorf("%s (%s, acknowledged %q) kept", it.Rule, it.Level, it.Acknowledged)
 			}
 		}
+	}
+}
+
+// A description that spans lines gets a line diff in its review comment,
+// as in the pull request comment.
+func TestReviewCommentLineDiff(t *testing.T) {
+	f := reporttest.F(reporttest.Spec{Rule: "tool-description-changed", Level: "note", Severity: "patch", Kind: "tool", Name: "search",
+		Pointer: "/description", Message: "description changed", Before: "Searches.\nReturns ten.", After: "Searches.\nReturns twenty."})
+	r := &report.Report{Servers: []report.Section{{Server: "s", Changes: []finding.Finding{f}, Snapshot: "mcp-surface.json",
+		Locations: map[string]locate.Location{f.Fingerprint: {Path: "src/search.ts", Line: 3, Source: locate.SourceCode}}}}}
+	cs := report.ReviewComments(r, anyLine, 0)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "```diff\n") {
+		t.Errorf("multi-line description: %+v", cs)
 	}
 }
