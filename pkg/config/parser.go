@@ -1,0 +1,184 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+type parser struct {
+	file string
+	errs Errors
+}
+
+func (p *parser) errf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// mapping walks a mapping node, calling the handler of each key and
+// reporting unknown and repeated keys.
+func (p *parser) mapping(n *yaml.Node, what string, keys map[string]func(*yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		p.errf(n, "%s must be a mapping", what)
+		return
+	}
+	known := make([]string, 0, len(keys))
+	for k := range keys {
+		known = append(known, k)
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			p.errf(k, "key %q repeated", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		h, ok := keys[k.Value]
+		if !ok {
+			p.errf(k, "unknown key %q%s", k.Value, didYouMean(k.Value, known))
+			continue
+		}
+		h(v)
+	}
+}
+
+func (p *parser) scalar(n *yaml.Node, what string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errf(n, "%s must be a single value", what)
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	s, ok := p.scalar(n, what)
+	if ok && n.Tag != "!!str" {
+		p.errf(n, "%s must be a string (quote it)", what)
+		return "", false
+	}
+	return s, ok
+}
+
+func (p *parser) integer(n *yaml.Node, what string) (int, bool) {
+	s, ok := p.scalar(n, what)
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || n.Tag != "!!int" {
+		p.errf(n, "%s must be an integer, not %q", what, s)
+		return 0, false
+	}
+	return v, true
+}
+
+func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
+	s, ok := p.scalar(n, what)
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || (n.Tag != "!!int" && n.Tag != "!!float") {
+		p.errf(n, "%s must be a number, not %q", what, s)
+		return 0, false
+	}
+	return v, true
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	s, ok := p.scalar(n, what)
+	if !ok {
+		return false, false
+	}
+	if n.Tag != "!!bool" {
+		p.errf(n, "%s must be true or false, not %q", what, s)
+		return false, false
+	}
+	return s == "true" || s == "True" || s == "TRUE", true
+}
+
+func (p *parser) strings(n *yaml.Node, what string) []string {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "%s must be a list", what)
+		return nil
+	}
+	out := []string{}
+	for _, e := range n.Content {
+		if s, ok := p.str(e, what+" entry"); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func known(id string) bool { _, ok := rules.Lookup(id); return ok }
+
+// yamlJSON converts a YAML value to compact JSON.
+func yamlJSON(n *yaml.Node) (json.RawMessage, error) {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, errors.New("not representable as JSON (keys must be strings)")
+	}
+	return b, nil
+}
+
+// didYouMean suggests the closest candidate, or "".
+func didYouMean(s string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := levenshtein(strings.ToLower(s), strings.ToLower(c))
+		if bestD < 0 || d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len(s)/4) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func suggestRule(id string) string {
+	ids := make([]string, 0, len(rules.All()))
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	if s := didYouMean(id, ids); s != "" {
+		return s
+	}
+	if sug := rules.Suggest(id); len(sug) > 0 {
+		return fmt.Sprintf(" (did you mean %q?)", sug[0])
+	}
+	return "; run `mcp-surface explain --list` for the rule IDs"
+}
+
+func levenshtein(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			c := prev[j-1]
+			if x[i-1] != y[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(y)]
+}

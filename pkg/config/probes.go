@@ -1,0 +1,130 @@
+package config
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+)
+
+var probeMethods = capture.ProbeMethods
+
+// probes parses a server's probes: into capture.Probe values.
+func (p *parser) probes(n *yaml.Node) []capture.Probe {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "probes must be a list")
+		return nil
+	}
+	var out []capture.Probe
+	ids := map[string]bool{}
+	for _, e := range n.Content {
+		var pr capture.Probe
+		before := len(p.errs)
+		p.mapping(e, "a probe", p.probeKeys(&pr))
+		if len(p.errs) > before {
+			continue
+		}
+		if pr.ID == "" {
+			pr.ID = strings.TrimSpace(pr.Method + " " + pr.Name + pr.URI)
+		}
+		switch {
+		case !slices.Contains(probeMethods, pr.Method):
+			p.errf(e, "probe method %q: use %s%s", pr.Method, strings.Join(probeMethods, ", "), didYouMean(pr.Method, probeMethods))
+		case (pr.Method == capture.MethodToolsCall || pr.Method == capture.MethodPromptsGet) && pr.Name == "":
+			p.errf(e, "a %s probe needs a name", pr.Method)
+		case pr.Method == capture.MethodResourcesRead && (pr.URI == "") == !pr.AllResources:
+			p.errf(e, "a resources/read probe needs exactly one of uri and allResources: true")
+		case pr.Method == capture.MethodCompletionComplete && (pr.Ref == nil || pr.ArgumentName == ""):
+			p.errf(e, "a completion/complete probe needs ref and argumentName")
+		case pr.Expect == capture.ExpectIsError && pr.Method != capture.MethodToolsCall:
+			p.errf(e, "expect: is-error applies to tools/call only (other methods answer ok or rpc-error)")
+		case ids[pr.ID]:
+			p.errf(e, "probe id %q repeated; give each probe an id", pr.ID)
+		default:
+			ids[pr.ID] = true
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// probeKeys is the table of a probe's keys.
+func (p *parser) probeKeys(pr *capture.Probe) map[string]func(*yaml.Node) {
+	str := func(dst *string, what string) func(*yaml.Node) {
+		return func(v *yaml.Node) {
+			if x, ok := p.scalar(v, what); ok {
+				*dst = x
+			}
+		}
+	}
+	object := func(dst *json.RawMessage, what string) func(*yaml.Node) {
+		return func(v *yaml.Node) {
+			if v.Kind != yaml.MappingNode {
+				p.errf(v, "%s must be a mapping", what)
+				return
+			}
+			if b, err := yamlJSON(v); err != nil {
+				p.errf(v, "%s: %v", what, err)
+			} else {
+				*dst = b
+			}
+		}
+	}
+	return map[string]func(*yaml.Node){
+		"id":            str(&pr.ID, "id"),
+		"method":        str(&pr.Method, "method"),
+		"name":          str(&pr.Name, "name"),
+		"uri":           str(&pr.URI, "uri"),
+		"argumentName":  str(&pr.ArgumentName, "argumentName"),
+		"argumentValue": str(&pr.ArgumentValue, "argumentValue"),
+		"arguments":     object(&pr.Arguments, "arguments"),
+		"ref":           object(&pr.Ref, "ref"),
+		"expect": func(v *yaml.Node) {
+			x, ok := p.scalar(v, "expect")
+			if !ok {
+				return
+			}
+			if !slices.Contains(capture.Expectations, x) {
+				p.errf(v, "expect %q: use %s%s", x, strings.Join(capture.Expectations, ", "), didYouMean(x, capture.Expectations))
+				return
+			}
+			pr.Expect = x
+		},
+		"pin": func(v *yaml.Node) {
+			x, ok := p.scalar(v, "pin")
+			if !ok {
+				return
+			}
+			if x != capture.PinShape {
+				p.errf(v, "pin %q: the only pin is %q", x, capture.PinShape)
+				return
+			}
+			pr.Pin = x
+		},
+		"allResources": func(v *yaml.Node) {
+			if b, ok := p.boolean(v, "allResources"); ok {
+				pr.AllResources = b
+			}
+		},
+		"maxResources": func(v *yaml.Node) {
+			if i, ok := p.integer(v, "maxResources"); ok {
+				pr.MaxResources = i
+			}
+		},
+		"context": func(v *yaml.Node) {
+			if v.Kind != yaml.MappingNode {
+				p.errf(v, "context must be a mapping of argument names to values")
+				return
+			}
+			pr.Context = map[string]string{}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if x, ok := p.scalar(v.Content[i+1], "context "+v.Content[i].Value); ok {
+					pr.Context[v.Content[i].Value] = x
+				}
+			}
+		},
+	}
+}

@@ -1,0 +1,236 @@
+package config
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+)
+
+// Server is one entry of servers:. Exactly one of Command and URL is set.
+type Server struct {
+	Name    string
+	Command []string
+	URL     string
+	Env     map[string]string
+	// Headers are added to every HTTP request (url only). Values may
+	// name environment variables as ${VAR}; they are kept unexpanded
+	// here (the CLI expands them) and are never printed.
+	Headers map[string]string
+	// SSE selects the legacy HTTP+SSE transport (url only).
+	SSE bool
+	// Cwd is the working directory of the command, relative to the
+	// file's directory (command only; "" = the file's directory).
+	Cwd string
+	// Shell runs the command through /bin/sh -c (command only). A
+	// command written as one string is then kept whole, not split.
+	Shell bool
+	// ProtocolVersion is the revision to request ("" = the default).
+	ProtocolVersion string
+	Snapshot        string // path of the committed snapshot, relative to the file
+	// Probes are the declared calls a capture makes after the lists
+	// (probes:, same fields as capture.Probe). Their results are never
+	// part of the snapshot; pkg/probe judges them. Argument values may
+	// name environment variables as ${VAR}, kept unexpanded here.
+	Probes []capture.Probe
+	// RequireProbes lists what the probes must exercise (require-probes:):
+	// probe methods (tools/call, prompts/get, resources/read,
+	// completion/complete) or RequireAllAdvertised.
+	RequireProbes []string
+	Line          int
+}
+
+// RequireAllAdvertised in require-probes: stands for every probe method
+// whose capability the server advertises.
+const RequireAllAdvertised = "all-advertised"
+
+func (p *parser) servers(n *yaml.Node) []Server {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "servers must be a list")
+		return nil
+	}
+	var out []Server
+	names := map[string]bool{}
+	for _, e := range n.Content {
+		se := serverEntry{Server: Server{Line: e.Line}, urlOnly: map[string]*yaml.Node{}, commandOnly: map[string]*yaml.Node{}}
+		before := len(p.errs)
+		p.mapping(e, "a server", p.serverKeys(&se))
+		s, urlOnly, commandOnly, commandScalar := se.Server, se.urlOnly, se.commandOnly, se.commandScalar
+		if len(p.errs) > before {
+			continue
+		}
+		if s.Shell && commandScalar != nil {
+			// One string for the shell: keep its quoting.
+			s.Command = []string{strings.TrimSpace(commandScalar.Value)}
+		}
+		misplaced := func(keys map[string]*yaml.Node, need string) bool {
+			bad := false
+			for _, k := range slices.Sorted(maps.Keys(keys)) {
+				p.errf(keys[k], "%s applies only to a server with %s", k, need)
+				bad = true
+			}
+			return bad
+		}
+		switch {
+		case s.Name == "":
+			p.errf(e, "a server needs a name")
+		case names[s.Name]:
+			p.errf(e, "server name %q repeated", s.Name)
+		case (len(s.Command) == 0) == (s.URL == ""):
+			p.errf(e, "server %q needs exactly one of command and url", s.Name)
+		case s.URL != "" && misplaced(commandOnly, "a command"):
+		case len(s.Command) > 0 && misplaced(urlOnly, "a url"):
+		default:
+			names[s.Name] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// serverEntry is a server being parsed, with what the checks after its
+// keys need: the keys that apply to one kind of server only, with their
+// node, and a command written as one string.
+type serverEntry struct {
+	Server
+	urlOnly, commandOnly map[string]*yaml.Node
+	commandScalar        *yaml.Node
+}
+
+// serverKeys is the table of a server's keys.
+func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
+	return map[string]func(*yaml.Node){
+		"name": func(v *yaml.Node) {
+			if x, ok := p.str(v, "name"); ok {
+				se.Name = x
+			}
+		},
+		"command": func(v *yaml.Node) {
+			switch v.Kind {
+			case yaml.SequenceNode:
+				se.Command = p.strings(v, "command")
+			case yaml.ScalarNode:
+				se.Command = strings.Fields(v.Value)
+				se.commandScalar = v
+			default:
+				p.errf(v, "command must be a string or a list of arguments")
+			}
+		},
+		"url": func(v *yaml.Node) {
+			if x, ok := p.str(v, "url"); ok {
+				se.URL = x
+			}
+		},
+		"env": func(v *yaml.Node) {
+			if v.Kind != yaml.MappingNode {
+				p.errf(v, "env must be a mapping of names to values")
+				return
+			}
+			se.Env = map[string]string{}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if x, ok := p.scalar(v.Content[i+1], "env "+v.Content[i].Value); ok {
+					se.Env[v.Content[i].Value] = x
+				}
+			}
+		},
+		"snapshot": func(v *yaml.Node) {
+			if x, ok := p.str(v, "snapshot"); ok {
+				se.Snapshot = x
+			}
+		},
+		"probes": func(v *yaml.Node) { se.Probes = p.probes(v) },
+		"headers": func(v *yaml.Node) {
+			se.urlOnly["headers"] = v
+			if v.Kind != yaml.MappingNode {
+				p.errf(v, "headers must be a mapping of header names to values")
+				return
+			}
+			se.Headers = map[string]string{}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				k := v.Content[i]
+				if !httpToken.MatchString(k.Value) {
+					p.errf(k, "header name %q is not a valid HTTP header name", k.Value)
+					continue
+				}
+				if x, ok := p.scalar(v.Content[i+1], "header "+k.Value); ok {
+					if strings.ContainsAny(x, "\r\n") {
+						p.errf(v.Content[i+1], "header %s: the value must be one line", k.Value)
+						continue
+					}
+					se.Headers[k.Value] = x
+				}
+			}
+		},
+		"sse": func(v *yaml.Node) {
+			se.urlOnly["sse"] = v
+			if b, ok := p.boolean(v, "sse"); ok {
+				se.SSE = b
+			}
+		},
+		"cwd": func(v *yaml.Node) {
+			se.commandOnly["cwd"] = v
+			if x, ok := p.str(v, "cwd"); ok {
+				se.Cwd = x
+			}
+		},
+		"shell": func(v *yaml.Node) {
+			se.commandOnly["shell"] = v
+			if b, ok := p.boolean(v, "shell"); ok {
+				se.Shell = b
+			}
+		},
+		"protocolVersion": func(v *yaml.Node) {
+			x, ok := p.scalar(v, "protocolVersion")
+			if !ok {
+				return
+			}
+			if !slices.Contains(capture.Revisions, x) {
+				p.errf(v, "protocolVersion %q: use one of %s%s", x, strings.Join(capture.Revisions, ", "), didYouMean(x, capture.Revisions))
+				return
+			}
+			se.ProtocolVersion = x
+		},
+		"require-probes": func(v *yaml.Node) { se.RequireProbes = p.requireProbes(v) },
+	}
+}
+
+// httpToken is an HTTP header name (RFC 9110 token).
+var httpToken = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+var requireNames = append(slices.Clone(capture.ProbeMethods), RequireAllAdvertised)
+
+// requireProbes parses require-probes: a list of probe methods or
+// all-advertised, or one of them alone.
+func (p *parser) requireProbes(n *yaml.Node) []string {
+	var entries []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		entries = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		entries = n.Content
+	default:
+		p.errf(n, "require-probes must be a list of %s", strings.Join(requireNames, ", "))
+		return nil
+	}
+	out := []string{}
+	for _, e := range entries {
+		x, ok := p.scalar(e, "require-probes entry")
+		if !ok {
+			continue
+		}
+		if !slices.Contains(requireNames, x) {
+			p.errf(e, "require-probes: unknown entry %q: use %s%s", x, strings.Join(requireNames, ", "), didYouMean(x, requireNames))
+			continue
+		}
+		if slices.Contains(out, x) {
+			p.errf(e, "require-probes: %q repeated", x)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
