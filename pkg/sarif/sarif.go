@@ -41,6 +41,13 @@ const FingerprintKey = "mcpSurface/v1"
 // be cut to GitHub's limits.
 const TruncatedRuleID = "mcp-surface-report-truncated"
 
+// The description of TruncatedRuleID, which belongs to the SARIF output
+// and not to the rule table; docs/rules.md prints it too.
+const (
+	TruncatedRuleSummary = "Results were left out to fit GitHub's limits"
+	TruncatedRuleHelp    = "The SARIF file was cut to GitHub code scanning's limits (runs per file, results per run, file size); the least severe findings were left out. The JSON report lists every finding."
+)
+
 // InformationURI is the driver's home page.
 const InformationURI = "https://github.com/mcp-surface/mcp-surface"
 
@@ -354,8 +361,8 @@ func descriptor(id string, o Options) *gosarif.ReportingDescriptor {
 	}
 	d := gosarif.NewRule(id).WithHelpURI(base + "#" + id)
 	if id == TruncatedRuleID {
-		return d.WithShortDescription(gosarif.NewMultiformatMessageString("Results were left out to fit GitHub's limits")).
-			WithFullDescription(gosarif.NewMultiformatMessageString("The SARIF file was cut to GitHub code scanning's limits (runs per file, results per run, file size); the least severe findings were left out. The JSON report lists every finding.")).
+		return d.WithShortDescription(gosarif.NewMultiformatMessageString(TruncatedRuleSummary)).
+			WithFullDescription(gosarif.NewMultiformatMessageString(TruncatedRuleHelp)).
 			WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel("note")).
 			WithProperties(gosarif.Properties{"tags": []string{"mcp-surface"}})
 	}

@@ -1,0 +1,167 @@
+package rulesdoc
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/txtar"
+)
+
+// The fixture directories, relative to the repository root. Each fixture
+// is a txtar archive with base.json and head.json and the findings the
+// comparison gives, one per line starting with the rule ID: want for base
+// → head, and reversed (diff) or reverse (schemadiff) for head → base.
+const (
+	diffFixtures       = "pkg/diff/testdata"
+	schemadiffFixtures = "pkg/schemadiff/testdata"
+)
+
+// example is one real comparison that reports a rule.
+type example struct {
+	// Fixture is the archive's path from the repository root.
+	Fixture string
+	// Schema is "inputSchema" or "outputSchema" for a schema comparison,
+	// "" for a comparison of two snapshots.
+	Schema string
+	// Before and After are the compared files (swapped when the rule is
+	// reported head → base).
+	Before, After string
+	// Reversed says the example is the fixture read head → base.
+	Reversed bool
+	// Findings are the fixture's expected lines for this direction.
+	Findings []string
+	// Options is the fixture's options.json (diff) or dialect (schemadiff).
+	Options string
+}
+
+func (e example) size() int { return len(e.Before) + len(e.After) }
+
+// examples reads every fixture under root and keeps, per rule, the
+// smallest comparison that reports it: fewest findings (so the rule is not
+// lost among others), then fewest bytes compared, then base → head before
+// head → base, then the fixture's path.
+func examples(root string) (map[string]example, error) {
+	var all []example
+	diffs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(diffFixtures), "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range diffs {
+		ex, err := readFixture(root, p, "", "reversed")
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ex...)
+	}
+	for _, dir := range []struct{ name, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
+		files, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(schemadiffFixtures), dir.name, "*.txtar"))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range files {
+			ex, err := readFixture(root, p, dir.schema, "reverse")
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, ex...)
+		}
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("reading fixtures: none under %s and %s", diffFixtures, schemadiffFixtures)
+	}
+	best := map[string]example{}
+	for _, e := range all {
+		for _, rule := range ruleIDs(e.Findings) {
+			if cur, ok := best[rule]; !ok || better(e, cur) {
+				best[rule] = e
+			}
+		}
+	}
+	return best, nil
+}
+
+func better(a, b example) bool {
+	if c := cmp.Compare(len(a.Findings), len(b.Findings)); c != 0 {
+		return c < 0
+	}
+	if c := cmp.Compare(a.size(), b.size()); c != 0 {
+		return c < 0
+	}
+	if a.Reversed != b.Reversed {
+		return !a.Reversed
+	}
+	return a.Fixture < b.Fixture
+}
+
+// ruleIDs are the distinct rules of a fixture's finding lines.
+func ruleIDs(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if id, _, _ := strings.Cut(l, " "); id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// readFixture gives the fixture's one or two directions as examples.
+func readFixture(root, p, schema, reverseName string) ([]example, error) {
+	a, err := txtar.ParseFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return nil, err
+	}
+	base := example{Fixture: path.Clean(filepath.ToSlash(rel)), Schema: schema}
+	sections := map[string]string{}
+	for _, f := range a.Files {
+		sections[f.Name] = string(f.Data)
+	}
+	before, okB := sections["base.json"]
+	after, okH := sections["head.json"]
+	if !okB || !okH {
+		return nil, fmt.Errorf("reading fixture %s: needs base.json and head.json", p)
+	}
+	if o, ok := sections["options.json"]; ok {
+		var c bytes.Buffer
+		if err := json.Compact(&c, []byte(o)); err != nil {
+			return nil, fmt.Errorf("reading fixture %s: options.json: %w", p, err)
+		}
+		base.Options = c.String()
+	}
+	for _, line := range strings.Split(string(a.Comment), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
+			base.Options = "dialect " + strings.TrimSpace(v)
+		}
+	}
+	var out []example
+	if want := lines(sections["want"]); len(want) > 0 {
+		e := base
+		e.Before, e.After, e.Findings = before, after, want
+		out = append(out, e)
+	}
+	if rev := lines(sections[reverseName]); len(rev) > 0 {
+		e := base
+		e.Before, e.After, e.Findings, e.Reversed = after, before, rev, true
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
