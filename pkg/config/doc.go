@@ -68,6 +68,12 @@
 // ignore-yaml output of `mcp-surface diff` prints current findings as
 // entries with `reason: TODO`; that placeholder is refused until replaced.
 //
+// schema/config.schema.json describes the same file for editors (a first
+// line "# yaml-language-server: $schema=" and the schema's raw URL). Each
+// mapping's keys are one table here (fileKeys, ackKeys, serverKeys, ...),
+// and a test holds the schema against those tables, the enumerations, the
+// documented examples and a set of mistakes both must refuse.
+//
 // Errors name the file and line (".mcp-surface.yaml:12: unknown key
 // "severty" (did you mean "severity"?)"); all of a file's errors are
 // reported at once.
