@@ -197,13 +197,12 @@ func writeExample(b *bytes.Buffer, e example) {
 	if e.Options != "" {
 		how += ", with " + report.Code(e.Options, 0)
 	}
-	fmt.Fprintf(b, "**Example** ([`%s`](../%s)%s).", e.Fixture, e.Fixture, how)
+	what := "The snapshot"
 	if e.Schema != "" {
-		fmt.Fprintf(b, " The tool's `%s` before:\n\n%s\n\nand after:\n\n%s\n\n",
-			e.Schema, report.CodeBlock(e.Before, "json"), report.CodeBlock(e.After, "json"))
-	} else {
-		fmt.Fprintf(b, " The snapshot, before → after:\n\n%s\n\n", report.CodeBlock(textdiff.Diff(strings.TrimRight(e.Before, "\n"), strings.TrimRight(e.After, "\n")), "diff"))
+		what = "The tool's `" + e.Schema + "`"
 	}
+	diff := textdiff.Diff(strings.TrimRight(e.Before, "\n"), strings.TrimRight(e.After, "\n"))
+	fmt.Fprintf(b, "**Example** ([`%s`](../%s)%s). %s, before → after:\n\n%s\n\n", e.Fixture, e.Fixture, how, what, report.CodeBlock(diff, "diff"))
 	fmt.Fprintf(b, "Findings (rule, then %s):\n\n%s\n\n", pointerLegend(e), report.CodeBlock(strings.Join(e.Findings, "\n"), "text"))
 }
 

@@ -50,6 +50,10 @@ func TestPageIsCurrent(t *testing.T) {
 	if d := cmp.Diff(committedPage(t), string(got)); d != "" {
 		t.Errorf("%s is stale: run go generate ./internal/rulesdoc (-committed +generated):\n%s", Path, d)
 	}
+	// GitHub renders a markdown file of up to about 2 MB; stay well under.
+	if len(got) > 1<<20 {
+		t.Errorf("%s is %d bytes: GitHub may not render it (and its anchors) past about 2 MB", Path, len(got))
+	}
 	again, err := Generate(root)
 	if err != nil {
 		t.Fatal(err)
