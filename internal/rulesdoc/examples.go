@@ -36,7 +36,8 @@ type example struct {
 	Reversed bool
 	// Findings are the fixture's expected lines for this direction.
 	Findings []string
-	// Options is the fixture's options.json (diff) or dialect (schemadiff).
+	// Options says how the fixture compares, in markdown: its options.json
+	// (diff) or its dialect (schemadiff).
 	Options string
 }
 
@@ -135,11 +136,11 @@ func readFixture(root, p, schema, reverseName string) ([]example, error) {
 		if err := json.Compact(&c, []byte(o)); err != nil {
 			return nil, fmt.Errorf("reading fixture %s: options.json: %w", p, err)
 		}
-		base.Options = c.String()
+		base.Options = "the diff options `" + c.String() + "`"
 	}
 	for _, line := range strings.Split(string(a.Comment), "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
-			base.Options = "dialect " + strings.TrimSpace(v)
+			base.Options = "the JSON Schema dialect `" + strings.TrimSpace(v) + "`"
 		}
 	}
 	var out []example

@@ -195,7 +195,7 @@ func writeExample(b *bytes.Buffer, e example) {
 		how = ", read from head to base"
 	}
 	if e.Options != "" {
-		how += ", with " + report.Code(e.Options, 0)
+		how += ", with " + e.Options
 	}
 	what := "The snapshot"
 	if e.Schema != "" {
