@@ -15,36 +15,24 @@ import (
 // Path is the page's path from the repository root.
 const Path = "docs/rules.md"
 
-// section groups rules on the page: the first whose match accepts a rule
-// holds it.
-type section struct {
-	title string
-	intro string
-	match func(rules.Rule) bool
-}
-
-func changePrefix(prefix string) func(rules.Rule) bool {
-	return func(r rules.Rule) bool { return r.Kind == rules.KindChange && strings.HasPrefix(r.ID, prefix) }
-}
-
-var sections = []section{
-	{"Specification", "What the published MCP schema and the specification's MUSTs require of what the server sends (`validate`, `check`). Levels are fixed by the specification: a MUST is an error.",
-		func(r rules.Rule) bool { return r.Kind == rules.KindSpec }},
-	{"Lint", "SHOULDs, good practice, probes, the committed snapshot and the configuration itself.",
-		func(r rules.Rule) bool { return r.Kind == rules.KindLint }},
-	{"Protocol and server", "Changes between two snapshots: the negotiated protocol revision, the server's identity and its instructions.",
-		func(r rules.Rule) bool { return changePrefix("protocol-")(r) || changePrefix("server-")(r) }},
-	{"Capabilities", "Changes of the capabilities the server advertises in its handshake.", changePrefix("capability-")},
-	{"Tool annotations", "Changes of a tool's behaviour hints (`annotations`), compared by their effective value.", changePrefix("tool-annotation-")},
-	{"Tools", "Tools appearing, disappearing, renamed, deprecated, and changes of their metadata and execution.", changePrefix("tool-")},
-	{"Tool input schemas", "Changes inside a tool's `inputSchema`. Direction input: every call that was valid must stay valid, so what narrows the accepted arguments breaks callers.", changePrefix("input-")},
-	{"Tool output schemas", "Changes inside a tool's `outputSchema`. Direction output: every result must still satisfy what clients expected, so what widens the possible results breaks them.", changePrefix("output-")},
-	{"Prompts", "Prompts and their arguments.", changePrefix("prompt-")},
-	{"Resource templates", "Resource templates: their URI template (RFC 6570), variables and metadata.", changePrefix("resource-template-")},
-	{"Resources", "Resources and their metadata.", changePrefix("resource-")},
-	{"Model-visible text", "Text the model reads (descriptions, titles, instructions) that gained something suspicious: how a tool is turned against its users.", changePrefix("text-")},
-	{"Other changes", "", func(r rules.Rule) bool { return r.Kind == rules.KindChange }},
-	{"Other rules", "", func(rules.Rule) bool { return true }},
+// intros say what each area of the table covers, by its title
+// (rules.Area); an area without one has none.
+var intros = map[string]string{
+	"Specification":       "What the published MCP schema and the specification's MUSTs require of what the server sends (`validate`, `check`). A MUST is an error.",
+	"Lint":                "SHOULDs and good practice, in what the server advertises.",
+	"Probes":              "What declared probes (`probes:` in `.mcp-surface.yaml`) find in the results of real calls, and whether they ran as declared.",
+	"Configuration":       "The configuration itself.",
+	"Pipeline":            "The committed snapshot against the server built from the same commit.",
+	"Protocol and server": "Changes between two snapshots: the negotiated protocol revision, the server's identity and its instructions.",
+	"Capabilities":        "Changes of the capabilities the server advertises in its handshake.",
+	"Tools":               "Tools appearing, disappearing, renamed, deprecated, and changes of their metadata and execution.",
+	"Tool annotations":    "Changes of a tool's behaviour hints (`annotations`), compared by their effective value.",
+	"Tool input schemas":  "Changes inside a tool's `inputSchema`. Direction input: every call that was valid must stay valid, so what narrows the accepted arguments breaks callers.",
+	"Tool output schemas": "Changes inside a tool's `outputSchema`. Direction output: every result must still satisfy what clients expected, so what widens the possible results breaks them.",
+	"Prompts":             "Prompts and their arguments.",
+	"Resources":           "Resources and their metadata.",
+	"Resource templates":  "Resource templates: their URI template (RFC 6570), variables and metadata.",
+	"Model-visible text":  "Text the model reads (descriptions, titles, instructions) that gained something suspicious: how a tool is turned against its users.",
 }
 
 // sarifSection documents the one result the SARIF output adds itself.
@@ -57,7 +45,7 @@ func Generate(root string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := render(rules.All(), ex)
+	page := render(rules.Areas(), ex)
 	// Every link we print must land: check the anchors here, where the
 	// page is made, as well as in the tests that render links.
 	have := map[string]bool{}
@@ -75,46 +63,25 @@ func Generate(root string) ([]byte, error) {
 	return page, nil
 }
 
-type grouped struct {
-	section
-	rules []rules.Rule
-}
-
-func group(all []rules.Rule) []grouped {
-	gs := make([]grouped, len(sections))
-	for i, s := range sections {
-		gs[i].section = s
-	}
-	for _, r := range all {
-		for i := range gs {
-			if gs[i].match(r) {
-				gs[i].rules = append(gs[i].rules, r)
-				break
-			}
-		}
-	}
-	for i := range gs {
-		slices.SortFunc(gs[i].rules, func(a, b rules.Rule) int { return strings.Compare(a.ID, b.ID) })
-	}
-	return slices.DeleteFunc(gs, func(g grouped) bool { return len(g.rules) == 0 })
-}
-
-func render(all []rules.Rule, ex map[string]example) []byte {
+func render(areas []rules.Area, ex map[string]example) []byte {
 	var b bytes.Buffer
-	gs := group(all)
+	gs := slices.DeleteFunc(slices.Clone(areas), func(a rules.Area) bool { return len(a.Rules) == 0 })
 	counts := map[rules.Kind]int{}
-	withExample := 0
-	for _, r := range all {
-		counts[r.Kind]++
-		if _, ok := ex[r.ID]; ok && r.Kind == rules.KindChange {
-			withExample++
+	total, withExample := 0, 0
+	for _, a := range gs {
+		for _, r := range a.Rules {
+			total++
+			counts[r.Kind]++
+			if _, ok := ex[r.ID]; ok && r.Kind == rules.KindChange {
+				withExample++
+			}
 		}
 	}
 	b.WriteString("<!-- Generated from the rule table (pkg/rules) and the diff fixtures by `go generate ./internal/rulesdoc`. Do not edit. -->\n\n")
 	b.WriteString("# Rules\n\n")
 	fmt.Fprintf(&b, "Every rule mcp-surface reports: %d in all, %d specification, %d lint and %d change rules. "+
 		"`mcp-surface explain RULE` prints the same text, and every rule link in the pull request comment and in SARIF (`helpUri`) "+
-		"lands on the rule's heading here.\n\n", len(all), counts[rules.KindSpec], counts[rules.KindLint], counts[rules.KindChange])
+		"lands on the rule's heading here.\n\n", total, counts[rules.KindSpec], counts[rules.KindLint], counts[rules.KindChange])
 	b.WriteString("Levels form one scale shared by every producer and by SARIF: `error`, `warning`, `note` and `info` (hidden unless asked for). " +
 		"A change rule has a severity, which gives its level: breaking → error, risky → warning, minor and patch → note, info → info; " +
 		"the worst change suggests the version bump. `--fail-on` sets the level that fails a run. " +
@@ -124,24 +91,24 @@ func render(all []rules.Rule, ex map[string]example) []byte {
 
 	b.WriteString("## Contents\n\n")
 	for _, g := range gs {
-		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", g.title, anchor(g.title), len(g.rules))
+		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", g.Title, anchor(g.Title), len(g.Rules))
 	}
 	fmt.Fprintf(&b, "- [%s](#%s)\n\n", sarifSection, anchor(sarifSection))
 	for _, g := range gs {
-		fmt.Fprintf(&b, "**[%s](#%s)**\n\n", g.title, anchor(g.title))
+		fmt.Fprintf(&b, "**[%s](#%s)**\n\n", g.Title, anchor(g.Title))
 		b.WriteString("| Rule | Default | Summary |\n| --- | --- | --- |\n")
-		for _, r := range g.rules {
+		for _, r := range g.Rules {
 			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.ID, r.ID, defaultOf(r), cell(r.Summary))
 		}
 		b.WriteString("\n")
 	}
 
 	for _, g := range gs {
-		fmt.Fprintf(&b, "## %s\n\n", g.title)
-		if g.intro != "" {
-			b.WriteString(g.intro + "\n\n")
+		fmt.Fprintf(&b, "## %s\n\n", g.Title)
+		if intro := intros[g.Title]; intro != "" {
+			b.WriteString(intro + "\n\n")
 		}
-		for _, r := range g.rules {
+		for _, r := range g.Rules {
 			writeRule(&b, r, ex)
 		}
 	}

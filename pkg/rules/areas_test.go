@@ -1,0 +1,39 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// Areas names every list of areas, in order, so every rule of the table
+// is in exactly one area.
+func TestAreas(t *testing.T) {
+	if len(areaTitles) != len(areas) {
+		t.Fatalf("areas lists %d areas, areaTitles names %d: name the new area in areas.go", len(areas), len(areaTitles))
+	}
+	for i, a := range areaTitles {
+		if len(a.rules) != len(areas[i]) || (len(a.rules) > 0 && &a.rules[0] != &areas[i][0]) {
+			t.Errorf("area %d (%s) is not the %d-th list of areas", i, a.title, i)
+		}
+		if strings.TrimSpace(a.title) == "" {
+			t.Errorf("area %d has no title", i)
+		}
+	}
+	seen := map[string]string{}
+	n := 0
+	for _, a := range Areas() {
+		for _, r := range a.Rules {
+			n++
+			if prev, dup := seen[r.ID]; dup {
+				t.Errorf("%s is in %s and in %s", r.ID, prev, a.Title)
+			}
+			seen[r.ID] = a.Title
+			if got, _ := Lookup(r.ID); got.Level != r.Level {
+				t.Errorf("%s: Areas has level %q, All %q", r.ID, r.Level, got.Level)
+			}
+		}
+	}
+	if n != len(All()) {
+		t.Errorf("Areas holds %d rules, All %d", n, len(All()))
+	}
+}
