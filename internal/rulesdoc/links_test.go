@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
@@ -13,8 +14,9 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/sarif"
 )
 
-// Every link to the rules page that a renderer writes lands on a heading
-// of docs/rules.md.
+// Every link to the rules page that a renderer writes (the PR comment,
+// every format, review comments, SARIF) lands on a heading of
+// docs/rules.md.
 
 // ruleLink finds links to the page, in markdown, HTML, JSON and SARIF.
 var ruleLink = regexp.MustCompile(regexp.QuoteMeta(report.RulesDocURL) + `(#[^\s)"'<>\]\\]*)?`)
@@ -23,12 +25,15 @@ var ruleLink = regexp.MustCompile(regexp.QuoteMeta(report.RulesDocURL) + `(#[^\s
 // about its own tool so that no collapsible section leaves one out.
 func everyRule() *report.Report {
 	var spec, lint, changes []finding.Finding
+	locs := map[string]locate.Location{}
 	for i, r := range rules.All() {
 		f := reporttest.F(reporttest.Spec{
 			Rule: r.ID, Level: r.Level, Severity: r.Severity, Tags: r.Tags,
 			Kind: finding.KindTool, Name: fmt.Sprintf("tool_%03d", i), Pointer: "/description",
 			Message: r.Summary, Before: "before", After: "after",
 		})
+		// Defined in source, so that review comments carry it too.
+		locs[f.Fingerprint] = locate.Location{Path: fmt.Sprintf("src/tool_%03d.ts", i), Line: 1, Source: locate.SourceCode}
 		switch r.Kind {
 		case rules.KindSpec:
 			spec = append(spec, f)
@@ -40,7 +45,7 @@ func everyRule() *report.Report {
 	}
 	d := reporttest.Diff()
 	s := d.Servers[0]
-	s.Spec, s.Lint, s.Changes, s.Locations = spec, lint, changes, nil
+	s.Spec, s.Lint, s.Changes, s.Locations = spec, lint, changes, locs
 	return &report.Report{Version: d.Version, Servers: []report.Section{s}}
 }
 
@@ -89,6 +94,14 @@ func TestEveryRuleLinkLands(t *testing.T) {
 				t.Fatalf("%s of %s: %v", format, name, err)
 			}
 			c.walk(t, format+" of "+name, string(out))
+		}
+		// Review comments on the lines that define the subjects.
+		before := c.checked
+		for _, rc := range report.ReviewComments(r, func(string, int) bool { return true }, 0) {
+			c.walk(t, fmt.Sprintf("review comment of %s on %s:%d", name, rc.Path, rc.Line), rc.Body)
+		}
+		if name == "every rule" && c.checked == before {
+			t.Error("the review comments of every rule link no rule: the walk missed them")
 		}
 		for _, o := range []sarif.Options{{AllRules: true, IncludeInfo: true}, {MaxResults: 3}} {
 			out, err := sarif.Encode(r, o)
