@@ -79,13 +79,7 @@ func TestActionBinary(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	if os.Getenv("MCP_SURFACE_SCHEMA_DIR") == "" {
-		if d, err := filepath.Abs(filepath.Join("..", "..", "shared", "mcp-schema")); err == nil {
-			if _, err := os.Stat(d); err == nil {
-				env = append(env, "MCP_SURFACE_SCHEMA_DIR="+d)
-			}
-		}
-	}
+	env = append(env, "MCP_SURFACE_SCHEMA_DIR="+probeSchemaDir(t))
 	const token = "ghs_e2eActionToken0123456789abcdef"
 	env = append(env,
 		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+eventPath,

@@ -1,32 +1,37 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-// probeSchemaDir is where the published MCP schemas are for `probe`:
-// $MCP_SURFACE_SCHEMA_DIR, else ../shared/mcp-schema beside the checkout.
+// probeSchemaDir is a directory holding the published MCP schemas (see
+// sharedtest), for `probe --schema-dir`.
 func probeSchemaDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("MCP_SURFACE_SCHEMA_DIR"); d != "" {
-		return d
+	dir, err := sharedtest.MCPSchemaDir(fillSchemaCache)
+	sharedtest.Require(t, err)
+	return dir
+}
+
+func fillSchemaCache(ctx context.Context, dir string, client *http.Client) error {
+	for _, rev := range spec.RevisionNames() {
+		if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+			return err
+		}
 	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared", "mcp-schema"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("no published MCP schemas: set MCP_SURFACE_SCHEMA_DIR (%v)", err)
-	}
-	return d
+	return nil
 }
 
 // referenceProbes is a .mcp-surface.yaml with safe, declared probes of

@@ -667,13 +667,10 @@ func parseActOutputs(t *testing.T, data []byte) map[string]string {
 	return out
 }
 
-// sharedMCPSchemaDir is the published MCP schemas beside the repository
-// (../shared/mcp-schema), or $MCP_SURFACE_SCHEMA_DIR.
+// sharedMCPSchemaDir is a directory holding the published MCP schemas.
 func sharedMCPSchemaDir(t *testing.T) string {
-	if d := os.Getenv(schemaDirEnv); d != "" {
-		return d
-	}
-	return filepath.Join(actRepoRoot(t), "..", "shared", "mcp-schema")
+	t.Helper()
+	return sharedSchemaDir(t)
 }
 
 // actRepoRoot is the directory holding go.mod.
@@ -693,11 +690,12 @@ var (
 )
 
 // checkActSARIF validates a SARIF file against the OASIS 2.1.0 schema
-// (../shared/sarif/sarif-schema-2.1.0.json).
+// (see sharedtest).
 func checkActSARIF(t *testing.T, data []byte) map[string]any {
 	t.Helper()
+	path, err := sharedtest.SARIFSchema()
+	sharedtest.Require(t, err)
 	actSARIFOnce.Do(func() {
-		path := filepath.Join(actRepoRoot(t), "..", "shared", "sarif", "sarif-schema-2.1.0.json")
 		actSARIFSchema, actSARIFErr = jsonschema.NewCompiler().Compile(path)
 	})
 	if actSARIFErr != nil {

@@ -73,7 +73,7 @@ func snapshotOf(t *testing.T, mode string) string {
 
 func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {
 	t.Helper()
-	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", testSchemaDir}, args...)...)
+	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", sharedSchemaDir(t)}, args...)...)
 	var doc map[string]any
 	if r.code != ExitFailure {
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
@@ -179,7 +179,7 @@ func TestCheckWritesEveryOutput(t *testing.T) {
 	repo.commit("only")
 	t.Chdir(repo.dir)
 	out := t.TempDir()
-	args := append([]string{"check", "--schema-dir", testSchemaDir, "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
+	args := append([]string{"check", "--schema-dir", sharedSchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
 		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)
 	r := run(t, nil, args...)
 	if r.code != ExitOK {

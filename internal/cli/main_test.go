@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"os"
 	"strings"
 	"testing"
@@ -15,18 +14,7 @@ import (
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
-	testSchemaDir = findSchemaDir()
 	os.Exit(m.Run())
-}
-
-// testSchemaDir holds the published MCP schemas for tests that chdir
-// elsewhere: $MCP_SURFACE_SCHEMA_DIR, else ../shared/mcp-schema beside the
-// repository.
-var testSchemaDir string
-
-func findSchemaDir() string {
-	dir, _ := sharedtest.SchemaDir()
-	return dir
 }
 
 // result of one in-process run of the CLI.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,20 +11,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-// sharedSchemaDir is ../shared/mcp-schema next to the repository root
-// (the directory with go.mod), or $MCP_SURFACE_SCHEMA_DIR.
-func sharedSchemaDir(t *testing.T) string {
+// sharedSchemaDir is a directory holding the published MCP schemas (see
+// sharedtest): the test data directory, else the cache, filled by
+// spec.Fetch when it lacks one.
+func sharedSchemaDir(t testing.TB) string {
 	t.Helper()
-	dir, err := sharedtest.SchemaDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, err := sharedtest.MCPSchemaDir(fillSchemaCache)
+	sharedtest.Require(t, err)
 	return dir
+}
+
+func fillSchemaCache(ctx context.Context, dir string, client *http.Client) error {
+	for _, rev := range spec.RevisionNames() {
+		if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // offlineSchemas makes the CLI read schemas from the shared directory,

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
@@ -26,21 +26,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := sharedtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 var schema *jsonschema.Schema
 
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	if schema == nil {
-		path := filepath.Join(repoRoot(t), "..", "shared", "sarif", "sarif-schema-2.1.0.json")
+		path, err := sharedtest.SARIFSchema()
+		sharedtest.Require(t, err)
 		s, err := jsonschema.NewCompiler().Compile(path)
 		if err != nil {
 			t.Fatalf("SARIF schema: %v", err)

@@ -5,27 +5,34 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
-// schemaDir finds the published schemas for tests: MCP_SURFACE_SCHEMA_DIR,
-// else ../shared/mcp-schema next to the repository root (the directory
-// holding go.mod).
+// schemaDir finds the published schemas for tests (see sharedtest): the
+// test data directory, else the cache, filled by Fetch when it lacks one.
 func schemaDir(t testing.TB) string {
 	t.Helper()
-	dir, err := sharedtest.SchemaDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, err := sharedtest.MCPSchemaDir(fillCache)
+	sharedtest.Require(t, err)
 	return dir
+}
+
+func fillCache(ctx context.Context, dir string, client *http.Client) error {
+	for _, rev := range RevisionNames() {
+		if _, err := Fetch(ctx, Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var (
@@ -37,8 +44,9 @@ var (
 // testSchemas loads every revision from the test schema directory, once.
 func testSchemas(t testing.TB) *Schemas {
 	t.Helper()
+	dir := schemaDir(t)
 	loadOnce.Do(func() {
-		loaded, loadErr = Load(context.Background(), Options{Dir: schemaDir(t), NoDownload: true})
+		loaded, loadErr = Load(context.Background(), Options{Dir: dir, NoDownload: true})
 	})
 	if loadErr != nil {
 		t.Fatal(loadErr)
