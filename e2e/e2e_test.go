@@ -34,21 +34,74 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building mcp-surface:", err)
 		os.Exit(2)
 	}
+	serversMissing = installServers()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
+// serversMissing says why the reference servers cannot run ("" when they
+// can); requireNode turns it into a skip or a failure.
+var serversMissing string
+
+// npmTimeout bounds the one `npm ci` a test run may do.
+const npmTimeout = 5 * time.Minute
+
+// referenceServers are the packages the tests start.
+var referenceServers = []string{"server-everything", "server-filesystem", "server-memory"}
+
+// installServers makes the pinned reference servers available: when they
+// are not installed and npm is on PATH, it runs the install command that
+// the e2e README documents, once, so that the repository's test command
+// works on a fresh clone. It returns why they cannot run, or "".
+func installServers() string {
+	if _, err := exec.LookPath("node"); err != nil {
+		return "node is not on PATH (install Node.js 20 or later with npm)"
+	}
+	if serversInstalled() {
+		return ""
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "the reference servers are not installed and npm is not on PATH: install npm, or run `npm ci --prefix e2e`"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), npmTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "ci", "--prefix", "e2e", "--no-audit", "--no-fund")
+	cmd.Dir = ".."
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("no result after %s", npmTimeout)
+	}
+	if err == nil && !serversInstalled() {
+		err = fmt.Errorf("it succeeded, but %s is still missing", filepath.Join("node_modules", "@modelcontextprotocol"))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: `npm ci --prefix e2e --no-audit --no-fund` failed: %v\n%s\n", err, out.Bytes())
+		return fmt.Sprintf("installing the reference servers failed (`npm ci --prefix e2e`: %v; its output is above)", err)
+	}
+	fmt.Fprintf(os.Stderr, "e2e: installed the reference servers with `npm ci --prefix e2e` in %s\n", time.Since(start).Round(time.Second))
+	return ""
+}
+
+func serversInstalled() bool {
+	for _, name := range referenceServers {
+		if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", name, "package.json")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // requireNode skips (or, with MCP_SURFACE_E2E=required, fails) when Node.js
-// or the pinned packages are missing.
+// or the pinned packages are missing and could not be installed.
 func requireNode(t *testing.T) {
 	t.Helper()
-	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "server-everything")); err != nil {
-		missing = "the reference servers are not installed: run `npm ci --prefix e2e`"
-	}
+	missing := serversMissing
 	if missing == "" {
 		return
 	}
