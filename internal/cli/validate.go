@@ -141,15 +141,33 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 // command that fixes it.
 func loadSchemas(ctx context.Context, opts spec.Options) (*spec.Schemas, error) {
 	s, err := spec.Load(ctx, opts)
+	return s, schemaLoadError(err, opts)
+}
+
+// openSchemas loads the schema of one revision now and the others only if
+// validation needs them (see spec.Open): a snapshot is checked with the
+// schemas it uses. An unpublished revision loads nothing (validation
+// reports it).
+func openSchemas(ctx context.Context, opts spec.Options, revision string) (*spec.Schemas, error) {
+	var now []string
+	if _, ok := spec.LookupRevision(revision); ok {
+		now = append(now, revision)
+	}
+	s, err := spec.Open(ctx, opts, now...)
+	return s, schemaLoadError(err, opts)
+}
+
+// schemaLoadError adds to "not reachable" the command that fixes it.
+func schemaLoadError(err error, opts spec.Options) error {
 	var nf *spec.NotFoundError
 	if errors.As(err, &nf) {
 		where := "the cache directory"
 		if opts.CacheDir != "" {
 			where = opts.CacheDir
 		}
-		return nil, fmt.Errorf("%w\nfix: run `mcp-surface schemas fetch` where the network is reachable (it fills %s; in an air-gapped job copy that directory, or run it with --cache-dir DIR and pass --cache-dir DIR here), or pass --schema-dir DIR holding DIR/%s/schema.json for every revision", err, where, nf.Revision)
+		return fmt.Errorf("%w\nfix: run `mcp-surface schemas fetch` where the network is reachable (it fills %s; in an air-gapped job copy that directory, or run it with --cache-dir DIR and pass --cache-dir DIR here), or pass --schema-dir DIR holding DIR/%s/schema.json for every revision", err, where, nf.Revision)
 	}
-	return s, err
+	return err
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
@@ -188,14 +206,14 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// Schemas first: no server is started when validation cannot happen.
-	schemas, err := loadSchemas(ctx, sf.options(env))
-	if err != nil {
-		return 0, err
-	}
-
 	var runs []validation
 	if live {
+		// Schemas first: no server is started when validation cannot
+		// happen, and the revision it will negotiate is not known yet.
+		schemas, err := loadSchemas(ctx, sf.options(env))
+		if err != nil {
+			return 0, err
+		}
 		caps, err := cf.captureAll(ctx, env, cmd)
 		if err != nil {
 			return 0, err
@@ -214,6 +232,10 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	} else {
 		path := fs.Arg(0)
 		m, err := manifest.ReadFile(path)
+		if err != nil {
+			return 0, err
+		}
+		schemas, err := openSchemas(ctx, sf.options(env), m.ProtocolVersion)
 		if err != nil {
 			return 0, err
 		}

@@ -141,14 +141,51 @@ func (k *checker) pickBranch(v any, branches []any) map[string]any {
 	return found
 }
 
+// revisionComparison is what features needs of the other revisions:
+// their schemas, loaded the first time a member is not defined by the
+// negotiated revision (most surfaces never need them), and what could
+// not be decided for lack of one.
+type revisionComparison struct {
+	loaded  bool
+	others  []*Schema // every other revision that could be loaded, oldest first
+	missing []string  // the revisions that could not be, oldest first
+	why     error     // the first one's error
+	// undecided are members defined by none of the loaded revisions: an
+	// extension, or a field of a missing one.
+	undecided []string // "tool read_file /outputSchema"
+}
+
+// otherRevisions loads, once, the schemas of every revision but the
+// negotiated one.
+func (k *checker) otherRevisions() *revisionComparison {
+	rc := &k.revisions
+	if rc.loaded {
+		return rc
+	}
+	rc.loaded = true
+	for _, name := range RevisionNames() {
+		if name == k.rev.Name {
+			continue
+		}
+		s, err := k.all.Lookup(name)
+		if err != nil {
+			rc.missing = append(rc.missing, name)
+			if rc.why == nil {
+				rc.why = err
+			}
+			continue
+		}
+		rc.others = append(rc.others, s)
+	}
+	return rc
+}
+
 // foreignField reports a member of definition def that the negotiated
 // revision lacks, when another revision defines it.
 func (k *checker) foreignField(def, key string, at []string, loc locator) {
+	rc := k.otherRevisions()
 	var newer, older []string
-	for _, s := range k.all.All() {
-		if s.Revision.Name == k.rev.Name {
-			continue
-		}
+	for _, s := range rc.others {
 		d, ok := s.c.defs[def].(map[string]any)
 		if !ok {
 			continue
@@ -163,10 +200,13 @@ func (k *checker) foreignField(def, key string, at []string, loc locator) {
 			older = append(older, s.Revision.Name)
 		}
 	}
-	if len(newer) == 0 && len(older) == 0 {
-		return // not an MCP field in any revision: an extension
-	}
 	subj, ptr, label := loc(at)
+	if len(newer) == 0 && len(older) == 0 {
+		if len(rc.missing) > 0 {
+			rc.undecided = append(rc.undecided, label+" "+pathOf(relTokens(ptr)))
+		}
+		return // not an MCP field in any loaded revision: an extension
+	}
 	var since string
 	if len(newer) > 0 {
 		since = fmt.Sprintf("%s has it from %s", def, newer[0])
@@ -176,9 +216,37 @@ func (k *checker) foreignField(def, key string, at []string, loc locator) {
 	} else {
 		since = fmt.Sprintf("%s had it up to %s", def, slices.Max(older))
 	}
+	if len(rc.missing) > 0 {
+		since += fmt.Sprintf("; not compared with %s, whose schema could not be loaded", strings.Join(rc.missing, ", "))
+	}
 	k.add(rules.ProtocolFeatureVersionMismatch, subj, ptr,
 		fmt.Sprintf("%s: %s is not part of the %s revision (%s); clients that negotiated %s ignore or reject it",
 			label, pathOf(relTokens(ptr)), k.rev.Name, since, k.rev.Name))
+}
+
+// undecidedFeatures reports, as one finding, the members that could not
+// be told apart from extensions because a revision's schema is missing:
+// the check is incomplete, and says so instead of passing silently.
+func (k *checker) undecidedFeatures() {
+	rc := &k.revisions
+	if len(rc.undecided) == 0 {
+		return
+	}
+	which := rc.undecided[0]
+	if n := len(rc.undecided) - 1; n > 0 {
+		which += fmt.Sprintf(" and %d more", n)
+	}
+	k.add(rules.ProtocolFeatureVersionMismatch, server, "",
+		fmt.Sprintf("the comparison with other revisions is incomplete: the schema of %s could not be loaded (%v), so members that the %s schema does not define may be fields of %s or extensions: %s; make every revision's schema available to complete the check",
+			strings.Join(rc.missing, ", "), rc.why, k.rev.Name, orList(rc.missing), which))
+}
+
+// orList names one revision, or several as "a, b or c".
+func orList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func appendPath(at []string, tok string) []string {

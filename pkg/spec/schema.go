@@ -149,9 +149,18 @@ func (c *compiled) definition(name string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// Schemas is a set of loaded revisions.
+// Schemas is a set of revisions' schemas. A set made by Load or
+// NewSchemas holds what it was given; a set made by Open also loads a
+// revision the first time it is asked for and remembers the outcome, so
+// that a caller that needs one revision never waits for (or fails on) the
+// others. It is safe for concurrent use.
 type Schemas struct {
+	mu     sync.Mutex
 	byName map[string]*Schema
+	// load finds a revision not in byName; nil for a set that holds
+	// only what it was given.
+	load   func(name string) (*Schema, error)
+	failed map[string]error
 }
 
 // NewSchemas makes a set from loaded schemas.
@@ -163,20 +172,53 @@ func NewSchemas(ss ...*Schema) *Schemas {
 	return out
 }
 
-// Get returns the schema of a revision.
+// Get returns the schema of a revision, loading it first in a set made by
+// Open; false when the set does not have it or it could not be loaded
+// (Lookup says why).
 func (s *Schemas) Get(revision string) (*Schema, bool) {
-	if s == nil {
-		return nil, false
-	}
-	x, ok := s.byName[revision]
-	return x, ok
+	x, err := s.Lookup(revision)
+	return x, err == nil
 }
 
-// All returns the loaded schemas, oldest revision first.
+// Lookup returns the schema of a revision, loading it first in a set made
+// by Open. The error is ErrSchemaMissing for a revision that a set made by
+// Load or NewSchemas does not hold, otherwise the loading error (*NotFoundError, *DigestError, ...), which is remembered: a
+// revision is tried once per set.
+func (s *Schemas) Lookup(revision string) (*Schema, error) {
+	if s == nil {
+		return nil, ErrSchemaMissing
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if x, ok := s.byName[revision]; ok {
+		return x, nil
+	}
+	if err, ok := s.failed[revision]; ok {
+		return nil, err
+	}
+	if s.load == nil {
+		return nil, ErrSchemaMissing
+	}
+	x, err := s.load(revision)
+	if err != nil {
+		if s.failed == nil {
+			s.failed = map[string]error{}
+		}
+		s.failed[revision] = err
+		return nil, err
+	}
+	s.byName[revision] = x
+	return x, nil
+}
+
+// All returns the schemas the set holds (in a set made by Open, those
+// loaded so far), oldest revision first.
 func (s *Schemas) All() []*Schema {
 	if s == nil {
 		return nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	out := make([]*Schema, 0, len(s.byName))
 	for _, x := range s.byName {
 		out = append(out, x)

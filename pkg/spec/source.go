@@ -87,6 +87,25 @@ func Load(ctx context.Context, opts Options, names ...string) (*Schemas, error) 
 	return out, nil
 }
 
+// Open returns a set that loads each revision from opts when it is first
+// needed (see Schemas), after loading the named ones now: the first error
+// stops it. A caller that knows which revision it validates names it, so
+// that a missing schema is reported before any work is done; the other
+// revisions are loaded only if the comparison of revisions needs them
+// (protocol-feature-version-mismatch), and one that cannot be loaded is
+// reported there instead of failing the validation. ctx bounds every
+// later load too.
+func Open(ctx context.Context, opts Options, names ...string) (*Schemas, error) {
+	out := NewSchemas()
+	out.load = func(name string) (*Schema, error) { return LoadRevision(ctx, opts, name) }
+	for _, n := range names {
+		if _, err := out.Lookup(n); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // LoadRevision finds, verifies and compiles one revision's schema.
 func LoadRevision(ctx context.Context, opts Options, name string) (*Schema, error) {
 	rev, ok := LookupRevision(name)

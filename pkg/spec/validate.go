@@ -138,6 +138,8 @@ type checker struct {
 	jobs     map[string]*schemaJob            // full compiles, by content
 	nodeJobs map[string]map[string]*schemaJob // node checks, by dialect and normal form
 	jobOrder []*schemaJob
+	// revisions is what the comparison of revisions needs (features.go).
+	revisions revisionComparison
 }
 
 func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
@@ -156,9 +158,9 @@ func newChecker(version string, s *Schemas) (*checker, error) {
 		c.rev = Revision{Name: version}
 		return c, nil
 	}
-	sch, ok := s.Get(version)
-	if !ok {
-		return nil, fmt.Errorf("validating against MCP %s: %w", version, ErrSchemaMissing)
+	sch, err := s.Lookup(version)
+	if err != nil {
+		return nil, fmt.Errorf("validating against MCP %s: %w", version, err)
 	}
 	c.schema = sch
 	return c, nil
@@ -166,13 +168,16 @@ func newChecker(version string, s *Schemas) (*checker, error) {
 
 // Validate checks everything a capture recorded against the published
 // schema of the revision the session negotiated (c.ProtocolVersion), and
-// lints the surface. s must hold that revision's schema, and should hold
-// every other revision too: fields that belong to another revision are
-// found by comparing the schemas (protocol-feature-version-mismatch).
+// lints the surface. s must hold (or, made by Open, load) that revision's
+// schema. Fields that belong to another revision are found by comparing
+// the schemas (protocol-feature-version-mismatch), so the other revisions
+// are needed too when a member is not defined by the negotiated one; one
+// that s cannot provide is named in a finding, never skipped silently.
 //
 // A server that negotiated a revision that is not published gets a
 // negotiated-version-unknown finding; its results are still linted. The
-// error is only for a missing schema (ErrSchemaMissing).
+// error is only for the negotiated revision's schema missing
+// (ErrSchemaMissing, or the error of loading it).
 //
 // Findings are sorted (finding.Sort) and carry the negotiated revision.
 func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
@@ -272,6 +277,7 @@ func ValidateManifest(m *manifest.Manifest, s *Schemas) ([]finding.Finding, erro
 // same place, seen on several pages or in several results): the first
 // keeps its message and says how many more there were. Then it sorts.
 func (k *checker) finish() []finding.Finding {
+	k.undecidedFeatures()
 	index := map[string]int{}
 	extra := map[string]int{}
 	out := k.out[:0]
