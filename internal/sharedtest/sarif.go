@@ -17,6 +17,9 @@ const (
 	sarifFile   = "sarif-schema-2.1.0.json"
 )
 
+// sarifDownloadURL is SARIFURL; tests replace it with a loopback server.
+var sarifDownloadURL = SARIFURL
+
 var (
 	sarifOnce sync.Once
 	sarifPath string
@@ -68,17 +71,18 @@ func findSARIF() (string, error) {
 	ue.Tried = append(ue.Tried, "the cache: "+err.Error())
 	ctx, cancel := Context()
 	defer cancel()
-	body, err := download(ctx, SARIFURL)
+	url := sarifDownloadURL
+	body, err := download(ctx, url)
 	if err != nil {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: %v", SARIFURL, err))
+		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: %v", url, err))
 		return "", ue
 	}
 	if got := sha256Hex(body); got != SARIFSHA256 {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: SHA-256 %s, but the file is pinned to %s", SARIFURL, got, SARIFSHA256))
+		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: SHA-256 %s, but the file is pinned to %s", url, got, SARIFSHA256))
 		return "", ue
 	}
 	if err := writeAtomic(cached, body); err != nil {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: verified, but it cannot be cached: %v", SARIFURL, err))
+		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: verified, but it cannot be cached: %v", url, err))
 		return "", ue
 	}
 	return cached, nil
