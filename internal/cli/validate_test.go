@@ -326,7 +326,7 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	os.MkdirAll(filepath.Join(cache, "2025-06-18"), 0o755)
 	data, _ := os.ReadFile(filepath.Join(sharedSchemaDir(t), "2025-06-18", "schema.json"))
 	os.WriteFile(filepath.Join(cache, "2025-06-18", "schema.json"), append(data, '\n'), 0o644)
-	// (MCP_SURFACE_SCHEMA_DIR, which CI sets, would be consulted first.)
+	// (MCP_SURFACE_SCHEMA_DIR, when a developer has set it, would be consulted first.)
 	if r := run(t, []string{"MCP_SURFACE_SCHEMA_DIR="}, "schemas", "list", "--cache-dir", cache); r.code != ExitFailure || !strings.Contains(r.stdout, "REFUSED") {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
