@@ -80,28 +80,6 @@ func redact(s, token string) string {
 	return strings.ReplaceAll(s, token, "***")
 }
 
-// redactedError hides the token in a wrapped error's message while keeping
-// the chain for errors.Is and errors.As.
-type redactedError struct {
-	err   error
-	token string
-}
-
-func (e *redactedError) Error() string { return redact(e.err.Error(), e.token) }
-func (e *redactedError) Unwrap() error { return e.err }
-
-// wrap returns err with the token redacted from its message.
-func (c *Client) wrap(err error) error {
-	if err == nil {
-		return nil
-	}
-	var pe *PublishError
-	if errors.As(err, &pe) {
-		return err
-	}
-	return &redactedError{err: err, token: c.token}
-}
-
 // classify turns an API error into a *PublishError with a hint for op.
 func (c *Client) classify(op string, err error) error {
 	if err == nil {
