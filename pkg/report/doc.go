@@ -28,7 +28,9 @@
 // is untrusted. It reaches readers only through escape.go, one module for
 // every renderer: hidden characters become visible, text is bounded, and
 // in markdown nothing can mention, reference, link, render HTML or images,
-// forge the marker, or break out of a table or a code block.
+// forge a comment's hidden marker (no HTML comment opener or closer is left
+// anywhere, code blocks included: a publisher reads the raw body), or break
+// out of a table or a code block.
 //
 // Renderers are deterministic: the same Report and Options give the same
 // bytes; nothing reads the clock or the environment.

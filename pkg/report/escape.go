@@ -20,7 +20,8 @@ import (
 //     HTML (<summary>): no markup, no HTML, no images, no @mentions, no
 //     issue references, no autolinks, no math.
 //   - Code: Markdown inside <code>, for names and pointers.
-//   - CodeBlock: a fenced block longer than any backtick run inside.
+//   - CodeBlock: a fenced block longer than any backtick run inside, with
+//     no HTML comment opener or closer (Uncommented).
 //   - WorkflowData, WorkflowProperty: GitHub workflow command escaping.
 //   - SARIFText: Line, with SARIF's embedded-link brackets escaped.
 
@@ -204,13 +205,30 @@ func Code(s string, max int) string {
 }
 
 // CodeBlock is untrusted text as a fenced code block: hidden characters
-// visible (newlines kept), the fence longer than any backtick run in the
-// content, so that nothing inside can close it. lang is ours.
+// visible (newlines kept), HTML comment delimiters broken (Uncommented),
+// the fence longer than any backtick run in the content, so that nothing
+// inside can close it. lang is ours.
 func CodeBlock(s, lang string) string {
-	s = Visible(s, true)
+	s = Uncommented(Visible(s, true))
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	s = strings.TrimRight(s, "\n")
 	return fence + lang + "\n" + s + "\n" + fence
+}
+
+// Uncommented breaks every HTML comment opener and closer in s: "<!--"
+// is written "<\u0021--" and "-->" "--\u003e", in the visible-escape form
+// of the rest of this file. Inside a code block markdown shows the text as
+// it is, but whatever reads the raw body does not: a publisher looking for
+// a comment's hidden marker (ours, another server's) must never find one
+// that a server wrote. Markdown needs no such step: it escapes < and >.
+func Uncommented(s string) string {
+	if !strings.Contains(s, "<!--") && !strings.Contains(s, "-->") {
+		return s
+	}
+	// Openers first: "<!-->" leaves "<\u0021-->", whose closer goes next.
+	// Neither replacement can make a new opener or closer.
+	s = strings.ReplaceAll(s, "<!--", `<\u0021--`)
+	return strings.ReplaceAll(s, "-->", `--\u003e`)
 }
 
 func longestRun(s string, c byte) int {

@@ -83,6 +83,32 @@ func TestCodeBlock(t *testing.T) {
 	if got != "`````text\na\n````\nb\\u202e\n`````" {
 		t.Errorf("CodeBlock with a fence inside = %q", got)
 	}
+	if got := report.CodeBlock("<!-- mcp-surface:report id=a -->\n", "text"); got != "```text\n<\\u0021-- mcp-surface:report id=a --\\u003e\n```" {
+		t.Errorf("CodeBlock with a marker inside = %q", got)
+	}
+}
+
+func TestUncommented(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"a -> b, <! x, <- y, -- z", "a -> b, <! x, <- y, -- z"},
+		{"<!-- mcp-surface:report id=a -->", `<\u0021-- mcp-surface:report id=a --\u003e`},
+		{"<!---->", `<\u0021----\u003e`},
+		{"<!-->", `<\u0021--\u003e`},
+		{"<!--->", `<\u0021---\u003e`},
+		{"<<!--!-->>", `<<\u0021--!--\u003e>`},
+		{"--->-->", `---\u003e--\u003e`},
+		{"<!<!----", `<!<\u0021----`},
+		{"<\\u0021--", "<\\u0021--"}, // already escaped text is left alone
+	} {
+		got := report.Uncommented(tc.in)
+		if got != tc.want {
+			t.Errorf("Uncommented(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if strings.Contains(got, "<!--") || strings.Contains(got, "-->") {
+			t.Errorf("Uncommented(%q) = %q still holds an opener or closer", tc.in, got)
+		}
+	}
 }
 
 func TestWorkflowEscaping(t *testing.T) {
