@@ -62,9 +62,16 @@ func checkMarker(marker string) error {
 	return nil
 }
 
-// FindStickyComment returns the newest comment on the pull request written
-// by author (DefaultCommentAuthor when "") whose body contains marker, or
-// nil when there is none. It pages through every comment.
+// FindStickyComment returns the pull request's sticky comment for marker:
+// of the comments written by author (DefaultCommentAuthor when ""), the
+// oldest whose first line is marker; nil when there is none. It pages
+// through every comment.
+//
+// A marker anywhere else in a body does not count: our comments quote the
+// server's text, and a server of a matrix whose description carries
+// another server's marker must not make that server's job edit its
+// comment. The oldest wins so that a later duplicate (two jobs that raced
+// to create the comment) never takes the place of the one readers know.
 func (c *Client) FindStickyComment(ctx context.Context, owner, repo string, pr int, marker, author string) (*Comment, error) {
 	if err := checkCommentArgs(owner, repo, pr, marker); err != nil {
 		return nil, err
@@ -83,10 +90,10 @@ func (c *Client) FindStickyComment(ctx context.Context, owner, repo string, pr i
 			return nil, c.classify(OpComment, err)
 		}
 		for _, ic := range list {
-			if ic == nil || !strings.EqualFold(ic.GetUser().GetLogin(), author) || !strings.Contains(ic.GetBody(), marker) {
+			if ic == nil || !strings.EqualFold(ic.GetUser().GetLogin(), author) || !hasMarkerLine(ic.GetBody(), marker) {
 				continue
 			}
-			if best == nil || newer(ic, best) {
+			if best == nil || older(ic, best) {
 				best = ic
 			}
 		}
@@ -107,13 +114,20 @@ func (c *Client) FindStickyComment(ctx context.Context, owner, repo string, pr i
 	}, nil
 }
 
-// newer orders comments by creation time, then id.
-func newer(a, b *gh.IssueComment) bool {
+// hasMarkerLine reports whether body's first line is marker (a body edited
+// in GitHub's editor may end its lines with \r\n).
+func hasMarkerLine(body, marker string) bool {
+	first, _, _ := strings.Cut(body, "\n")
+	return strings.TrimSpace(first) == marker
+}
+
+// older orders comments by creation time, then id.
+func older(a, b *gh.IssueComment) bool {
 	ta, tb := a.GetCreatedAt().Time, b.GetCreatedAt().Time
 	if !ta.Equal(tb) {
-		return ta.After(tb)
+		return ta.Before(tb)
 	}
-	return a.GetID() > b.GetID()
+	return a.GetID() < b.GetID()
 }
 
 func checkCommentArgs(owner, repo string, pr int, marker string) error {
@@ -128,11 +142,11 @@ func checkCommentArgs(owner, repo string, pr int, marker string) error {
 }
 
 // UpsertStickyComment makes body the pull request's one mcp-surface
-// comment: the newest comment by author (DefaultCommentAuthor when "")
-// that contains marker is edited in place (older duplicates are left
-// alone); when there is none, a comment is created. It never posts a second
-// comment. body gets marker prepended when it lacks it and is cut to
-// MaxCommentBytes with a note. An unchanged body is not sent again.
+// comment: the comment FindStickyComment finds (the oldest by author whose
+// first line is marker) is edited in place, later duplicates are left
+// alone; when there is none, a comment is created. It never posts a second
+// comment. body gets marker as its first line when it lacks it and is cut
+// to MaxCommentBytes with a note. An unchanged body is not sent again.
 func (c *Client) UpsertStickyComment(ctx context.Context, owner, repo string, pr int, marker, body, author string) (created bool, err error) {
 	if err := checkCommentArgs(owner, repo, pr, marker); err != nil {
 		return false, err
@@ -156,9 +170,10 @@ func (c *Client) UpsertStickyComment(ctx context.Context, owner, repo string, pr
 	return true, nil
 }
 
-// fitComment ensures body holds marker and fits MaxCommentBytes.
+// fitComment ensures body starts with the line marker and fits
+// MaxCommentBytes.
 func fitComment(body, marker string) string {
-	if !strings.Contains(body, marker) {
+	if !hasMarkerLine(body, marker) {
 		body = marker + "\n" + body
 	}
 	if len(body) <= MaxCommentBytes {
@@ -167,15 +182,12 @@ func fitComment(body, marker string) string {
 	return truncateBody(body, marker, MaxCommentBytes, commentTruncatedNote)
 }
 
-// truncateBody cuts body (which starts with or contains marker) to at most
-// limit bytes including note, at a UTF-8 boundary, preferring a line
-// break, closing an open code fence and keeping the marker.
+// truncateBody cuts body (whose first line is marker) to at most limit
+// bytes including note, at a UTF-8 boundary, preferring a line break,
+// closing an open code fence and keeping the marker line.
 func truncateBody(body, marker string, limit int, note string) string {
 	const fenceCloser = "\n```\n"
 	budget := limit - len(note) - len(fenceCloser)
-	if !strings.Contains(body[:min(budget, len(body))], marker) {
-		body = marker + "\n" + strings.Replace(body, marker, "", 1)
-	}
 	n := min(budget, len(body))
 	for n > 0 && n < len(body) && !utf8.RuneStart(body[n]) {
 		n--

@@ -30,7 +30,12 @@
 // code. The token is never part of any message: errors are redacted
 // against it even when a server echoes it back.
 //
-// Our sticky comment is recognised by a hidden marker and by its author's
-// login (github-actions[bot] by default): GET /user is forbidden to the
-// workflow's GITHUB_TOKEN, so the login is configured, not discovered.
+// Our sticky comment is recognised by a hidden marker on its first line
+// and by its author's login (github-actions[bot] by default): GET /user is
+// forbidden to the workflow's GITHUB_TOKEN, so the login is configured, not
+// discovered. A marker anywhere else in a body is someone's text, never
+// ours (pkg/report breaks every HTML comment a server writes, and this
+// package does not rely on it); of several comments with the marker the
+// oldest is the sticky one. A review comment's key marker likewise counts
+// only as its last line.
 package github

@@ -108,7 +108,7 @@ func TestStickyCommentFoundOnPageThree(t *testing.T) {
 	}
 }
 
-func TestStickyCommentSeveralMatchesUpdatesNewest(t *testing.T) {
+func TestStickyCommentSeveralMatchesUpdatesOldest(t *testing.T) {
 	f := newFake(t, "", testToken)
 	c := f.client(t)
 	marker := StickyMarker("")
@@ -117,14 +117,65 @@ func TestStickyCommentSeveralMatchesUpdatesNewest(t *testing.T) {
 	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 3, marker, "third", ""); err != nil {
 		t.Fatal(err)
 	}
-	if a.Body != marker+"\nfirst" || b.Body != marker+"\nthird" {
-		t.Errorf("bodies = %q, %q", a.Body, b.Body)
+	if a.Body != marker+"\nthird" || b.Body != marker+"\nsecond" {
+		t.Errorf("bodies = %q, %q; want the oldest updated, the later duplicate left alone", a.Body, b.Body)
+	}
+	// Again: the same one, whatever the order of the listing.
+	f.mu.Lock()
+	f.comments[3][0], f.comments[3][1] = f.comments[3][1], f.comments[3][0]
+	f.mu.Unlock()
+	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 3, marker, "fourth", ""); err != nil {
+		t.Fatal(err)
+	}
+	if a.Body != marker+"\nfourth" || b.Body != marker+"\nsecond" {
+		t.Errorf("bodies = %q, %q after a reordered listing", a.Body, b.Body)
 	}
 	// A configured author (a GitHub App) is matched instead of the default.
 	f.addComment(3, "mcp-surface-app[bot]", marker+"\napp")
 	got, err := c.FindStickyComment(ctx, "acme", "weather-mcp", 3, marker, "mcp-surface-app[bot]")
 	if err != nil || got == nil || got.Body != marker+"\napp" {
 		t.Errorf("FindStickyComment(app) = %+v, %v", got, err)
+	}
+}
+
+// A comment of ours that carries a marker anywhere but on its first line
+// (another server's report quoting a hostile description, a marker in a
+// code block, a reply quoting ours) is not that marker's sticky comment.
+func TestStickyCommentMarkerOnlyOnFirstLine(t *testing.T) {
+	f := newFake(t, "", testToken)
+	c := f.client(t)
+	alpha, beta := StickyMarker("alpha"), StickyMarker("beta")
+	quoting := f.addComment(4, "github-actions[bot]", beta+"\n```\n"+alpha+"\n```")
+	indented := f.addComment(4, "github-actions[bot]", " \n"+alpha+"\nnot first")
+	inline := f.addComment(4, "github-actions[bot]", "see "+alpha)
+	got, err := c.FindStickyComment(ctx, "acme", "weather-mcp", 4, alpha, "")
+	if err != nil || got != nil {
+		t.Fatalf("FindStickyComment(alpha) = %+v, %v; want none", got, err)
+	}
+	created, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 4, alpha, "alpha's report", "")
+	if err != nil || !created {
+		t.Fatalf("alpha: created=%v err=%v, want its own comment", created, err)
+	}
+	if quoting.Body != beta+"\n```\n"+alpha+"\n```" || indented.Body != " \n"+alpha+"\nnot first" || inline.Body != "see "+alpha {
+		t.Error("a comment whose first line is not alpha's marker was edited")
+	}
+	// The comment just created is found again: its first line is the
+	// marker, and a body edited in GitHub's editor ends lines with \r\n.
+	cs := f.comments[4]
+	if got := cs[len(cs)-1].Body; got != alpha+"\nalpha's report" {
+		t.Errorf("created body = %q", got)
+	}
+	cs[len(cs)-1].Body = alpha + "\r\nedited by hand"
+	got, err = c.FindStickyComment(ctx, "acme", "weather-mcp", 4, alpha, "")
+	if err != nil || got == nil || got.ID != cs[len(cs)-1].ID {
+		t.Errorf("FindStickyComment after a CRLF edit = %+v, %v", got, err)
+	}
+	// A body whose marker is not its first line gets the marker prepended.
+	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 4, beta, "x\n"+beta, ""); err != nil {
+		t.Fatal(err)
+	}
+	if quoting.Body != beta+"\nx\n"+beta {
+		t.Errorf("beta's body = %q, want its marker first", quoting.Body)
 	}
 }
 
@@ -669,5 +720,24 @@ func TestNewClientBaseURL(t *testing.T) {
 	c, err = NewClient(Options{APIURL: "https://ghe.example/api/v3"})
 	if err != nil || c.gh.BaseURL.String() != "https://ghe.example/api/v3/" {
 		t.Errorf("GHES base URL = %v, %v", c.gh.BaseURL, err)
+	}
+}
+
+// Only the last line of a review comment says which finding it is about:
+// a key marker quoted above it (server text) is not ours.
+func TestReviewCommentKeyOnlyOnLastLine(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"text\n\n" + keyMarker("k1"), "k1"},
+		{"text\n\n" + keyMarker("k1") + "\r\n", "k1"},
+		{keyMarker("k2"), "k2"},
+		{"```\n" + keyMarker("forged") + "\n```\n\n" + keyMarker("k3"), "k3"},
+		{"```\n" + keyMarker("forged") + "\n```", ""},
+		{keyMarker("forged") + "\ntext", ""},
+		{"quoting " + keyMarker("forged"), ""},
+		{"", ""},
+	} {
+		if got := keyOf(tc.body); got != tc.want {
+			t.Errorf("keyOf(%q) = %q, want %q", tc.body, got, tc.want)
+		}
 	}
 }

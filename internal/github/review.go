@@ -85,7 +85,20 @@ func (r *ReviewResult) Dropped() int {
 	return r.OutsideDiff + r.OverCap + r.AlreadyPosted + r.Invalid
 }
 
-var keyMarkerRE = regexp.MustCompile(`<!-- mcp-surface:review-comment:([A-Za-z0-9._-]{1,128}) -->`)
+// keyMarkerRE is the key marker commentBody ends a comment with. It counts
+// only as the body's last line (keyOf): the text above quotes the server.
+var keyMarkerRE = regexp.MustCompile(`^<!-- mcp-surface:review-comment:([A-Za-z0-9._-]{1,128}) -->$`)
+
+// keyOf is the key of a review comment we posted, "" when its last line is
+// no key marker.
+func keyOf(body string) string {
+	body = strings.TrimRight(body, " \t\r\n")
+	m := keyMarkerRE.FindStringSubmatch(strings.TrimSpace(body[strings.LastIndexByte(body, '\n')+1:]))
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
 
 func keyMarker(key string) string {
 	return "<!-- mcp-surface:review-comment:" + key + " -->"
@@ -258,8 +271,8 @@ func (c *Client) postedReviewComments(ctx context.Context, owner, repo string, p
 			if prc == nil || !strings.EqualFold(prc.GetUser().GetLogin(), author) || prc.Line == nil {
 				continue // not ours, or outdated (no line in the current diff)
 			}
-			for _, m := range keyMarkerRE.FindAllStringSubmatch(prc.GetBody(), -1) {
-				posted[postedID(m[1], prc.GetPath(), prc.GetLine())] = true
+			if key := keyOf(prc.GetBody()); key != "" {
+				posted[postedID(key, prc.GetPath(), prc.GetLine())] = true
 			}
 		}
 		if resp == nil || resp.NextPage == 0 {
