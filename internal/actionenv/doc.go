@@ -1,6 +1,7 @@
 // Package actionenv is everything mcp-surface knows about the GitHub Actions
 // runner: action inputs, step outputs, the job summary, workflow commands
-// (masking, logging, annotations) and the event that started the run.
+// (masking, logging, annotations), the event that started the run and the
+// variables that must not reach the pull request's code.
 //
 // Nothing here reads the process environment: an Env is built from a getter
 // (os.Getenv in the CLI, a map in tests) and a writer for workflow commands
@@ -27,6 +28,12 @@
 //   - AppendSummary keeps the step's summary within GitHub's 1 MiB limit,
 //     truncating with a note; annotations beyond the 10 per level that
 //     GitHub shows per step are written as plain log lines and counted.
+//
+// A Scrub is what the commands started for the pull request's code (the
+// build, the server) may not inherit from the step: the runner's
+// credentials (RunnerCredentials), the inputs and anything holding the
+// token, but for names passed on purpose (the pass-env input). It is a
+// pure function of the environment it is given.
 //
 // Untrusted text (tool names and descriptions come from the pull request's
 // author) may be passed to every method as data; it is never interpreted.

@@ -40,6 +40,7 @@ var actionInputs = []actionInput{
 	{"server", ""},
 	{"working-directory", "."},
 	{"build", ""},
+	{"pass-env", ""},
 	{"config", ""},
 	{"snapshot", "mcp-surface.json"},
 	{"baseline", BaselineAuto},
@@ -82,6 +83,7 @@ type actionConfig struct {
 	Server            string
 	WorkingDirectory  string
 	Build             string
+	PassEnv           []string // variables the build and the server get although withheld
 	Config            string
 	Snapshot          string
 	Baseline          string
@@ -178,6 +180,12 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	c.Server = r.str("server")
 	c.WorkingDirectory = r.str("working-directory")
 	c.Build = r.str("build")
+	r.spec("pass-env")
+	passEnv, err := ae.InputVariableNames("pass-env")
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	c.PassEnv = passEnv
 	c.Config = r.str("config")
 	c.Snapshot = r.str("snapshot")
 	c.Baseline = r.str("baseline")

@@ -13,25 +13,22 @@ import (
 )
 
 // pipelineEnv is env for the commands the pipeline starts (the build, the
-// server): the inputs and anything holding the token are left out, so the
-// pull request's code never receives the token through us.
+// server) and for what the configuration expands (${VAR}): the runner's
+// credentials, the inputs and anything holding the token are withheld
+// (actionenv.Scrub), but for the pass-env input's names, so the pull
+// request's code never receives them through us.
 func (a *actionRun) pipelineEnv() *Env {
+	scrub := actionenv.Scrub{Secrets: []string{a.cfg.Token}, Pass: a.cfg.PassEnv}
 	e := *a.env
 	full := a.env.Environ
 	e.Environ = func() []string {
-		if full == nil {
-			return nil
+		var environ []string
+		if full != nil {
+			environ = full()
 		}
-		var out []string
-		for _, kv := range full() {
-			k, v, _ := strings.Cut(kv, "=")
-			if strings.HasPrefix(strings.ToUpper(k), "INPUT_") || (a.cfg.Token != "" && strings.Contains(v, a.cfg.Token)) {
-				continue
-			}
-			out = append(out, kv)
-		}
-		return out
+		return scrub.Environ(environ)
 	}
+	e.Getenv = scrub.Getenv(a.env.Getenv)
 	return &e
 }
 
@@ -68,7 +65,7 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		}
 		return []serverSpec{{Name: c.Server, URL: c.URL, SSE: c.SSE, Headers: h, Dir: relWork, Snapshot: snapshot}}, nil
 	case cfg != nil && len(cfg.Servers) > 0:
-		all, err := serversFromConfig(a.env, cfg, repo, cfgPath)
+		all, err := serversFromConfig(a.pipelineEnv(), cfg, repo, cfgPath)
 		if err != nil {
 			return nil, err
 		}
