@@ -25,23 +25,27 @@ var RunnerCredentials = []string{
 // receive: RunnerCredentials, the action's inputs (INPUT_*, among them the
 // github-token input) and any variable whose value holds one of Secrets,
 // under whatever name. Pass names variables passed through on purpose
-// even so. The zero Scrub withholds the credentials and the inputs.
+// even so, but for the inputs, which are never passed. The zero Scrub
+// withholds the credentials and the inputs.
 type Scrub struct {
 	// Secrets are values no variable may carry to the child (the
 	// github-token input's token); empty strings are ignored.
 	Secrets []string
 	// Pass are variable names (exact, case-sensitive) kept whatever they
-	// hold: the pass-env input.
+	// hold, INPUT_* aside: the pass-env input.
 	Pass []string
 }
 
 // Withheld reports whether the variable name=value stays out of the
 // child's environment.
 func (s Scrub) Withheld(name, value string) bool {
+	if strings.HasPrefix(strings.ToUpper(name), "INPUT_") {
+		return true // the action's own, whatever Pass says
+	}
 	if slices.Contains(s.Pass, name) {
 		return false
 	}
-	if slices.Contains(RunnerCredentials, name) || strings.HasPrefix(strings.ToUpper(name), "INPUT_") {
+	if slices.Contains(RunnerCredentials, name) {
 		return true
 	}
 	for _, secret := range s.Secrets {

@@ -67,8 +67,8 @@ func TestScrubEnviron(t *testing.T) {
 			want:  kept(append(base, "GH_TOKEN", "DEPLOY_URL")...),
 		},
 		{
-			name:  "passed on purpose",
-			scrub: Scrub{Secrets: []string{token}, Pass: []string{"GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "NOT_SET"}},
+			name:  "passed on purpose, the inputs never",
+			scrub: Scrub{Secrets: []string{token}, Pass: []string{"GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "NOT_SET", "INPUT_COMMAND", "input_lower"}},
 			want:  kept(append(base, "GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL")...),
 		},
 		{
