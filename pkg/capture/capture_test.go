@@ -219,11 +219,11 @@ func TestStdoutNoiseIsReportedWithTheLine(t *testing.T) {
 
 func TestMisbehavingServers(t *testing.T) {
 	type check func(t *testing.T, c *capture.Capture, err error)
-	limit := func(flag string) check {
+	limit := func(name string) check {
 		return func(t *testing.T, c *capture.Capture, err error) {
 			var le *capture.LimitError
-			if !errors.As(err, &le) || le.Flag != flag || !strings.Contains(err.Error(), flag) {
-				t.Errorf("error %v, want a limit error naming %s", err, flag)
+			if !errors.As(err, &le) || le.Limit != name || !strings.Contains(err.Error(), name+" limit of ") || strings.Contains(err.Error(), "--") {
+				t.Errorf("error %v, want a limit error naming the %s (and no flag)", err, name)
 			}
 		}
 	}
@@ -244,10 +244,10 @@ func TestMisbehavingServers(t *testing.T) {
 				t.Errorf("stderr not kept in the capture")
 			}
 		}},
-		{testserver.ModeHang, capture.Limits{StartupTimeout: time.Second}, limit("--startup-timeout")},
-		{testserver.ModeHangLists, capture.Limits{RequestTimeout: time.Second}, limit("--request-timeout")},
-		{testserver.ModeHuge, capture.Limits{MaxBytes: 1 << 20, RequestTimeout: time.Minute}, limit("--max-bytes")},
-		{testserver.ModeEndlessPages, capture.Limits{MaxPages: 25}, limit("--max-pages")},
+		{testserver.ModeHang, capture.Limits{StartupTimeout: time.Second}, limit(capture.LimitStartupTimeout)},
+		{testserver.ModeHangLists, capture.Limits{RequestTimeout: time.Second}, limit(capture.LimitRequestTimeout)},
+		{testserver.ModeHuge, capture.Limits{MaxBytes: 1 << 20, RequestTimeout: time.Minute}, limit(capture.LimitTotalBytes)},
+		{testserver.ModeEndlessPages, capture.Limits{MaxPages: 25}, limit(capture.LimitPageCount)},
 		{testserver.ModeRepeatCursor, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
 			if !errors.Is(err, capture.ErrRepeatedCursor) && !strings.Contains(err.Error(), "cursor") {
 				t.Errorf("error %v, want a repeated cursor error", err)

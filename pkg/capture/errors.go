@@ -10,13 +10,15 @@ import (
 // Limits bound everything a capture reads from a server. Zero values take
 // the defaults of DefaultLimits.
 type Limits struct {
-	// StartupTimeout bounds launch plus handshake (--startup-timeout).
+	// StartupTimeout bounds launch plus handshake (LimitStartupTimeout).
 	StartupTimeout time.Duration
-	// RequestTimeout bounds each request after the handshake (--request-timeout).
+	// RequestTimeout bounds each request after the handshake
+	// (LimitRequestTimeout).
 	RequestTimeout time.Duration
-	// MaxBytes bounds the total bytes received from the server (--max-bytes).
+	// MaxBytes bounds the total bytes received from the server
+	// (LimitTotalBytes).
 	MaxBytes int64
-	// MaxPages bounds the pages read per list (--max-pages).
+	// MaxPages bounds the pages read per list (LimitPageCount).
 	MaxPages int
 	// StderrTail is how much of a stdio server's stderr is kept.
 	StderrTail int
@@ -51,12 +53,22 @@ func (l Limits) withDefaults() Limits {
 	return d
 }
 
-// LimitError is a bound that a server hit. It names the limit and the flag
-// that raises it.
+// The limits a LimitError names. Each of the first four is a field of
+// Limits; a repeated cursor cannot be raised.
+const (
+	LimitStartupTimeout = "startup timeout"
+	LimitRequestTimeout = "request timeout"
+	LimitTotalBytes     = "total bytes"
+	LimitPageCount      = "page count"
+	LimitRepeatedCursor = "repeated cursor"
+)
+
+// LimitError is a bound that a server hit. It names the limit and its
+// value, not how to raise it: a command line says so with a flag, an
+// action with an input, a Go program with a field of Limits.
 type LimitError struct {
-	Limit  string // "startup timeout", "request timeout", "total bytes", "page count", "repeated cursor"
+	Limit  string // one of the Limit* constants
 	Value  string // the limit's value, e.g. "30s"
-	Flag   string // the flag that raises it, "" when none can
 	Method string // the request in flight, if any
 	Detail string
 }
@@ -70,9 +82,6 @@ func (e *LimitError) Error() string {
 		b.WriteString(e.Detail + ": ")
 	}
 	fmt.Fprintf(&b, "%s limit of %s reached", e.Limit, e.Value)
-	if e.Flag != "" {
-		fmt.Fprintf(&b, "; raise it with %s if the server needs more", e.Flag)
-	}
 	return b.String()
 }
 

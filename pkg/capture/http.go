@@ -86,7 +86,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, error) {
 	u, err := url.Parse(h.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--url %q is not an http(s) URL", h.Describe())
+		return nil, fmt.Errorf("server URL %q is not an http(s) URL", h.Describe())
 	}
 	base := http.DefaultTransport
 	client := &http.Client{}

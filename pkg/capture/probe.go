@@ -125,7 +125,7 @@ func (c *Capture) runProbes(ctx context.Context, cs *mcp.ClientSession, rec *rec
 					sdkErr = fmt.Errorf("no request was sent")
 				}
 				return blame(ctx, rctx, sdkErr, rec, sess, "probe "+p.ID+" ("+p.Method+" "+truncate(target, 80)+")", &LimitError{
-					Limit: "request timeout", Value: lim.RequestTimeout.String(), Flag: "--request-timeout",
+					Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(),
 					Detail: "no answer to the probe"})
 			}
 			r := ProbeResult{Probe: p, Target: target, Exchange: -1}

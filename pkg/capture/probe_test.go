@@ -65,11 +65,11 @@ func TestProbesRunOverTheSameSession(t *testing.T) {
 // stopped.
 func TestProbeBounds(t *testing.T) {
 	for _, tc := range []struct {
-		mode, limit, flag string
-		lim               capture.Limits
+		mode, limit string
+		lim         capture.Limits
 	}{
-		{testserver.ModeProbeHang, "request timeout", "--request-timeout", capture.Limits{RequestTimeout: 300 * time.Millisecond}},
-		{testserver.ModeProbeHuge, "total bytes", "--max-bytes", capture.Limits{MaxBytes: 1 << 20}},
+		{testserver.ModeProbeHang, capture.LimitRequestTimeout, capture.Limits{RequestTimeout: 300 * time.Millisecond}},
+		{testserver.ModeProbeHuge, capture.LimitTotalBytes, capture.Limits{MaxBytes: 1 << 20}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
@@ -81,8 +81,8 @@ func TestProbeBounds(t *testing.T) {
 			o.Probes = []capture.Probe{{ID: "echo", Method: capture.MethodToolsCall, Name: "echo", Arguments: json.RawMessage(`{"message":"x"}`)}}
 			c, err := capture.Run(context.Background(), stdio(t, tc.mode), o)
 			var le *capture.LimitError
-			if !errors.As(err, &le) || le.Limit != tc.limit || le.Flag != tc.flag || !strings.HasPrefix(le.Method, "probe echo (tools/call echo)") {
-				t.Fatalf("err = %v (%#v), want the %s limit naming %s and the probe", err, le, tc.limit, tc.flag)
+			if !errors.As(err, &le) || le.Limit != tc.limit || !strings.HasPrefix(le.Method, "probe echo (tools/call echo)") {
+				t.Fatalf("err = %v (%#v), want the %s limit naming the probe", err, le, tc.limit)
 			}
 			if c == nil || len(c.Pages) == 0 || len(c.Probes) != 0 {
 				t.Errorf("the partial capture is not kept: %+v", c)

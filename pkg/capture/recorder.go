@@ -90,7 +90,7 @@ func (r *recorder) add(dir Direction, data []byte) error {
 		r.received += int64(len(data))
 		if r.maxBytes > 0 && r.received > r.maxBytes {
 			if r.limitErr == nil {
-				r.limitErr = &LimitError{Limit: "total bytes", Value: fmt.Sprintf("%d bytes", r.maxBytes), Flag: "--max-bytes",
+				r.limitErr = &LimitError{Limit: LimitTotalBytes, Value: fmt.Sprintf("%d bytes", r.maxBytes),
 					Detail: "the server's answers exceeded it"}
 			}
 			err := r.limitErr
@@ -116,7 +116,7 @@ func (r *recorder) charge(n int) error {
 	r.received += int64(n)
 	if r.maxBytes > 0 && r.received > r.maxBytes {
 		if r.limitErr == nil {
-			r.limitErr = &LimitError{Limit: "total bytes", Value: fmt.Sprintf("%d bytes", r.maxBytes), Flag: "--max-bytes",
+			r.limitErr = &LimitError{Limit: LimitTotalBytes, Value: fmt.Sprintf("%d bytes", r.maxBytes),
 				Detail: "the server's output exceeded it"}
 		}
 		return r.limitErr

@@ -136,7 +136,7 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	cancel()
 	if err != nil {
 		return finish(blame(ctx, hctx, err, rec, sess, "the handshake", &LimitError{
-			Limit: "startup timeout", Value: lim.StartupTimeout.String(), Flag: "--startup-timeout",
+			Limit: LimitStartupTimeout, Value: lim.StartupTimeout.String(),
 			Detail: "the server did not complete the handshake in time"}))
 	}
 	defer cs.Close()
@@ -257,7 +257,7 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 	cursor := ""
 	for page := 0; ; page++ {
 		if page >= lim.MaxPages {
-			return &LimitError{Limit: "page count", Value: fmt.Sprint(lim.MaxPages), Flag: "--max-pages", Method: method,
+			return &LimitError{Limit: LimitPageCount, Value: fmt.Sprint(lim.MaxPages), Method: method,
 				Detail: fmt.Sprintf("the server kept returning nextCursor after %d pages", lim.MaxPages)}
 		}
 		before := rec.len()
@@ -270,7 +270,7 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 				return fmt.Errorf("%s: the SDK answered page %d without asking the server (cache); cannot record it", method, page+1)
 			}
 			return blame(ctx, rctx, sdkErr, rec, sess, method, &LimitError{
-				Limit: "request timeout", Value: lim.RequestTimeout.String(), Flag: "--request-timeout",
+				Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(),
 				Detail: fmt.Sprintf("no answer to page %d", page+1)})
 		}
 		if ex.Error != nil {
@@ -294,7 +294,7 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 		}
 		next := *r.NextCursor
 		if p, dup := seen[next]; dup || next == cursor {
-			return &LimitError{Limit: "repeated cursor", Value: fmt.Sprintf("%q", truncate(next, 80)), Method: method,
+			return &LimitError{Limit: LimitRepeatedCursor, Value: fmt.Sprintf("%q", truncate(next, 80)), Method: method,
 				Detail: fmt.Sprintf("page %d returned the cursor already returned by page %d, so paging would never end (%v)", page+1, p+1, ErrRepeatedCursor)}
 		}
 		seen[next] = page

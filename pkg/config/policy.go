@@ -21,6 +21,20 @@ type Policy struct {
 // policy that changes nothing.
 func (c *Config) Policy(now time.Time) *Policy { return &Policy{c: c, now: now} }
 
+// Apply is the one policy step of every command: it applies severity
+// overrides and the profile to each finding (Adjust), drops the findings
+// of rules turned off, then marks acknowledged findings and adds one for
+// each expired acknowledgement (Acknowledge). The input is not modified.
+func (p *Policy) Apply(fs []finding.Finding) []finding.Finding {
+	var kept []finding.Finding
+	for _, f := range fs {
+		if p.Adjust(&f) {
+			kept = append(kept, f)
+		}
+	}
+	return p.Acknowledge(kept)
+}
+
 // Adjust applies severity overrides, then the profile, to one finding; it
 // reports false when the rule is turned off. Explicit overrides win over
 // the profile.
