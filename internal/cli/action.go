@@ -6,22 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
-
-func init() {
-	register(&command{
-		name:    "action",
-		summary: "run as a GitHub Actions step: inputs from INPUT_*, verdict as comment, summary, annotations and SARIF",
-		run:     runAction,
-	})
-}
 
 const actionUsage = `
 
@@ -159,13 +152,6 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	cf := &captureFlags{
-		versions:       stringList{c.ProtocolVersion},
-		startupTimeout: c.StartupTimeout,
-		requestTimeout: capture.DefaultLimits.RequestTimeout,
-		maxBytes:       capture.DefaultLimits.MaxBytes,
-		maxPages:       capture.DefaultLimits.MaxPages,
-	}
 	var sf schemaFlags
 	build := c.Build
 	if build != "" && relWork != "." {
@@ -173,15 +159,16 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		// the base's worktree): enter the working directory first.
 		build = "cd " + shellQuote(relWork) + " && " + build
 	}
-	opts := checkOptions{
+	opts := check.Options{
 		Servers: servers, Baseline: c.Baseline, BaseRef: baseRef, Build: build, RepoDir: repo,
-		Config: cfg, FailOn: c.FailOn, FailTags: c.FailOnTags, Now: now,
-		Capture: cf, Schemas: sf.options(a.env), Log: a.logger,
+		Config: cfg, Now: now, ProtocolVersion: c.ProtocolVersion,
+		Limits: capture.Limits{StartupTimeout: c.StartupTimeout}, Version: Version, Clock: time.Now,
+		SchemaOptions: sf.options(a.env), Environ: serverEnv(a.pipelineEnv(), nil), BuildOutput: a.env.Stderr, Log: a.logger,
 	}
-	if !slices.Contains([]string{BaselineAuto, BaselineSnapshot, BaselineBuild, BaselineNone}, c.Baseline) && !filepath.IsAbs(c.Baseline) {
+	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
 		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory
 	}
-	res, err := runPipeline(ctx, a.pipelineEnv(), opts)
+	res, err := runPipeline(ctx, opts, c.FailOn, c.FailOnTags, inputHint)
 	if err != nil {
 		return a.fail(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/github"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -43,7 +44,7 @@ var actionInputs = []actionInput{
 	{"pass-env", ""},
 	{"config", ""},
 	{"snapshot", "mcp-surface.json"},
-	{"baseline", BaselineAuto},
+	{"baseline", check.BaselineAuto},
 	{"base-ref", ""},
 	{"protocol-version", capture.LatestRevision},
 	{"startup-timeout", capture.DefaultLimits.StartupTimeout.String()},
@@ -62,7 +63,7 @@ var actionInputs = []actionInput{
 
 // baselineKeywords are the baselines the baseline input names; any other
 // value is a snapshot file.
-var baselineKeywords = []string{BaselineAuto, BaselineSnapshot, BaselineBuild, BaselineNone}
+var baselineKeywords = []string{check.BaselineAuto, check.BaselineSnapshot, check.BaselineBuild, check.BaselineNone}
 
 // actionOutputs lists every output the binary sets; action.yml maps each
 // from the step that runs the binary.
@@ -197,7 +198,7 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 		if v {
 			r.errs = append(r.errs, &actionenv.InputError{Name: "baseline", Value: c.Baseline, Want: "use one of " + strings.Join(baselineKeywords, ", ") + ", or a snapshot file (false means none)"})
 		} else {
-			c.Baseline = BaselineNone
+			c.Baseline = check.BaselineNone
 		}
 	}
 	c.BaseRef = r.str("base-ref")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -86,8 +87,8 @@ func TestActionInputsPeopleType(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ value, want string }{
-		{"", BaselineAuto}, {"Snapshot", BaselineSnapshot}, {"BUILD", BaselineBuild}, {"none", BaselineNone},
-		{"false", BaselineNone}, {"no", BaselineNone}, {"Off", BaselineNone}, {"0", BaselineNone},
+		{"", check.BaselineAuto}, {"Snapshot", check.BaselineSnapshot}, {"BUILD", check.BaselineBuild}, {"none", check.BaselineNone},
+		{"false", check.BaselineNone}, {"no", check.BaselineNone}, {"Off", check.BaselineNone}, {"0", check.BaselineNone},
 		{"base.json", "base.json"}, {"snapshots/Auto.json", "snapshots/Auto.json"},
 	} {
 		c, err := readInputs(map[string]string{"baseline": tc.value})

@@ -123,7 +123,7 @@ func (a *actionRun) render(r *report.Report, o report.Options) (*github.Publicat
 	if out.JSON, err = report.RenderBytes("json", r, o); err != nil {
 		return nil, err
 	}
-	if out.SARIF, err = report.RenderBytes("sarif", r, o); err != nil {
+	if out.SARIF, err = formats.RenderBytes("sarif", r, o); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/cmdline"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
 
@@ -34,7 +35,7 @@ func (a *actionRun) pipelineEnv() *Env {
 
 // servers are the servers to check: the command or url input, else the
 // servers: list of the configuration (one of them with input server).
-func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) ([]serverSpec, error) {
+func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) ([]check.Server, error) {
 	c := a.cfg
 	snapshot := ""
 	if c.Snapshot != "" {
@@ -42,7 +43,7 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 	}
 	switch {
 	case c.Command != "":
-		s := serverSpec{Name: c.Server, Dir: relWork, Snapshot: snapshot}
+		s := check.Server{Name: c.Server, Dir: relWork, Snapshot: snapshot}
 		if c.Shell {
 			s.Command, s.Shell = []string{c.Command}, true
 		} else {
@@ -52,7 +53,7 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 			}
 			s.Command = argv
 		}
-		return []serverSpec{s}, nil
+		return []check.Server{s}, nil
 	case c.URL != "":
 		cf := captureFlags{url: c.URL, headers: c.Headers, sse: c.SSE}
 		t, err := cf.target(a.env, nil)
@@ -63,9 +64,9 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		for _, vs := range h {
 			a.ae.Mask(vs...) // values after ${VAR} expansion
 		}
-		return []serverSpec{{Name: c.Server, URL: c.URL, SSE: c.SSE, Headers: h, Dir: relWork, Snapshot: snapshot}}, nil
+		return []check.Server{{Name: c.Server, URL: c.URL, SSE: c.SSE, Headers: h, Dir: relWork, Snapshot: snapshot}}, nil
 	case cfg != nil && len(cfg.Servers) > 0:
-		all, err := serversFromConfig(a.pipelineEnv(), cfg, repo, cfgPath)
+		all, err := check.FromConfig(cfg, cfgPath, repo, a.pipelineEnv().Getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +84,7 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		var names []string
 		for _, s := range all {
 			if s.Name == c.Server {
-				return []serverSpec{s}, nil
+				return []check.Server{s}, nil
 			}
 			names = append(names, s.Name)
 		}
@@ -111,7 +112,7 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 		}
 		return "", fmt.Errorf("input base-ref %q names no commit of the checkout (nor origin/%s): check out with fetch-depth: 0, or give a commit id, which is fetched", ref, ref)
 	}
-	if a.cfg.Baseline == BaselineNone || (a.event == nil) {
+	if a.cfg.Baseline == check.BaselineNone || (a.event == nil) {
 		return "", nil
 	}
 	switch {

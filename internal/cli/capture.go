@@ -96,16 +96,17 @@ func serverEnv(env *Env, extra []string) []string {
 	return append(slices.Clone(out), extra...)
 }
 
+func (cf *captureFlags) limits() capture.Limits {
+	return capture.Limits{
+		StartupTimeout: cf.startupTimeout, RequestTimeout: cf.requestTimeout,
+		MaxBytes: cf.maxBytes, MaxPages: cf.maxPages,
+	}
+}
+
 func (cf *captureFlags) options(version string) capture.Options {
 	return capture.Options{
-		ProtocolVersion: version,
-		Limits: capture.Limits{
-			StartupTimeout: cf.startupTimeout, RequestTimeout: cf.requestTimeout,
-			MaxBytes: cf.maxBytes, MaxPages: cf.maxPages,
-		},
-		ClientName:    "mcp-surface",
-		ClientVersion: Version,
-		Now:           time.Now,
+		ProtocolVersion: version, Limits: cf.limits(),
+		ClientName: "mcp-surface", ClientVersion: Version, Now: time.Now,
 	}
 }
 
@@ -148,7 +149,7 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 			caps = append(caps, c)
 		}
 		if err != nil {
-			runErr = fmt.Errorf("capturing %s at %s: %w", t.Describe(), v, err)
+			runErr = withHint(fmt.Errorf("capturing %s at %s: %w", t.Describe(), v, err), flagHint)
 			break
 		}
 	}
@@ -239,14 +240,6 @@ func outputPath(path, rev string, several bool) string {
 	}
 	ext := filepath.Ext(path)
 	return strings.TrimSuffix(path, ext) + "." + rev + ext
-}
-
-func init() {
-	register(&command{
-		name:    "capture",
-		summary: "record a server's surface and write its snapshot",
-		run:     runCapture,
-	})
 }
 
 func runCapture(ctx context.Context, env *Env, args []string) (int, error) {

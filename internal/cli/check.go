@@ -6,17 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-func init() {
-	register(&command{
-		name:    "check",
-		summary: "capture, validate and compare with a baseline: the whole pipeline",
-		run:     runCheck,
-	})
-}
 
 const checkUsage = `[flags] [-- CMD ARGS... | --url URL]
 
@@ -42,7 +38,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
-	baseline := fs.String("baseline", BaselineAuto, "auto|snapshot|build|none, or a snapshot `file`")
+	baseline := fs.String("baseline", check.BaselineAuto, "auto|snapshot|build|none, or a snapshot `file`")
 	baseRef := fs.String("base-ref", "", "git `ref` of the base (e.g. origin/main); default: compare with the snapshot in the work tree")
 	build := fs.String("build", "", "shell `command` that builds the server, run before capturing at head and at base")
 	snapshot := fs.String("snapshot", "mcp-surface.json", "the committed snapshot `file`, relative to the repository root")
@@ -82,36 +78,44 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		repo = cwd
 	}
-	opts := checkOptions{
+	opts := check.Options{
 		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
-		Config: cfg, FailOn: failLevel, FailTags: failTags, Now: now,
-		Capture: &cf, Schemas: sf.options(env),
+		Config: cfg, Now: now, SchemaOptions: sf.options(env),
+		Limits: cf.limits(), Version: Version, Clock: time.Now,
+		Environ: serverEnv(env, nil), BuildOutput: env.Stderr,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, "mcp-surface: "+format+"\n", args...) },
+	}
+	if len(cf.versions) > 0 {
+		revs, err := cf.revisions()
+		if err != nil {
+			return 0, err
+		}
+		opts.ProtocolVersion = revs[0]
 	}
 	if len(cmd) > 0 || cf.url != "" {
 		t, err := cf.target(env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		s := serverSpec{Name: *name, Command: cmd, Shell: cf.shell, URL: cf.url, SSE: cf.sse, Env: cf.envs, Snapshot: relToRepo(repo, cwd, *snapshot)}
+		s := check.Server{Name: *name, Command: cmd, Shell: cf.shell, URL: cf.url, SSE: cf.sse, Env: cf.envs, Snapshot: relToRepo(repo, cwd, *snapshot)}
 		if rel, err := filepath.Rel(repo, filepath.Join(cwd, cf.cwd)); err == nil {
 			s.Dir = rel
 		}
 		s.Headers = httpHeaders(t)
-		opts.Servers = []serverSpec{s}
+		opts.Servers = []check.Server{s}
 	} else if cfg != nil && len(cfg.Servers) > 0 {
 		path := common.config
 		if path == "" {
-			path = ".mcp-surface.yaml"
+			path = config.DefaultFile
 		}
-		if opts.Servers, err = serversFromConfig(env, cfg, repo, path); err != nil {
+		if opts.Servers, err = check.FromConfig(cfg, path, repo, env.Getenv); err != nil {
 			return 0, err
 		}
 	} else {
 		return 0, usagef("no server to check: pass the command after --, use --url, or list servers: in .mcp-surface.yaml")
 	}
 
-	res, err := runPipeline(ctx, env, opts)
+	res, err := runPipeline(ctx, opts, failLevel, failTags, flagHint)
 	if err != nil {
 		return 0, err
 	}
@@ -119,6 +123,27 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	return res.Code, nil
+}
+
+// checked is the pipeline's result with its exit code.
+type checked struct {
+	*check.Result
+	Code int // ExitOK or ExitFindings
+}
+
+// runPipeline runs check.Run and judges its findings against failOn and
+// failTags. Errors say how to fix them in the caller's terms: hint names
+// the flag or input that raises a capture limit.
+func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failTags []string, hint func(limit string) string) (*checked, error) {
+	res, err := check.Run(ctx, o)
+	if err != nil {
+		return nil, withHint(schemaHint(err, o.SchemaOptions), hint)
+	}
+	out := &checked{Result: res, Code: ExitOK}
+	if res.Fails(failOn, failTags) {
+		out.Code = ExitFindings
+	}
+	return out, nil
 }
 
 // relToRepo makes a path given relative to cwd relative to the repository.
@@ -136,3 +161,6 @@ func relToRepo(repo, cwd, p string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// shortRef shortens a full commit id for messages.
+func shortRef(ref string) string { return check.ShortRef(ref) }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -37,14 +36,28 @@ type command struct {
 	run     func(ctx context.Context, env *Env, args []string) (int, error)
 }
 
-var commands = map[string]*command{}
+// commands is every subcommand, in the order `mcp-surface help` lists
+// them: from a command's name to its code in one grep.
+var commands = []command{
+	{"action", "run as a GitHub Actions step: inputs from INPUT_*, verdict as comment, summary, annotations and SARIF", runAction},
+	{"capture", "record a server's surface and write its snapshot", runCapture},
+	{"check", "capture, validate and compare with a baseline: the whole pipeline", runCheck},
+	{"diff", "compare two snapshots and report breaking changes", runDiff},
+	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
+	{"probe", "call the declared probes and validate their real results", runProbe},
+	{"schemas", "list the published MCP schemas, or fetch them into the cache ahead of time", runSchemas},
+	{"snapshot", "write or verify the committed snapshot (mcp-surface.json)", runSnapshot},
+	{"validate", "check a server or a snapshot against the published MCP schema, and lint it", runValidate},
+}
 
-// register adds a subcommand; each command's file calls it from init.
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("cli: duplicate command " + c.name)
+// lookupCommand finds a subcommand by name.
+func lookupCommand(name string) (*command, bool) {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i], true
+		}
 	}
-	commands[c.name] = c
+	return nil, false
 }
 
 // usageError is a mistake in the command line: exit 2 with the message.
@@ -79,7 +92,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprintln(stdout, "mcp-surface", Version)
 		return ExitOK
 	}
-	c, ok := commands[args[0]]
+	c, ok := lookupCommand(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "mcp-surface: unknown command %q; run `mcp-surface help` for the list\n", args[0])
 		return ExitFailure
@@ -106,13 +119,8 @@ var Version = "dev"
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "mcp-surface guards the advertised surface of MCP servers.")
 	fmt.Fprintln(w, "\nUsage: mcp-surface COMMAND [flags] [-- SERVER COMMAND...]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `mcp-surface COMMAND -h` for a command's flags.")
 }

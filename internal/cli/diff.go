@@ -4,32 +4,24 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	_ "github.com/mcp-surface/mcp-surface/pkg/sarif" // registers --format sarif
 )
-
-func init() {
-	register(&command{
-		name:    "diff",
-		summary: "compare two snapshots and report breaking changes",
-		run:     runDiff,
-	})
-}
 
 // nowEnv overrides today's date (YYYY-MM-DD or RFC 3339) for expiry and
 // sunset dates, so that a run can be reproduced.
@@ -97,7 +89,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	} else if err := of.emit(env, diffReport(fs.Arg(0), fs.Arg(1), base, head, res), of.options(env, failLevel)); err != nil {
 		return 0, err
 	}
-	if finding.AtOrAbove(res.Findings, failLevel) || taggedFailure(res.Findings, failTags) {
+	if check.Fails(res.Findings, failLevel, failTags) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
@@ -154,25 +146,6 @@ func readSnapshotArg(ctx context.Context, arg string) (*manifest.Manifest, error
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return m, nil
-}
-
-// taggedFailure reports an unacknowledged finding above info that carries
-// one of the tags.
-func taggedFailure(fs []finding.Finding, tags []string) bool {
-	if len(tags) == 0 {
-		return false
-	}
-	for _, f := range fs {
-		if f.Acknowledged != "" || f.Level.Rank() <= rules.LevelInfo.Rank() {
-			continue
-		}
-		for _, t := range tags {
-			if slices.Contains(f.Tags, t) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // diffReport is the report of one comparison: change findings apart from

@@ -4,22 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-func init() {
-	register(&command{
-		name:    "explain",
-		summary: "print a rule's documentation (--list for every rule)",
-		run:     runExplain,
-	})
-}
 
 func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("explain", "RULE | --list", env.Stderr)

@@ -9,8 +9,15 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	_ "github.com/mcp-surface/mcp-surface/pkg/sarif" // registers the sarif format
+	"github.com/mcp-surface/mcp-surface/pkg/sarif"
 )
+
+// formats is every --format: the report package's own, and SARIF.
+var formats = func() report.Renderers {
+	rs := report.Builtin()
+	rs["sarif"] = sarif.Render
+	return rs
+}()
 
 // outputFlags choose what a reporting command writes besides stdout:
 // `--output FORMAT=FILE` (repeatable), or `--format F --output FILE`
@@ -45,12 +52,12 @@ func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
 
 // check validates the formats once flags are parsed.
 func (of *outputFlags) check() error {
-	if !slices.Contains(report.Formats(), of.common.format) {
-		return usagef("unknown --format %q; use %s", of.common.format, strings.Join(report.Formats(), ", "))
+	if !slices.Contains(formats.Names(), of.common.format) {
+		return usagef("unknown --format %q; use %s", of.common.format, strings.Join(formats.Names(), ", "))
 	}
 	for _, o := range of.outputs {
-		if !slices.Contains(report.Formats(), o.format) {
-			return usagef("--output %s: unknown format %q; use %s", o.path, o.format, strings.Join(report.Formats(), ", "))
+		if !slices.Contains(formats.Names(), o.format) {
+			return usagef("--output %s: unknown format %q; use %s", o.path, o.format, strings.Join(formats.Names(), ", "))
 		}
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, of.color) {
@@ -70,13 +77,13 @@ func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
 // emit renders the report to stdout in --format and to every --output.
 func (of *outputFlags) emit(env *Env, r *report.Report, o report.Options) error {
 	var out bytes.Buffer
-	if err := report.Render(&out, of.common.format, r, o); err != nil {
+	if err := formats.Render(&out, of.common.format, r, o); err != nil {
 		return err
 	}
 	for _, spec := range of.outputs {
 		fo := o
 		fo.Color = false
-		data, err := report.RenderBytes(spec.format, r, fo)
+		data, err := formats.RenderBytes(spec.format, r, fo)
 		if err != nil {
 			return err
 		}

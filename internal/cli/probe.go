@@ -7,13 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -22,14 +21,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
-
-func init() {
-	register(&command{
-		name:    "probe",
-		summary: "call the declared probes and validate their real results",
-		run:     runProbe,
-	})
-}
 
 const probeUsage = `[flags] [-- CMD ARGS... | --url URL]
 
@@ -197,14 +188,14 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		version string
 	)
 	if entry != nil {
-		sp, sec, err := serverSpecFromConfig(env, *entry, cfgPath, "")
+		sp, err := check.ServerFromConfig(*entry, cfgPath, "", env.Getenv)
 		if err != nil {
 			return 0, err
 		}
-		probes, secrets, name = sp.Probes, sec, sp.Name
+		probes, secrets, name = sp.Probes, sp.Secrets, sp.Name
 		reqs = append(reqs, sp.Require...)
 		if !live {
-			target = sp.target(env, "")
+			target = sp.Target(serverEnv(env, nil), "")
 		}
 		if pins == "" {
 			pins = probe.PinsPath(sp.Snapshot)
@@ -266,7 +257,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 			caps = append(caps, c)
 		}
 		if err != nil {
-			runErr = fmt.Errorf("probing %s at %s: %w", target.Describe(), v, err)
+			runErr = withHint(fmt.Errorf("probing %s at %s: %w", target.Describe(), v, err), flagHint)
 			break
 		}
 	}
@@ -306,13 +297,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		judged, cov := probe.Evaluate(c, m, probe.Options{Require: reqs, Pins: pinned, PinsFile: filepath.ToSlash(pins), Secrets: secrets})
 		found = append(found, judged...)
-		var kept []finding.Finding
-		for _, f := range found {
-			if policy.Adjust(&f) {
-				kept = append(kept, f)
-			}
-		}
-		kept = policy.Acknowledge(kept)
+		kept := policy.Apply(found)
 		all = append(all, kept...)
 
 		sec := report.Section{Server: name, Command: "probe", Subjects: report.SubjectsOf(m),
@@ -322,16 +307,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s; %s made", c.Target, c.ProtocolVersion, c.Handshake, plural(len(c.Probes), "probe call")))
 		sec.Notes = append(sec.Notes, cov.Notes()...)
-		for _, f := range kept {
-			switch rl, _ := rules.Lookup(f.Rule); rl.Kind {
-			case rules.KindLint:
-				sec.Lint = append(sec.Lint, f)
-			case rules.KindChange:
-				sec.Changes = append(sec.Changes, f)
-			default:
-				sec.Spec = append(sec.Spec, f)
-			}
-		}
+		check.Sort(&sec, kept, rules.KindSpec)
 		finding.Sort(sec.Spec)
 		finding.Sort(sec.Lint)
 		finding.Sort(sec.Changes)
@@ -344,76 +320,6 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
-}
-
-// serverSpecFromConfig resolves one servers: entry of the configuration at
-// cfgPath for a run whose paths are relative to repoDir ("" = the current
-// directory): cwd and snapshot, written relative to the file, become
-// relative to repoDir; ${VAR} in header values and in probe arguments is
-// expanded from env (an unset variable is an error that names it, never a
-// value); env entries become NAME=value, sorted. secrets are the values
-// substituted into probe arguments, to keep out of what is written.
-func serverSpecFromConfig(env *Env, s config.Server, cfgPath, repoDir string) (serverSpec, []string, error) {
-	cfgDir := "."
-	if cfgPath != "" {
-		cfgDir = filepath.Dir(cfgPath)
-	}
-	rel := func(p string) string {
-		p = filepath.Join(cfgDir, p)
-		if repoDir != "" {
-			if abs, err := filepath.Abs(p); err == nil {
-				if r, err := filepath.Rel(repoDir, abs); err == nil {
-					p = r
-				}
-			}
-		}
-		return filepath.ToSlash(p)
-	}
-	sp := serverSpec{Name: s.Name, Command: s.Command, Shell: s.Shell, URL: s.URL, SSE: s.SSE, Require: slices.Clone(s.RequireProbes)}
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range s.Env {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		sp.Env = append(sp.Env, k+"="+s.Env[k])
-	}
-	if len(s.Command) > 0 {
-		sp.Dir = rel(s.Cwd)
-	}
-	if s.Snapshot != "" {
-		sp.Snapshot = rel(s.Snapshot)
-	}
-	if len(s.Headers) > 0 {
-		sp.Headers = http.Header{}
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range s.Headers {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			var missing []string
-			v := os.Expand(s.Headers[k], func(name string) string {
-				x := env.Getenv(name)
-				if x == "" {
-					missing = append(missing, name)
-				}
-				return x
-			})
-			if len(missing) > 0 {
-				return serverSpec{}, nil, fmt.Errorf("server %s: header %s: environment variable %s is not set", s.Name, k, strings.Join(missing, ", "))
-			}
-			sp.Headers.Add(k, v)
-		}
-	}
-	probes, secrets, err := probe.Expand(s.Probes, env.Getenv)
-	if err != nil {
-		return serverSpec{}, nil, fmt.Errorf("server %s: %w", s.Name, err)
-	}
-	sp.Probes = probes
-	return sp, secrets, nil
 }
 
 // redactFrames returns copies of the captures whose frames have every

@@ -12,14 +12,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-func init() {
-	register(&command{
-		name:    "schemas",
-		summary: "list the published MCP schemas, or fetch them into the cache ahead of time",
-		run:     runSchemas,
-	})
-}
-
 const schemasUsage = `(list | fetch) [flags]
 
   list   show every known revision, its pinned SHA-256 and where its

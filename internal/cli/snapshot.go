@@ -11,14 +11,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
-func init() {
-	register(&command{
-		name:    "snapshot",
-		summary: "write or verify the committed snapshot (mcp-surface.json)",
-		run:     runSnapshot,
-	})
-}
-
 func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("snapshot", "[--check] [-o mcp-surface.json] (-- CMD ARGS... | --url URL)", env.Stderr)
 	var cf captureFlags

@@ -14,17 +14,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	_ "github.com/mcp-surface/mcp-surface/pkg/sarif" // registers --format sarif
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
-
-func init() {
-	register(&command{
-		name:    "validate",
-		summary: "check a server or a snapshot against the published MCP schema, and lint it",
-		run:     runValidate,
-	})
-}
 
 const validateUsage = `[flags] [SNAPSHOT | -- CMD ARGS... | --url URL]
 
@@ -141,7 +132,7 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 // command that fixes it.
 func loadSchemas(ctx context.Context, opts spec.Options) (*spec.Schemas, error) {
 	s, err := spec.Load(ctx, opts)
-	return s, schemaLoadError(err, opts)
+	return s, schemaHint(err, opts)
 }
 
 // openSchemas loads the schema of one revision now and the others only if
@@ -154,20 +145,7 @@ func openSchemas(ctx context.Context, opts spec.Options, revision string) (*spec
 		now = append(now, revision)
 	}
 	s, err := spec.Open(ctx, opts, now...)
-	return s, schemaLoadError(err, opts)
-}
-
-// schemaLoadError adds to "not reachable" the command that fixes it.
-func schemaLoadError(err error, opts spec.Options) error {
-	var nf *spec.NotFoundError
-	if errors.As(err, &nf) {
-		where := "the cache directory"
-		if opts.CacheDir != "" {
-			where = opts.CacheDir
-		}
-		return fmt.Errorf("%w\nfix: run `mcp-surface schemas fetch` where the network is reachable (it fills %s; in an air-gapped job copy that directory, or run it with --cache-dir DIR and pass --cache-dir DIR here), or pass --schema-dir DIR holding DIR/%s/schema.json for every revision", err, where, nf.Revision)
-	}
-	return err
+	return s, schemaHint(err, opts)
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
@@ -249,13 +227,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	policy := cfg.Policy(now)
 	var all []finding.Finding
 	for i := range runs {
-		var kept []finding.Finding
-		for _, f := range runs[i].findings {
-			if policy.Adjust(&f) {
-				kept = append(kept, f)
-			}
-		}
-		kept = policy.Acknowledge(kept)
+		kept := policy.Apply(runs[i].findings)
 		finding.Sort(kept)
 		runs[i].findings = kept
 		all = append(all, kept...)

@@ -1,7 +1,8 @@
 // Package report holds what one run found (a Report: one Section per
 // server, with its spec, lint and change findings, the compared snapshots,
 // locations and notes) and renders it in every human and machine format
-// but SARIF (pkg/sarif registers that one):
+// but SARIF (pkg/sarif's Render, which a program adds to its table of
+// formats, report.Renderers):
 //
 //   - text: the terminal view, grouped by subject, worst first; colour only
 //     when the caller asks; info hidden unless asked.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -316,40 +317,35 @@ func (o Options) RuleURL(id string) string {
 // Renderer writes one format.
 type Renderer func(w io.Writer, r *Report, o Options) error
 
-var renderers = map[string]Renderer{
-	"text":     renderText,
-	"json":     renderJSON,
-	"markdown": renderMarkdown,
-	"github":   renderGitHub,
-	"junit":    renderJUnit,
-}
+// Renderers is a table of formats by name. A program lists the formats it
+// offers in one: Builtin's, plus those implemented elsewhere (pkg/sarif's
+// Render, which this package cannot import).
+type Renderers map[string]Renderer
 
-// Register adds a format implemented elsewhere (pkg/sarif registers
-// "sarif" from its init). It panics on a duplicate name.
-func Register(name string, fn Renderer) {
-	if _, dup := renderers[name]; dup {
-		panic("report: duplicate format " + name)
+// Builtin returns the formats this package implements: text, json,
+// markdown, github and junit.
+func Builtin() Renderers {
+	return Renderers{
+		"text":     renderText,
+		"json":     renderJSON,
+		"markdown": renderMarkdown,
+		"github":   renderGitHub,
+		"junit":    renderJUnit,
 	}
-	renderers[name] = fn
 }
 
-// Formats lists the format names, sorted.
-func Formats() []string {
-	out := make([]string, 0, len(renderers))
-	for k := range renderers {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+// Names lists the format names, sorted.
+func (rs Renderers) Names() []string {
+	return slices.Sorted(maps.Keys(rs))
 }
 
-// ErrUnknownFormat is returned by Render for a name not in Formats.
+// ErrUnknownFormat is returned by Render for a name not in the table.
 var ErrUnknownFormat = errors.New("unknown format")
 
 // Render writes r in the named format. Output is deterministic: the same
 // report and options give the same bytes.
-func Render(w io.Writer, format string, r *Report, o Options) error {
-	b, err := RenderBytes(format, r, o)
+func (rs Renderers) Render(w io.Writer, format string, r *Report, o Options) error {
+	b, err := rs.RenderBytes(format, r, o)
 	if err != nil {
 		return err
 	}
@@ -359,16 +355,29 @@ func Render(w io.Writer, format string, r *Report, o Options) error {
 
 // RenderBytes renders into memory, for writing a file atomically
 // (WriteFile).
-func RenderBytes(format string, r *Report, o Options) ([]byte, error) {
-	fn, ok := renderers[format]
+func (rs Renderers) RenderBytes(format string, r *Report, o Options) ([]byte, error) {
+	fn, ok := rs[format]
 	if !ok {
-		return nil, fmt.Errorf("%w %q: use %s", ErrUnknownFormat, format, strings.Join(Formats(), ", "))
+		return nil, fmt.Errorf("%w %q: use %s", ErrUnknownFormat, format, strings.Join(rs.Names(), ", "))
 	}
 	var buf bytes.Buffer
 	if err := fn(&buf, r, o); err != nil {
 		return nil, fmt.Errorf("%s report: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// Formats lists the built-in format names, sorted.
+func Formats() []string { return Builtin().Names() }
+
+// Render writes r in a built-in format.
+func Render(w io.Writer, format string, r *Report, o Options) error {
+	return Builtin().Render(w, format, r, o)
+}
+
+// RenderBytes renders a built-in format into memory.
+func RenderBytes(format string, r *Report, o Options) ([]byte, error) {
+	return Builtin().RenderBytes(format, r, o)
 }
 
 // visibleItems filters out info findings unless asked for.

@@ -38,5 +38,6 @@
 //     (report.WriteFile). go-sarif's WriteFile does not truncate a longer
 //     existing file.
 //
-// Importing the package registers the "sarif" format with pkg/report.
+// Render is the "sarif" format as a report.Renderer: a program lists it in
+// its table of formats (nothing registers itself on import).
 package sarif

@@ -98,15 +98,15 @@ func OptionsFrom(o report.Options) Options {
 	return Options{IncludeInfo: o.ShowInfo, AllRules: o.AllRules, RulesURL: o.RulesURL}
 }
 
-func init() {
-	report.Register("sarif", func(w io.Writer, r *report.Report, o report.Options) error {
-		b, err := Encode(r, OptionsFrom(o))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
+// Render is the "sarif" format as a report.Renderer, for a program's
+// table of formats (report.Renderers).
+func Render(w io.Writer, r *report.Report, o report.Options) error {
+	b, err := Encode(r, OptionsFrom(o))
+	if err != nil {
 		return err
-	})
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // Level maps our level onto SARIF's: error, warning and note are the same;

@@ -391,9 +391,11 @@ func TestTruncation(t *testing.T) {
 	}
 }
 
-func TestRegisteredFormat(t *testing.T) {
+func TestRendererInTable(t *testing.T) {
+	formats := report.Builtin()
+	formats["sarif"] = sarif.Render
 	var buf bytes.Buffer
-	if err := report.Render(&buf, "sarif", reporttest.Diff(), report.Options{}); err != nil {
+	if err := formats.Render(&buf, "sarif", reporttest.Diff(), report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	check(t, buf.Bytes())

@@ -1,0 +1,119 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// ErrBuildNeedsBaseRef is returned for BaselineBuild without a BaseRef.
+var ErrBuildNeedsBaseRef = errors.New("baseline build needs a base ref")
+
+// baseline returns the base snapshot as the options ask, or nil for none.
+func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options) (*manifest.Manifest, string, error) {
+	mode := o.Baseline
+	if mode == "" {
+		mode = BaselineAuto
+	}
+	switch mode {
+	case BaselineNone:
+		return nil, "", nil
+	case BaselineAuto, BaselineSnapshot, BaselineBuild:
+	default:
+		m, err := manifest.ReadFile(mode)
+		if err != nil {
+			return nil, "", err
+		}
+		return m, mode, nil
+	}
+	if o.BaseRef == "" {
+		// No base commit: the committed snapshot in the work tree is the
+		// baseline (a local run of `check`).
+		if mode == BaselineBuild {
+			return nil, "", ErrBuildNeedsBaseRef
+		}
+		if s.Snapshot == "" {
+			return nil, "", nil
+		}
+		m, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot))
+		if errors.Is(err, fs.ErrNotExist) {
+			if mode == BaselineSnapshot {
+				return nil, "", fmt.Errorf("%s does not exist: run `mcp-surface snapshot` and commit it, or build the base (baseline build and a base ref)", s.Snapshot)
+			}
+			return nil, "", nil
+		}
+		return m, s.Snapshot, err
+	}
+	if mode != BaselineBuild && s.Snapshot != "" {
+		data, err := gitrepo.ReadFile(ctx, o.RepoDir, o.BaseRef, s.Snapshot)
+		if err == nil {
+			m, err := manifest.FromCanonicalJSON(data)
+			if err != nil {
+				return nil, "", fmt.Errorf("%s at %s: %w", s.Snapshot, o.BaseRef, err)
+			}
+			return m, fmt.Sprintf("%s at %s", s.Snapshot, ShortRef(o.BaseRef)), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || mode == BaselineSnapshot {
+			return nil, "", err
+		}
+	}
+	// Build and capture the base in a temporary worktree.
+	o.Log("capturing the base (%s) in a temporary worktree", ShortRef(o.BaseRef))
+	wt, cleanup, err := gitrepo.Worktree(ctx, o.RepoDir, o.BaseRef)
+	if err != nil {
+		return nil, "", err
+	}
+	defer cleanup()
+	if o.Build != "" {
+		if err := o.runBuild(ctx, wt); err != nil {
+			return nil, "", fmt.Errorf("building the base: %w", err)
+		}
+	}
+	base := copts
+	base.Probes = nil // probes judge the head only
+	c, err := capture.Run(ctx, s.Target(o.Environ, wt), base)
+	if err != nil {
+		return nil, "", fmt.Errorf("capturing the base: %w", err)
+	}
+	m, err := manifest.Build(c)
+	if err != nil {
+		return nil, "", fmt.Errorf("building the base snapshot: %w", err)
+	}
+	return m, "base " + ShortRef(o.BaseRef) + " (built)", nil
+}
+
+// ShortRef shortens a full commit id for labels; other refs are kept.
+func ShortRef(ref string) string {
+	if actionenv.IsCommitID(ref) && len(ref) > 12 {
+		return ref[:12]
+	}
+	return ref
+}
+
+// runBuild runs the user's build command through the shell in dir; its
+// output is the user's own and goes to BuildOutput.
+func (o *Options) runBuild(ctx context.Context, dir string) error {
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", o.Build)
+	cmd.Dir = dir
+	cmd.Env = o.Environ
+	out := o.BuildOutput
+	if out == nil {
+		out = io.Discard
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", o.Build, err)
+	}
+	return nil
+}

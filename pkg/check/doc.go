@@ -1,0 +1,13 @@
+// Package check runs the whole pipeline for one or several servers: it
+// captures each server live (the head), validates what it sent against
+// the published MCP schema and lints it, runs its declared probes, finds
+// its baseline (none, a snapshot file, the snapshot committed at a git
+// ref, or the base built and captured in a temporary worktree), compares
+// the two snapshots and applies the policy of .mcp-surface.yaml.
+//
+// Run returns findings and one Outcome per server, never an exit code:
+// what counts as failing is the caller's choice (the command line maps
+// --fail-on onto Result.Fails). Everything Run needs arrives in Options:
+// it reads neither the environment, nor the clock, nor the process's
+// streams, so a Go program can embed it and a test can run it in-process.
+package check

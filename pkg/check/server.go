@@ -1,0 +1,134 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/diff"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/probe"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
+)
+
+// captureOptions are the capture options of one server.
+func (o *Options) captureOptions(s Server) capture.Options {
+	version := s.ProtocolVersion
+	if o.ProtocolVersion != "" || version == "" {
+		version = o.ProtocolVersion
+	}
+	if version == "" {
+		version = capture.LatestRevision
+	}
+	return capture.Options{
+		ProtocolVersion: version, Limits: o.Limits, Probes: s.Probes,
+		ClientName: "mcp-surface", ClientVersion: o.Version, Now: o.Clock,
+	}
+}
+
+// checkServer runs the pipeline for one server.
+func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
+	out := &Outcome{Server: s}
+	label := s.Name
+	if label == "" {
+		label = s.Describe()
+	}
+	copts := o.captureOptions(s)
+
+	// Head: always captured live.
+	o.Log("capturing %s", label)
+	c, err := capture.Run(ctx, s.Target(o.Environ, o.RepoDir), copts)
+	if err != nil {
+		return nil, fmt.Errorf("capturing %s: %w", label, err)
+	}
+	out.Capture = c
+	head, err := manifest.Build(c)
+	if err != nil {
+		return nil, fmt.Errorf("building the snapshot of %s: %w", label, err)
+	}
+	out.Head = head
+	found, err := spec.Validate(c, o.Schemas)
+	if err != nil {
+		return nil, fmt.Errorf("validating %s: %w", label, err)
+	}
+
+	sec := report.Section{
+		Server:   s.Name,
+		Command:  "check",
+		Head:     &report.Side{Label: label, ManifestHash: head.Fingerprints.Manifest, Revision: head.ProtocolVersion},
+		Subjects: report.SubjectsOf(head),
+		Snapshot: filepath.ToSlash(s.Snapshot),
+	}
+	sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s", label, c.ProtocolVersion, c.Handshake))
+	if len(s.Probes) > 0 || len(s.Require) > 0 {
+		pinsFile := probe.PinsPath(s.Snapshot)
+		pins, err := probe.ReadPins(filepath.Join(o.RepoDir, pinsFile))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("reading the pinned probe shapes of %s: %w", label, err)
+		}
+		judged, cov := probe.Evaluate(c, head, probe.Options{Require: s.Require, Pins: pins, PinsFile: pinsFile, Secrets: s.Secrets})
+		found = append(found, judged...)
+		sec.Notes = append(sec.Notes, cov.Notes()...)
+	}
+
+	// The committed snapshot in the work tree must match the live server.
+	if s.Snapshot != "" && o.RepoDir != "" {
+		if committed, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot)); err == nil {
+			if committed.Fingerprints.Manifest != head.Fingerprints.Manifest {
+				found = append(found, finding.New(rules.SnapshotOutOfDate, finding.Subject{Kind: finding.KindServer}, "",
+					fmt.Sprintf("%s no longer matches the live server: run `mcp-surface snapshot` and commit it", s.Snapshot), nil, nil))
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("reading the committed snapshot: %w", err)
+		}
+	}
+
+	base, baseLabel, err := o.baseline(ctx, s, copts)
+	if err != nil {
+		return nil, fmt.Errorf("baseline of %s: %w", label, err)
+	}
+	out.Base, out.BaseLabel = base, baseLabel
+	Sort(&sec, o.Config.Policy(o.Now).Apply(found), rules.KindSpec)
+	if base != nil {
+		dopts := o.Config.DiffOptions(o.Now)
+		dopts.SkipFeatureVersionCheck = true // the spec gate reports it for head
+		res := diff.Diff(base, head, dopts)
+		out.Diff = res
+		sec.Base = &report.Side{Label: baseLabel, ManifestHash: base.Fingerprints.Manifest, Revision: base.ProtocolVersion}
+		sec.SuggestedBump, sec.WorstSeverity = res.SuggestedBump, res.WorstSeverity
+		Sort(&sec, res.Findings, rules.KindChange)
+	} else {
+		sec.Notes = append(sec.Notes, "no baseline: the surface was validated, not compared")
+	}
+	finding.Sort(sec.Spec)
+	finding.Sort(sec.Lint)
+	finding.Sort(sec.Changes)
+	out.Section = sec
+	return out, nil
+}
+
+// Sort adds findings to a report section by their rule's kind: lint and
+// change findings to Lint and Changes, spec findings to Spec, and a
+// finding whose rule is of another kind (or unknown) where other says.
+func Sort(sec *report.Section, fs []finding.Finding, other rules.Kind) {
+	for _, f := range fs {
+		kind := other
+		if r, ok := rules.Lookup(f.Rule); ok && (r.Kind == rules.KindSpec || r.Kind == rules.KindLint || r.Kind == rules.KindChange) {
+			kind = r.Kind
+		}
+		switch kind {
+		case rules.KindLint:
+			sec.Lint = append(sec.Lint, f)
+		case rules.KindChange:
+			sec.Changes = append(sec.Changes, f)
+		default:
+			sec.Spec = append(sec.Spec, f)
+		}
+	}
+}
