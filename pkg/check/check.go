@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -49,7 +51,12 @@ type Server struct {
 	URL     string   // streamable HTTP (or, with SSE, HTTP+SSE) instead of a command
 	Headers http.Header
 	SSE     bool
-	Env     []string // NAME=value added to Options.Environ for the command
+	// InProcess is a server running in this program, instead of a command
+	// or a URL (a Go program's own tests). It is the same at every
+	// checkout: compare it with a snapshot file or the one at a ref, not
+	// with a base built in a worktree.
+	InProcess *mcp.Server
+	Env       []string // NAME=value added to Options.Environ for the command
 	// Dir is the command's working directory and Snapshot the committed
 	// snapshot, both relative to the repository root.
 	Dir      string
@@ -66,6 +73,9 @@ type Server struct {
 
 // Describe names the server for people.
 func (s Server) Describe() string {
+	if s.InProcess != nil {
+		return capture.InProcess{Server: s.InProcess}.Describe()
+	}
 	if s.URL != "" {
 		return capture.HTTP{URL: s.URL, SSE: s.SSE}.Describe()
 	}
@@ -76,6 +86,9 @@ func (s Server) Describe() string {
 // work tree, or a worktree of the base); environ is the environment the
 // command starts with.
 func (s Server) Target(environ []string, root string) capture.Target {
+	if s.InProcess != nil {
+		return capture.InProcess{Server: s.InProcess}
+	}
 	if s.URL != "" {
 		return capture.HTTP{URL: s.URL, Headers: s.Headers, SSE: s.SSE}
 	}

@@ -1,0 +1,347 @@
+package check_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
+)
+
+// TestMain lets the build-the-base test re-execute this binary as a stdio
+// test server.
+func TestMain(m *testing.M) {
+	testserver.MaybeRunFromEnv()
+	os.Exit(m.Run())
+}
+
+// schemaDir is a directory of the published MCP schemas (see sharedtest).
+func schemaDir() (string, error) {
+	return sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
+		for _, rev := range spec.RevisionNames() {
+			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// schemas loads the published schemas.
+func schemas(t *testing.T) *spec.Schemas {
+	t.Helper()
+	dir, err := schemaDir()
+	sharedtest.Require(t, err)
+	s, err := spec.Load(context.Background(), spec.Options{Dir: dir, NoDownload: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func inProcess(t *testing.T, mode string) check.Server {
+	t.Helper()
+	s, err := testserver.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check.Server{Name: mode, InProcess: s}
+}
+
+// snapshotOf captures a mode in-process and returns its snapshot.
+func snapshotOf(t *testing.T, mode string) *manifest.Manifest {
+	t.Helper()
+	c, err := capture.Run(context.Background(), inProcess(t, mode).Target(nil, ""), capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func options(t *testing.T, servers ...check.Server) check.Options {
+	return check.Options{Servers: servers, Schemas: schemas(t), Version: "test", Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+func ruleCounts(fs []finding.Finding) map[string]int {
+	out := map[string]int{}
+	for _, f := range fs {
+		out[f.Rule]++
+	}
+	return out
+}
+
+func TestNoBaseline(t *testing.T) {
+	o := options(t, inProcess(t, testserver.ModeFull))
+	o.Baseline = check.BaselineNone
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Servers) != 1 || len(res.Report.Servers) != 1 {
+		t.Fatalf("servers = %d, sections = %d", len(res.Servers), len(res.Report.Servers))
+	}
+	out := res.Servers[0]
+	if out.Head == nil || out.Base != nil || out.Diff != nil || out.Capture == nil {
+		t.Errorf("outcome = head %v, base %v, diff %v", out.Head != nil, out.Base != nil, out.Diff != nil)
+	}
+	if len(out.Section.Changes) != 0 || !slices.Contains(out.Section.Notes, "no baseline: the surface was validated, not compared") {
+		t.Errorf("section = %+v", out.Section)
+	}
+	if res.Report.Version != "test" || out.Section.Command != "check" {
+		t.Errorf("report version %q, command %q", res.Report.Version, out.Section.Command)
+	}
+}
+
+// A snapshot file as the baseline: removals fail at error, additions do
+// not; policy turns a rule off and acknowledges another.
+func TestBaselineFile(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.json")
+	if err := manifest.WriteFile(full, snapshotOf(t, testserver.ModeFull)); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t, inProcess(t, testserver.ModeToolsOnly))
+	o.Baseline = full
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ruleCounts(res.Findings)
+	for _, want := range []string{"prompt-removed", "capability-prompts-removed"} {
+		if got[want] == 0 {
+			t.Errorf("no %s finding; got %v", want, got)
+		}
+	}
+	if !res.Fails(rules.LevelError, nil) {
+		t.Errorf("removals do not fail at error")
+	}
+	if out := res.Servers[0]; out.BaseLabel != full || out.Diff == nil || out.Section.Base == nil {
+		t.Errorf("base label %q, diff %v", out.BaseLabel, out.Diff != nil)
+	}
+
+	cfg, err := config.Parse("c.yaml", []byte("severity:\n  capability-prompts-removed: off\nacknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved to another server\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Config = cfg
+	res, err = check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = ruleCounts(res.Findings)
+	if got["capability-prompts-removed"] != 0 {
+		t.Errorf("a rule turned off is still reported: %v", got)
+	}
+	for _, f := range res.Findings {
+		if f.Rule == "prompt-removed" && f.Acknowledged != "moved to another server" {
+			t.Errorf("not acknowledged: %+v", f)
+		}
+	}
+
+	// The other way round: additions only.
+	only := filepath.Join(dir, "tools-only.json")
+	if err := manifest.WriteFile(only, snapshotOf(t, testserver.ModeToolsOnly)); err != nil {
+		t.Fatal(err)
+	}
+	o = options(t, inProcess(t, testserver.ModeFull))
+	o.Baseline = only
+	res, err = check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fails(rules.LevelError, nil) {
+		t.Errorf("additions fail at error: %v", ruleCounts(res.Findings))
+	}
+	if ruleCounts(res.Findings)["prompt-added"] == 0 {
+		t.Errorf("no prompt-added: %v", ruleCounts(res.Findings))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	if _, err := check.Run(ctx, check.Options{}); !errors.Is(err, check.ErrNoServer) {
+		t.Errorf("no servers: %v", err)
+	}
+	o := options(t, inProcess(t, testserver.ModeFull), inProcess(t, testserver.ModeFull))
+	if _, err := check.Run(ctx, o); err == nil || !strings.Contains(err.Error(), "two servers are named") {
+		t.Errorf("duplicate names: %v", err)
+	}
+	o = options(t, inProcess(t, testserver.ModeFull))
+	o.Baseline = check.BaselineBuild
+	if _, err := check.Run(ctx, o); !errors.Is(err, check.ErrBuildNeedsBaseRef) {
+		t.Errorf("build without a base ref: %v", err)
+	}
+	// A limit error names the limit, not a flag.
+	o = options(t, inProcess(t, testserver.ModeFull))
+	o.Baseline = check.BaselineNone
+	o.Limits.MaxBytes = 10
+	_, err := check.Run(ctx, o)
+	var le *capture.LimitError
+	if !errors.As(err, &le) || le.Limit != capture.LimitTotalBytes || strings.Contains(err.Error(), "--") {
+		t.Errorf("limit: %v", err)
+	}
+	// Schemas that cannot be found stop the run before any server starts.
+	o = options(t, inProcess(t, testserver.ModeFull))
+	o.Schemas, o.SchemaOptions = nil, spec.Options{Dir: t.TempDir(), NoDownload: true}
+	var nf *spec.NotFoundError
+	if _, err := check.Run(ctx, o); !errors.As(err, &nf) {
+		t.Errorf("no schemas: %v", err)
+	}
+}
+
+func TestFails(t *testing.T) {
+	fs := []finding.Finding{finding.New("tool-description-changed", finding.Subject{Kind: finding.KindTool, Name: "t"}, "/description", "m", nil, nil)}
+	level := fs[0].Level
+	if !check.Fails(fs, level, nil) || check.Fails(fs, "", nil) {
+		t.Errorf("by level %s", level)
+	}
+	tags := fs[0].Tags
+	if len(tags) > 0 && !check.Fails(fs, "", tags[:1]) {
+		t.Errorf("by tag %s", tags[0])
+	}
+	fs[0].Acknowledged = "ok"
+	if len(tags) > 0 && check.Fails(fs, "", tags[:1]) {
+		t.Errorf("an acknowledged finding fails by tag")
+	}
+}
+
+// gitRepo is a temporary repository whose server is this test binary in
+// the mode that mode.txt names, so that two commits serve different
+// surfaces.
+type gitRepo struct {
+	t   *testing.T
+	dir string
+}
+
+func newGitRepo(t *testing.T) *gitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	r := &gitRepo{t: t, dir: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	r.git("config", "user.email", "test@example.invalid")
+	r.git("config", "user.name", "test")
+	r.git("config", "commit.gpgsign", "false")
+	return r
+}
+
+func (r *gitRepo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (r *gitRepo) write(name string, data []byte) {
+	r.t.Helper()
+	if err := os.WriteFile(filepath.Join(r.dir, name), data, 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *gitRepo) commit(msg string) string {
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+	return r.git("rev-parse", "HEAD")
+}
+
+func encode(t *testing.T, m *manifest.Manifest) []byte {
+	t.Helper()
+	b, err := manifest.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The snapshot committed at the base ref is the baseline; the stale
+// snapshot in the work tree is reported.
+func TestSnapshotAtRef(t *testing.T) {
+	repo := newGitRepo(t)
+	repo.write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
+	base := repo.commit("base")
+	repo.write("README", []byte("head\n"))
+	repo.commit("head")
+
+	s := inProcess(t, testserver.ModeToolsOnly)
+	s.Snapshot = "mcp-surface.json"
+	o := options(t, s)
+	o.RepoDir, o.BaseRef = repo.dir, base
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Servers[0]
+	if want := "mcp-surface.json at " + base[:12]; out.BaseLabel != want {
+		t.Errorf("base label %q, want %q", out.BaseLabel, want)
+	}
+	got := ruleCounts(res.Findings)
+	for _, want := range []string{"prompt-removed", "snapshot-out-of-date"} {
+		if got[want] == 0 {
+			t.Errorf("no %s finding; got %v", want, got)
+		}
+	}
+	if len(out.Section.Locations) == 0 {
+		t.Errorf("no finding was located in the repository")
+	}
+}
+
+// Without a committed snapshot the base is built and captured in a
+// temporary worktree, with the build command run at head and at base.
+func TestBuildTheBase(t *testing.T) {
+	repo := newGitRepo(t)
+	repo.write("mode.txt", []byte(testserver.ModeToolsOnly+"\n"))
+	base := repo.commit("base")
+	repo.write("mode.txt", []byte(testserver.ModeFull+"\n"))
+	repo.commit("head")
+
+	s := check.Server{Name: "stdio", Shell: true, Command: []string{testserver.EnvVar + "=$(cat mode.txt) exec " + os.Args[0]}}
+	o := options(t, s)
+	o.RepoDir, o.BaseRef, o.Build = repo.dir, base, "echo built >&2"
+	o.Environ = os.Environ()
+	var build bytes.Buffer
+	var logs []string
+	o.BuildOutput = &build
+	o.Log = func(format string, args ...any) { logs = append(logs, format) }
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "base " + base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
+		t.Errorf("base label %q, want %q", res.Servers[0].BaseLabel, want)
+	}
+	if got := ruleCounts(res.Findings); got["prompt-added"] == 0 || res.Fails(rules.LevelError, nil) {
+		t.Errorf("findings %v", got)
+	}
+	if strings.Count(build.String(), "built") != 2 {
+		t.Errorf("build output %q, want one line at head and one at base", build.String())
+	}
+	if !slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "worktree") }) {
+		t.Errorf("logs %q", logs)
+	}
+}
