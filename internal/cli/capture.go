@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -50,41 +49,43 @@ func (cf *captureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&cf.frames, "frames", "", "also write every raw JSON-RPC frame to this `file` as JSON lines")
 }
 
-// target builds the capture target from the flags and the command after --.
-func (cf *captureFlags) target(env *Env, cmd []string) (capture.Target, error) {
+// server is the server the flags and the command after -- name.
+func (cf *captureFlags) server(env *Env, cmd []string) (check.Server, error) {
 	if cf.url != "" {
 		if len(cmd) > 0 {
-			return nil, usagef("give either --url or a command after --, not both")
+			return check.Server{}, usagef("give either --url or a command after --, not both")
 		}
 		h := http.Header{}
 		for _, raw := range cf.headers {
 			name, value, ok := strings.Cut(raw, ":")
 			name = strings.TrimSpace(name)
 			if !ok || name == "" {
-				return nil, usagef("--header %q: use 'Name: value'", name)
+				return check.Server{}, usagef("--header %q: use 'Name: value'", name)
 			}
-			var missing []string
-			value = os.Expand(strings.TrimSpace(value), func(k string) string {
-				v := env.Getenv(k)
-				if v == "" {
-					missing = append(missing, k)
-				}
-				return v
-			})
-			if len(missing) > 0 {
-				return nil, usagef("--header %s: environment variable %s is not set", name, strings.Join(missing, ", "))
+			v, err := check.Expand(strings.TrimSpace(value), env.Getenv)
+			if err != nil {
+				return check.Server{}, usagef("--header %s: %v", name, err)
 			}
-			h.Add(name, value)
+			h.Add(name, v)
 		}
-		return capture.HTTP{URL: cf.url, Headers: h, SSE: cf.sse}, nil
+		return check.Server{URL: cf.url, Headers: h, SSE: cf.sse}, nil
 	}
 	if cf.sse || len(cf.headers) > 0 {
-		return nil, usagef("--sse and --header need --url")
+		return check.Server{}, usagef("--sse and --header need --url")
 	}
 	if len(cmd) == 0 {
-		return nil, usagef("no server given: pass the command after -- (mcp-surface capture -- node server.js) or use --url")
+		return check.Server{}, usagef("no server given: pass the command after -- (mcp-surface capture -- node server.js) or use --url")
 	}
-	return capture.Command{Argv: cmd, Shell: cf.shell, Env: serverEnv(env, cf.envs), Dir: cf.cwd}, nil
+	return check.Server{Command: cmd, Shell: cf.shell, Env: cf.envs, Dir: cf.cwd}, nil
+}
+
+// target is the capture target of server.
+func (cf *captureFlags) target(env *Env, cmd []string) (capture.Target, error) {
+	s, err := cf.server(env, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return s.Target(serverEnv(env, nil), ""), nil
 }
 
 // serverEnv is the environment a server command runs with: ours, plus --env.
@@ -103,11 +104,17 @@ func (cf *captureFlags) limits() capture.Limits {
 	}
 }
 
-func (cf *captureFlags) options(version string) capture.Options {
-	return capture.Options{
-		ProtocolVersion: version, Limits: cf.limits(),
-		ClientName: "mcp-surface", ClientVersion: Version, Now: time.Now,
+// options are the pipeline's options for one server, from the flags.
+func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options {
+	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil)}
+}
+
+// checkLimits refuses limits a capture cannot work with.
+func (cf *captureFlags) checkLimits() error {
+	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 {
+		return usagef("--max-pages, --max-bytes, --startup-timeout and --request-timeout must be positive")
 	}
+	return nil
 }
 
 func (cf *captureFlags) revisions() ([]string, error) {
@@ -130,7 +137,7 @@ func (cf *captureFlags) revisions() ([]string, error) {
 // returns the captures made so far (the failed one included, partial) and
 // the error. --frames is written either way.
 func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) ([]*capture.Capture, error) {
-	t, err := cf.target(env, cmd)
+	s, err := cf.server(env, cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -138,58 +145,30 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 	if err != nil {
 		return nil, err
 	}
-	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 {
-		return nil, usagef("--max-pages, --max-bytes, --startup-timeout and --request-timeout must be positive")
+	if err := cf.checkLimits(); err != nil {
+		return nil, err
 	}
-	var caps []*capture.Capture
-	var runErr error
-	for _, v := range revs {
-		c, err := capture.Run(ctx, t, cf.options(v))
-		if c != nil {
-			caps = append(caps, c)
-		}
-		if err != nil {
-			runErr = withHint(fmt.Errorf("capturing %s at %s: %w", t.Describe(), v, err), flagHint)
-			break
-		}
-	}
-	if cf.frames != "" {
-		if err := writeFrames(cf.frames, caps); err != nil {
-			return caps, errors.Join(runErr, fmt.Errorf("writing --frames: %w", err))
-		}
-	}
-	return caps, runErr
+	caps, err := check.Captures(ctx, cf.options(env, s), revs)
+	return caps, cf.writeFrames(caps, nil, withHint(err, flagHint))
 }
 
-// writeFrames writes every frame as one JSON line:
-// {"revision":..., "seq":..., "dir":"send"|"recv", "data":<the raw frame>}.
-func writeFrames(path string, caps []*capture.Capture) error {
-	f, err := os.Create(path)
-	if err != nil {
+// writeFrames writes --frames, when asked and capturing was attempted
+// (caps not nil), with the secrets redacted, and adds its failure to err.
+func (cf *captureFlags) writeFrames(caps []*capture.Capture, secrets []string, err error) error {
+	if cf.frames == "" || caps == nil {
 		return err
 	}
-	w := bufio.NewWriter(f)
-	for _, c := range caps {
-		for _, fr := range c.Frames {
-			line, err := json.Marshal(struct {
-				Revision string          `json:"revision"`
-				Seq      int             `json:"seq"`
-				Dir      string          `json:"dir"`
-				Data     json.RawMessage `json:"data"`
-			}{c.RequestedVersion, fr.Seq, string(fr.Dir), fr.Data})
-			if err != nil {
-				f.Close()
-				return err
-			}
-			w.Write(line)
-			w.WriteByte('\n')
+	f, ferr := os.Create(cf.frames)
+	if ferr == nil {
+		ferr = capture.WriteFrames(f, caps, secrets)
+		if cerr := f.Close(); ferr == nil {
+			ferr = cerr
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
+	if ferr != nil {
+		return errors.Join(err, fmt.Errorf("writing --frames: %w", ferr))
 	}
-	return f.Close()
+	return err
 }
 
 // reportDiagnostics prints what a capture noticed to stderr.

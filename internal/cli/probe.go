@@ -1,25 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/probe"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
 const probeUsage = `[flags] [-- CMD ARGS... | --url URL]
@@ -178,179 +170,63 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("no server to probe: pass the command after --, use --url, or list it under servers: in %s", cfgPath)
 	}
 
-	var (
-		target  capture.Target
-		probes  []capture.Probe
-		reqs    = slices.Clone([]string(require))
-		secrets []string
-		name    string
-		pins    = *pinsFlag
-		version string
-	)
+	// The server: its probes from the configuration, its command from
+	// the command line when one is given.
+	var srv check.Server
 	if entry != nil {
-		sp, err := check.ServerFromConfig(*entry, cfgPath, "", env.Getenv)
+		if srv, err = check.ServerFromConfig(*entry, cfgPath, "", env.Getenv); err != nil {
+			return 0, err
+		}
+	}
+	if live {
+		flagged, err := cf.server(env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		probes, secrets, name = sp.Probes, sp.Secrets, sp.Name
-		reqs = append(reqs, sp.Require...)
-		if !live {
-			target = sp.Target(serverEnv(env, nil), "")
-		}
-		if pins == "" {
-			pins = probe.PinsPath(sp.Snapshot)
-		}
-		version = entry.ProtocolVersion
+		flagged.Name, flagged.Snapshot, flagged.Probes, flagged.Secrets = srv.Name, srv.Snapshot, srv.Probes, srv.Secrets
+		flagged.Require, flagged.ProtocolVersion = srv.Require, srv.ProtocolVersion
+		srv = flagged
 	}
-	if live {
-		if target, err = cf.target(env, cmd); err != nil {
-			return 0, err
-		}
-	}
+	srv.Require = append(slices.Clone([]string(require)), srv.Require...)
 	extra, sec, err := probe.Expand(inline.probes, env.Getenv)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	secrets = append(secrets, sec...)
+	srv.Secrets = append(srv.Secrets, sec...)
 	for _, p := range extra {
-		if slices.ContainsFunc(probes, func(q capture.Probe) bool { return q.ID == p.ID }) {
+		if slices.ContainsFunc(srv.Probes, func(q capture.Probe) bool { return q.ID == p.ID }) {
 			return 0, usagef("probe id %q is declared twice", p.ID)
 		}
-		probes = append(probes, p)
+		srv.Probes = append(srv.Probes, p)
 	}
-	if len(probes) == 0 && len(reqs) == 0 {
+	if len(srv.Probes) == 0 && len(srv.Require) == 0 {
 		return 0, usagef("nothing to probe: declare probes: for the server in %s, or pass --call, --get or --read", cfgPath)
 	}
-	if pins == "" {
-		pins = probe.DefaultPinsFile
-	}
-	revs, err := cf.revisions()
-	if err != nil {
-		return 0, err
-	}
-	if len(cf.versions) == 0 && version != "" {
-		revs = []string{version}
-	}
-	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 {
-		return 0, usagef("--max-pages, --max-bytes, --startup-timeout and --request-timeout must be positive")
-	}
-	var pinned *probe.Pins
-	if !*update {
-		pinned, err = probe.ReadPins(pins)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return 0, fmt.Errorf("reading the pinned shapes: %w", err)
-		}
-	}
-	// Schemas first: no server is started when validation cannot happen.
-	schemas, err := loadSchemas(ctx, sf.options(env))
-	if err != nil {
-		return 0, err
-	}
-
-	var caps []*capture.Capture
-	var runErr error
-	for _, v := range revs {
-		opts := cf.options(v)
-		opts.Probes = probes
-		c, err := capture.Run(ctx, target, opts)
-		if c != nil {
-			caps = append(caps, c)
-		}
-		if err != nil {
-			runErr = withHint(fmt.Errorf("probing %s at %s: %w", target.Describe(), v, err), flagHint)
-			break
-		}
-	}
-	if cf.frames != "" {
-		if err := writeFrames(cf.frames, redactFrames(caps, secrets)); err != nil {
-			return 0, errors.Join(runErr, fmt.Errorf("writing --frames: %w", err))
-		}
-	}
-	if runErr != nil {
-		return 0, runErr
-	}
-
-	if *update {
-		p, err := probe.PinsOf(caps[0])
-		if err != nil {
+	var revs []string
+	if len(cf.versions) > 0 {
+		if revs, err = cf.revisions(); err != nil {
 			return 0, err
 		}
-		if err := probe.WritePins(pins, p); err != nil {
-			return 0, fmt.Errorf("writing the pinned shapes: %w", err)
-		}
-		fmt.Fprintf(env.Stderr, "wrote %s (%s)\n", pins, plural(len(p.Probes), "pinned probe"))
-		pinned = p
 	}
-
-	policy := cfg.Policy(now)
-	r := &report.Report{Version: Version}
-	var all []finding.Finding
-	for _, c := range caps {
-		reportDiagnostics(env.Stderr, c)
-		m, err := manifest.Build(c)
-		if err != nil {
-			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
-		}
-		found, err := spec.ValidateProbes(c, schemas)
-		if err != nil {
-			return 0, fmt.Errorf("validating the probes of %s: %w", c.Target, err)
-		}
-		judged, cov := probe.Evaluate(c, m, probe.Options{Require: reqs, Pins: pinned, PinsFile: filepath.ToSlash(pins), Secrets: secrets})
-		found = append(found, judged...)
-		kept := policy.Apply(found)
-		all = append(all, kept...)
-
-		sec := report.Section{Server: name, Command: "probe", Subjects: report.SubjectsOf(m),
-			Head: &report.Side{Label: c.Target, ManifestHash: m.Fingerprints.Manifest, Revision: c.ProtocolVersion}}
-		if len(caps) > 1 {
-			sec.Server = strings.TrimSpace(name + " (MCP " + c.ProtocolVersion + ")")
-		}
-		sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s; %s made", c.Target, c.ProtocolVersion, c.Handshake, plural(len(c.Probes), "probe call")))
-		sec.Notes = append(sec.Notes, cov.Notes()...)
-		check.Sort(&sec, kept, rules.KindSpec)
-		finding.Sort(sec.Spec)
-		finding.Sort(sec.Lint)
-		finding.Sort(sec.Changes)
-		r.Servers = append(r.Servers, sec)
-	}
-	if err := of.emit(env, r, of.options(env, failLevel)); err != nil {
+	if err := cf.checkLimits(); err != nil {
 		return 0, err
 	}
-	if finding.AtOrAbove(all, failLevel) {
+
+	o := cf.options(env, srv)
+	o.Config, o.Now, o.SchemaOptions = cfg, now, sf.options(env)
+	o.Log = func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
+	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
+	if err := cf.writeFrames(res.Captures, srv.Secrets, withHint(err, flagHint)); err != nil {
+		return 0, schemaHint(err, o.SchemaOptions)
+	}
+	for _, c := range res.Captures {
+		reportDiagnostics(env.Stderr, c)
+	}
+	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+		return 0, err
+	}
+	if res.Fails(failLevel, nil) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
-}
-
-// redactFrames returns copies of the captures whose frames have every
-// secret (inside JSON strings) replaced, for --frames.
-func redactFrames(caps []*capture.Capture, secrets []string) []*capture.Capture {
-	if len(secrets) == 0 {
-		return caps
-	}
-	var olds [][]byte
-	for _, s := range secrets {
-		b, _ := json.Marshal(s)
-		if len(b) > 2 {
-			olds = append(olds, b[1:len(b)-1])
-		}
-	}
-	slices.SortFunc(olds, func(a, b []byte) int { return len(b) - len(a) })
-	out := make([]*capture.Capture, len(caps))
-	for i, c := range caps {
-		cp := *c
-		cp.Frames = make([]capture.Frame, len(c.Frames))
-		for j, f := range c.Frames {
-			data := []byte(f.Data)
-			for _, old := range olds {
-				if bytes.Contains(data, old) {
-					data = bytes.ReplaceAll(data, old, []byte("[redacted]"))
-				}
-			}
-			f.Data = data
-			cp.Frames[j] = f
-		}
-		out[i] = &cp
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,10 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
@@ -128,26 +125,6 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 	return o
 }
 
-// loadSchemas loads every revision, turning "not reachable" into the
-// command that fixes it.
-func loadSchemas(ctx context.Context, opts spec.Options) (*spec.Schemas, error) {
-	s, err := spec.Load(ctx, opts)
-	return s, schemaHint(err, opts)
-}
-
-// openSchemas loads the schema of one revision now and the others only if
-// validation needs them (see spec.Open): a snapshot is checked with the
-// schemas it uses. An unpublished revision loads nothing (validation
-// reports it).
-func openSchemas(ctx context.Context, opts spec.Options, revision string) (*spec.Schemas, error) {
-	var now []string
-	if _, ok := spec.LookupRevision(revision); ok {
-		now = append(now, revision)
-	}
-	s, err := spec.Open(ctx, opts, now...)
-	return s, schemaHint(err, opts)
-}
-
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("validate", validateUsage, env.Stderr)
 	var common commonFlags
@@ -184,106 +161,40 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var runs []validation
+	var res *check.Result
 	if live {
-		// Schemas first: no server is started when validation cannot
-		// happen, and the revision it will negotiate is not known yet.
-		schemas, err := loadSchemas(ctx, sf.options(env))
+		s, err := cf.server(env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		caps, err := cf.captureAll(ctx, env, cmd)
+		revs, err := cf.revisions()
 		if err != nil {
 			return 0, err
 		}
-		for _, c := range caps {
-			found, err := spec.Validate(c, schemas)
-			if err != nil {
-				return 0, fmt.Errorf("validating %s: %w", c.Target, err)
-			}
-			v := validation{target: c.Target, revision: c.ProtocolVersion, handshake: c.Handshake, findings: found}
-			if m, err := manifest.Build(c); err == nil {
-				v.manifest = m
-			}
-			runs = append(runs, v)
+		if err := cf.checkLimits(); err != nil {
+			return 0, err
+		}
+		o := cf.options(env, s)
+		o.Config, o.Now, o.SchemaOptions = cfg, now, sf.options(env)
+		res, err = check.Validate(ctx, o, revs)
+		if err := cf.writeFrames(res.Captures, nil, withHint(err, flagHint)); err != nil {
+			return 0, schemaHint(err, o.SchemaOptions)
 		}
 	} else {
-		path := fs.Arg(0)
-		m, err := manifest.ReadFile(path)
+		m, err := manifest.ReadFile(fs.Arg(0))
 		if err != nil {
 			return 0, err
 		}
-		schemas, err := openSchemas(ctx, sf.options(env), m.ProtocolVersion)
-		if err != nil {
-			return 0, err
+		o := check.Options{Config: cfg, Now: now, SchemaOptions: sf.options(env), Version: Version}
+		if res, err = check.ValidateSnapshot(ctx, o, fs.Arg(0), m); err != nil {
+			return 0, schemaHint(err, o.SchemaOptions)
 		}
-		found, err := spec.ValidateManifest(m, schemas)
-		if err != nil {
-			return 0, fmt.Errorf("validating %s: %w", path, err)
-		}
-		runs = append(runs, validation{target: path, revision: m.ProtocolVersion, handshake: m.Handshake, findings: found, manifest: m})
 	}
-
-	policy := cfg.Policy(now)
-	var all []finding.Finding
-	for i := range runs {
-		kept := policy.Apply(runs[i].findings)
-		finding.Sort(kept)
-		runs[i].findings = kept
-		all = append(all, kept...)
-	}
-
-	if err := of.emit(env, validationReport(runs), of.options(env, failLevel)); err != nil {
+	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
 		return 0, err
 	}
-	if finding.AtOrAbove(all, failLevel) {
+	if res.Fails(failLevel, nil) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
-}
-
-// validation is the outcome for one capture or snapshot.
-type validation struct {
-	target    string
-	revision  string
-	handshake string
-	findings  []finding.Finding
-	manifest  *manifest.Manifest // nil when the capture could not be reduced to one
-}
-
-// validationReport makes one report section per validated surface
-// (several when several revisions were captured), spec and lint findings
-// apart.
-func validationReport(runs []validation) *report.Report {
-	r := &report.Report{Version: Version}
-	for _, v := range runs {
-		sec := report.Section{Command: "validate", Head: &report.Side{Label: v.target, Revision: v.revision}}
-		if len(runs) > 1 {
-			sec.Server = "MCP " + v.revision
-			var info struct {
-				Name string `json:"name"`
-			}
-			if v.manifest != nil && json.Unmarshal(v.manifest.ServerInfo, &info) == nil && info.Name != "" {
-				sec.Server = info.Name + " (MCP " + v.revision + ")"
-			}
-		}
-		if v.handshake == "" {
-			sec.Snapshot = v.target
-		} else {
-			sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s negotiated via %s", v.target, v.revision, v.handshake))
-		}
-		if v.manifest != nil {
-			sec.Head.ManifestHash = v.manifest.Fingerprints.Manifest
-			sec.Subjects = report.SubjectsOf(v.manifest)
-		}
-		for _, f := range v.findings {
-			if r, ok := rules.Lookup(f.Rule); ok && r.Kind == rules.KindLint {
-				sec.Lint = append(sec.Lint, f)
-			} else {
-				sec.Spec = append(sec.Spec, f)
-			}
-		}
-		r.Servers = append(r.Servers, sec)
-	}
-	return r
 }

@@ -157,6 +157,10 @@ type Result struct {
 	Report   *report.Report
 	Servers  []*Outcome
 	Findings []finding.Finding // every finding of every server, after policy
+	// Captures are the captures Validate and Probe made, in order, also
+	// when an error stopped them (the failed one partial): for writing
+	// their frames. nil when no capture was attempted.
+	Captures []*capture.Capture
 }
 
 // Fails reports whether a finding is at or above failOn ("" for none), or

@@ -106,9 +106,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	} else {
 		sec.Notes = append(sec.Notes, "no baseline: the surface was validated, not compared")
 	}
-	finding.Sort(sec.Spec)
-	finding.Sort(sec.Lint)
-	finding.Sort(sec.Changes)
+	sortSection(&sec)
 	out.Section = sec
 	return out, nil
 }
