@@ -14,22 +14,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-const checkUsage = `[flags] [-- CMD ARGS... | --url URL]
-
-Captures the server live (the head), validates it against the published
-MCP schema, compares it with a baseline and reports:
-
-  mcp-surface check --base-ref origin/main -- ./bin/server
-  mcp-surface check --baseline mcp-surface.json -- node dist/index.js
-
-Baselines (--baseline): auto (default: the snapshot committed at --base-ref
-when there is one, else the base built and captured in a temporary git
-worktree; without --base-ref, the snapshot in the work tree), snapshot,
-build, none, or a snapshot FILE. Without a command, the servers: list of
-.mcp-surface.yaml is checked.`
-
 func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("check", checkUsage, env.Stderr)
+	fs := newFlagSet("check", help("check"), env.Stderr)
 	var common commonFlags
 	common.register(fs, "text")
 	var of outputFlags

@@ -24,5 +24,9 @@ func TestCommandTable(t *testing.T) {
 		if !strings.Contains(r.stdout, "  "+n+" ") {
 			t.Errorf("help does not list %s", n)
 		}
+		// Every command's usage, its text from help/ included, prints.
+		if h := run(t, nil, n, "-h"); h.code != ExitOK || !strings.Contains(h.stderr, "Usage: mcp-surface "+n) {
+			t.Errorf("%s -h: exit %d\n%s", n, h.code, h.stderr)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"embed"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +30,19 @@ func (c *commonFlags) failLevel() (rules.Level, error) {
 		return "", usagef("--fail-on: %v", err)
 	}
 	return l, nil
+}
+
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help is a command's usage text, help/NAME.txt: its arguments, then what
+// it does.
+func help(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("cli: no help/" + name + ".txt")
+	}
+	return strings.TrimSuffix(string(b), "\n")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting and

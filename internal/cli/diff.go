@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,32 +11,17 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/diff"
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // nowEnv overrides today's date (YYYY-MM-DD or RFC 3339) for expiry and
 // sunset dates, so that a run can be reproduced.
 const nowEnv = "MCP_SURFACE_NOW"
 
-const diffUsage = `BASE HEAD
-
-BASE and HEAD are snapshot files, or REF:PATH to read a committed snapshot
-from git (as ` + "`git show REF:PATH`" + ` in the current directory), e.g.
-  mcp-surface diff origin/main:mcp-surface.json mcp-surface.json
-Formats: text (default), json, markdown, github, junit, sarif, and
-ignore-yaml (the findings as acknowledgements to paste into
-.mcp-surface.yaml). ` + nowEnv + `=YYYY-MM-DD overrides today's date.`
-
 func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("diff", diffUsage, env.Stderr)
+	fs := newFlagSet("diff", help("diff"), env.Stderr)
 	var cf commonFlags
 	cf.register(fs, "text")
 	var of outputFlags
@@ -76,17 +60,22 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, fmt.Errorf("head: %w", err)
 	}
 
-	res := diff.Diff(base, head, cfg.DiffOptions(now))
+	res := check.Diff(base, head, fs.Arg(0), fs.Arg(1), check.Options{Config: cfg, Now: now, Version: Version})
+	// A head snapshot given as a relative file path is the location of
+	// last resort (run from the repository root, as in CI).
+	if _, err := os.Stat(fs.Arg(1)); err == nil && !filepath.IsAbs(fs.Arg(1)) {
+		res.Report.Servers[0].Snapshot = filepath.ToSlash(filepath.Clean(fs.Arg(1)))
+	}
 
 	if cf.format == "ignore-yaml" {
 		var out bytes.Buffer
-		if err := writeIgnoreYAML(&out, res, of.showInfo); err != nil {
+		if err := config.WriteAcknowledgements(&out, res.Findings, of.showInfo); err != nil {
 			return 0, err
 		}
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {
 			return 0, err
 		}
-	} else if err := of.emit(env, diffReport(fs.Arg(0), fs.Arg(1), base, head, res), of.options(env, failLevel)); err != nil {
+	} else if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
 		return 0, err
 	}
 	if check.Fails(res.Findings, failLevel, failTags) {
@@ -146,88 +135,4 @@ func readSnapshotArg(ctx context.Context, arg string) (*manifest.Manifest, error
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return m, nil
-}
-
-// diffReport is the report of one comparison: change findings apart from
-// the lint findings the diff may add (protocol-feature-version-mismatch,
-// config-acknowledgement-expired).
-func diffReport(baseLabel, headLabel string, base, head *manifest.Manifest, res *diff.Result) *report.Report {
-	sec := report.Section{
-		Command:       "diff",
-		Base:          &report.Side{Label: baseLabel, ManifestHash: res.BaseManifestHash, Revision: base.ProtocolVersion},
-		Head:          &report.Side{Label: headLabel, ManifestHash: res.HeadManifestHash, Revision: head.ProtocolVersion},
-		Subjects:      report.SubjectsOf(head),
-		WorstSeverity: res.WorstSeverity,
-		SuggestedBump: res.SuggestedBump,
-	}
-	// A head snapshot given as a relative file path is the location of
-	// last resort (run from the repository root, as in CI).
-	if _, err := os.Stat(headLabel); err == nil && !filepath.IsAbs(headLabel) {
-		sec.Snapshot = filepath.ToSlash(filepath.Clean(headLabel))
-	}
-	for _, f := range res.Findings {
-		r, _ := rules.Lookup(f.Rule)
-		switch r.Kind {
-		case rules.KindSpec:
-			sec.Spec = append(sec.Spec, f)
-		case rules.KindLint:
-			sec.Lint = append(sec.Lint, f)
-		default:
-			sec.Changes = append(sec.Changes, f)
-		}
-	}
-	return &report.Report{Version: Version, Servers: []report.Section{sec}}
-}
-
-// diffSafeText makes server text printable on one line, bounded.
-func diffSafeText(s string, n int) string {
-	s = strings.ReplaceAll(diff.Visible(s), "\n", `\n`)
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-// ackSubjectKey is the acknowledgement key of a subject kind.
-var ackSubjectKey = map[string]string{
-	finding.KindTool: "tool", finding.KindPrompt: "prompt", finding.KindResource: "resource",
-	finding.KindResourceTemplate: "template",
-}
-
-// writeIgnoreYAML prints the unacknowledged findings as acknowledgements.
-func writeIgnoreYAML(w io.Writer, res *diff.Result, showInfo bool) error {
-	list := &yaml.Node{Kind: yaml.SequenceNode}
-	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
-	for _, f := range res.Findings {
-		if f.Acknowledged != "" || (f.Level == rules.LevelInfo && !showInfo) {
-			continue
-		}
-		entry := &yaml.Node{Kind: yaml.MappingNode, HeadComment: fmt.Sprintf("%s: %s", f.Level, diffSafeText(f.Message, 200))}
-		add := func(k string, v *yaml.Node) { entry.Content = append(entry.Content, str(k), v) }
-		add("rule", str(f.Rule))
-		if key, ok := ackSubjectKey[f.Subject.Kind]; ok {
-			add(key, str(f.Subject.Name))
-		} else if f.Subject.Kind == finding.KindServer {
-			add("server", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
-		}
-		if f.Pointer != "" {
-			add("pointer", str(f.Pointer))
-		}
-		add("fingerprint", str(f.Fingerprint))
-		add("reason", &yaml.Node{Kind: yaml.ScalarNode, Value: "TODO"})
-		list.Content = append(list.Content, entry)
-	}
-	fmt.Fprintln(w, "# Paste into .mcp-surface.yaml and replace each TODO with why the change is accepted;")
-	fmt.Fprintln(w, "# add `expires: YYYY-MM-DD` to make an acknowledgement temporary.")
-	if len(list.Content) == 0 {
-		fmt.Fprintln(w, "acknowledged: []")
-		return nil
-	}
-	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("acknowledged"), list}}
-	enc := yaml.NewEncoder(w)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	return enc.Close()
 }

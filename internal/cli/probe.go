@@ -14,36 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/probe"
 )
 
-const probeUsage = `[flags] [-- CMD ARGS... | --url URL]
-
-Captures the server, then makes the probes declared for it in
-.mcp-surface.yaml (servers: ... probes:), and the ones given here, over the
-same recorded session, and reports:
-
-  - spec and lint findings on the results (each against the published
-    schema of the negotiated revision; structuredContent against the
-    tool's outputSchema; content blocks; resource MIME types; errors
-    returned the way the protocol prescribes),
-  - probes whose outcome is not the one they expect (expect: ok, is-error
-    or rpc-error),
-  - what the probes exercised and what not, and every item require-probes
-    asks for that no probe exercised,
-  - result shapes that changed from the ones pinned next to the snapshot
-    (probes with pin: shape; --update writes them).
-
-  mcp-surface probe                                   # the only server of .mcp-surface.yaml
-  mcp-surface probe --server files
-  mcp-surface probe --call echo='{"message":"hi"}' --read docs://readme -- node dist/index.js
-  mcp-surface probe --update                          # pin the shapes of pin: shape probes
-
-Nothing is called unless declared. ${VAR} in argument values is read from
-the environment; reports show probe ids and argument names, never argument
-values, and --frames replaces values taken from the environment.
-
-Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
-2 the probes could not be run (a probe that hangs or answers too much hits
---request-timeout or --max-bytes).`
-
 // inlineProbes are the probes given with --call, --get and --read.
 type inlineProbes struct {
 	probes []capture.Probe
@@ -88,7 +58,7 @@ func (ip *inlineProbes) named(flag, method string, stringsOnly bool) func(string
 }
 
 func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
-	fset := newFlagSet("probe", probeUsage, env.Stderr)
+	fset := newFlagSet("probe", help("probe"), env.Stderr)
 	var common commonFlags
 	common.register(fset, "text")
 	var of outputFlags

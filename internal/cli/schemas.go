@@ -12,17 +12,9 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-const schemasUsage = `(list | fetch) [flags]
-
-  list   show every known revision, its pinned SHA-256 and where its
-         schema was found (nothing is downloaded)
-  fetch  download the schemas (every revision, or each --revision) from
-         their published, pinned location, check their SHA-256 and write
-         them to the cache, so that later runs need no network`
-
 func runSchemas(ctx context.Context, env *Env, args []string) (int, error) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fs := newFlagSet("schemas", schemasUsage, env.Stderr)
+		fs := newFlagSet("schemas", help("schemas"), env.Stderr)
 		if err := parseFlags(fs, args); err != nil {
 			return 0, err
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -57,7 +56,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if lines := compareSnapshots(base, head); len(lines) > 0 {
+		if lines := manifest.Outline(base, head); len(lines) > 0 {
 			fmt.Fprintf(env.Stdout, "%s no longer matches the server:\n", path)
 			for _, l := range lines {
 				fmt.Fprintf(env.Stdout, "  %s\n", sanitizeLine(l))
@@ -84,75 +83,4 @@ func rerunHint(args []string) string {
 		return ""
 	}
 	return " " + strings.Join(out, " ")
-}
-
-// compareSnapshots summarizes how two snapshots differ, item by item, from
-// their fingerprints: a short list for people; `mcp-surface diff` judges.
-func compareSnapshots(base, head *manifest.Manifest) []string {
-	if base.Fingerprints.Manifest == head.Fingerprints.Manifest {
-		return nil
-	}
-	var lines []string
-	field := func(name string, a, b []byte) {
-		if string(a) != string(b) {
-			lines = append(lines, name+" changed")
-		}
-	}
-	field("protocolVersion", []byte(base.ProtocolVersion), []byte(head.ProtocolVersion))
-	field("serverInfo", base.ServerInfo, head.ServerInfo)
-	field("capabilities", base.Capabilities, head.Capabilities)
-	field("instructions", base.Instructions, head.Instructions)
-	prints := func(m *manifest.Manifest, section string) map[string]manifest.Prints {
-		switch section {
-		case manifest.SectionTools:
-			return m.Fingerprints.Tools
-		case manifest.SectionPrompts:
-			return m.Fingerprints.Prompts
-		case manifest.SectionResources:
-			return m.Fingerprints.Resources
-		}
-		return m.Fingerprints.ResourceTemplates
-	}
-	for _, section := range manifest.Sections {
-		b, h := prints(base, section), prints(head, section)
-		var added, removed, contract, prose, other []string
-		for id, hp := range h {
-			bp, ok := b[id]
-			switch {
-			case !ok:
-				added = append(added, id)
-			case bp.Contract != hp.Contract:
-				contract = append(contract, id)
-			case bp.Prose != hp.Prose:
-				prose = append(prose, id)
-			case bp.Full != hp.Full:
-				other = append(other, id)
-			}
-		}
-		for id := range b {
-			if _, ok := h[id]; !ok {
-				removed = append(removed, id)
-			}
-		}
-		for _, g := range []struct {
-			what string
-			ids  []string
-		}{{"added", added}, {"removed", removed}, {"contract changed", contract}, {"descriptions changed", prose}, {"metadata changed", other}} {
-			if len(g.ids) == 0 {
-				continue
-			}
-			sort.Strings(g.ids)
-			shown := g.ids
-			more := ""
-			if len(shown) > 10 {
-				more = fmt.Sprintf(" and %d more", len(shown)-10)
-				shown = shown[:10]
-			}
-			lines = append(lines, fmt.Sprintf("%s %s: %s%s", section, g.what, strings.Join(shown, ", "), more))
-		}
-	}
-	if len(lines) == 0 {
-		lines = append(lines, "snapshot content changed")
-	}
-	return lines
 }

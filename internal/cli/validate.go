@@ -14,32 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-const validateUsage = `[flags] [SNAPSHOT | -- CMD ARGS... | --url URL]
-
-Checks what a server sends against the published JSON Schema of the MCP
-revision the session negotiated (every result, every page, every item), the
-JSON-RPC envelope of every message, that each tool's inputSchema and
-outputSchema is a valid JSON Schema, and lints the surface (names,
-descriptions, hidden characters, instructions aimed at the model).
-
-A tool schema without "$schema" is read as JSON Schema 2020-12 under
-2025-11-25 and later (the spec's default) and as draft-07 under earlier
-revisions, which did not say (their own schema files and the official
-SDKs use draft-07).
-
-With SNAPSHOT (an mcp-surface.json file) the items, capabilities and
-serverInfo it holds are checked against the definitions of its revision.
-
-Schemas come from --schema-dir (or ` + schemaDirEnv + `), laid out as
-DIR/<revision>/schema.json, then from the cache, then from their published,
-pinned location (checked against the pinned SHA-256, then cached). Without
-network, fill the cache first with ` + "`mcp-surface schemas fetch`" + `.
-
-Formats: text (default), json, markdown, github, junit, sarif.
-
-Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
-2 validation could not be done.`
-
 // schemaDirEnv names a directory of published schemas, like --schema-dir.
 const schemaDirEnv = "MCP_SURFACE_SCHEMA_DIR"
 
@@ -126,7 +100,7 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("validate", validateUsage, env.Stderr)
+	fs := newFlagSet("validate", help("validate"), env.Stderr)
 	var common commonFlags
 	common.register(fs, "text")
 	var of outputFlags
