@@ -6,14 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // nowEnv overrides today's date (YYYY-MM-DD or RFC 3339) for expiry and
@@ -51,11 +47,11 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	base, err := readSnapshotArg(ctx, fs.Arg(0))
+	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0))
 	if err != nil {
 		return 0, fmt.Errorf("base: %w", err)
 	}
-	head, err := readSnapshotArg(ctx, fs.Arg(1))
+	head, err := check.ReadSnapshot(ctx, ".", fs.Arg(1))
 	if err != nil {
 		return 0, fmt.Errorf("head: %w", err)
 	}
@@ -113,26 +109,4 @@ func loadDiffConfig(path string) (*config.Config, error) {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
-}
-
-// readSnapshotArg reads a snapshot file, or REF:PATH through git when no
-// file of that name exists.
-func readSnapshotArg(ctx context.Context, arg string) (*manifest.Manifest, error) {
-	_, statErr := os.Stat(arg)
-	if statErr == nil || !strings.Contains(arg, ":") {
-		return manifest.ReadFile(arg)
-	}
-	ref, path, _ := strings.Cut(arg, ":")
-	if ref == "" || path == "" {
-		return nil, fmt.Errorf("%s: no such file, and not a REF:PATH", arg)
-	}
-	data, err := gitrepo.ReadFile(ctx, ".", ref, path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s from git: %w", arg, err)
-	}
-	m, err := manifest.FromCanonicalJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", arg, err)
-	}
-	return m, nil
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
@@ -116,4 +118,26 @@ func (o *Options) runBuild(ctx context.Context, dir string) error {
 		return fmt.Errorf("%s: %w", o.Build, err)
 	}
 	return nil
+}
+
+// ReadSnapshot reads a snapshot file, or, when no file of that name
+// exists, REF:PATH from the git repository at dir (as `git show REF:PATH`).
+func ReadSnapshot(ctx context.Context, dir, arg string) (*manifest.Manifest, error) {
+	_, statErr := os.Stat(arg)
+	if statErr == nil || !strings.Contains(arg, ":") {
+		return manifest.ReadFile(arg)
+	}
+	ref, path, _ := strings.Cut(arg, ":")
+	if ref == "" || path == "" {
+		return nil, fmt.Errorf("%s: no such file, and not a REF:PATH", arg)
+	}
+	data, err := gitrepo.ReadFile(ctx, dir, ref, path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s from git: %w", arg, err)
+	}
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	return m, nil
 }

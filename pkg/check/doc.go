@@ -7,7 +7,11 @@
 //
 // Run returns findings and one Outcome per server, never an exit code:
 // what counts as failing is the caller's choice (the command line maps
-// --fail-on onto Result.Fails). Everything Run needs arrives in Options:
-// it reads neither the environment, nor the clock, nor the process's
-// streams, so a Go program can embed it and a test can run it in-process.
+// --fail-on onto Result.Fails). The parts of the pipeline that other
+// commands run alone share its options and its one policy step
+// (config.Policy.Apply): Validate and ValidateSnapshot (spec and lint),
+// Probe (declared probes), Diff (two snapshots), Captures (the raw
+// captures). Everything they need arrives in Options: nothing here reads
+// the environment, the clock or the process's streams, so a Go program
+// can embed the pipeline and a test can run it in-process.
 package check
