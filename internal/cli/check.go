@@ -16,10 +16,8 @@ import (
 
 func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("check", help("check"), env.Stderr)
-	var common commonFlags
-	common.register(fs, "text")
-	var of outputFlags
-	of.register(fs, &common)
+	var rf reportFlags
+	rf.register(fs)
 	var sf schemaFlags
 	sf.register(fs)
 	var cf captureFlags
@@ -38,19 +36,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
-	if err := of.check(); err != nil {
-		return 0, err
-	}
-	failLevel, err := common.failLevel()
-	if err != nil {
-		return 0, err
-	}
-	now, err := diffNow(env)
-	if err != nil {
-		return 0, err
-	}
-	cfg, err := loadDiffConfig(common.config)
-	if err != nil {
+	if err := rf.resolve(env); err != nil {
 		return 0, err
 	}
 	cwd, err := os.Getwd()
@@ -66,7 +52,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	opts := check.Options{
 		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
-		Config: cfg, Now: now, SchemaOptions: sf.options(env),
+		Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env),
 		Limits: cf.limits(), Version: Version, Clock: time.Now,
 		Environ: serverEnv(env, nil), BuildOutput: env.Stderr,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, "mcp-surface: "+format+"\n", args...) },
@@ -89,23 +75,23 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		s.Headers = httpHeaders(t)
 		opts.Servers = []check.Server{s}
-	} else if cfg != nil && len(cfg.Servers) > 0 {
-		path := common.config
+	} else if rf.cfg != nil && len(rf.cfg.Servers) > 0 {
+		path := rf.config
 		if path == "" {
 			path = config.DefaultFile
 		}
-		if opts.Servers, err = check.FromConfig(cfg, path, repo, env.Getenv); err != nil {
+		if opts.Servers, err = check.FromConfig(rf.cfg, path, repo, env.Getenv); err != nil {
 			return 0, err
 		}
 	} else {
 		return 0, usagef("no server to check: pass the command after --, use --url, or list servers: in .mcp-surface.yaml")
 	}
 
-	res, err := runPipeline(ctx, opts, failLevel, failTags, flagHint)
+	res, err := runPipeline(ctx, opts, rf.failOn, failTags, flagHint)
 	if err != nil {
 		return 0, err
 	}
-	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+	if err := rf.emit(env, res.Report); err != nil {
 		return 0, err
 	}
 	return res.Code, nil

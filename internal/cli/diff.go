@@ -18,10 +18,8 @@ const nowEnv = "MCP_SURFACE_NOW"
 
 func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("diff", help("diff"), env.Stderr)
-	var cf commonFlags
-	cf.register(fs, "text")
-	var of outputFlags
-	of.register(fs, &cf)
+	var rf reportFlags
+	rf.register(fs)
 	var failTags stringList
 	fs.Var(&failTags, "fail-on-tag", "also exit 1 when an unacknowledged finding above info carries this `tag` (e.g. sec); repeatable")
 	if err := parseFlags(fs, args); err != nil {
@@ -30,21 +28,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if fs.NArg() != 2 {
 		return 0, usagef("need BASE and HEAD, got %d argument(s); run `mcp-surface diff -h`", fs.NArg())
 	}
-	failLevel, err := cf.failLevel()
-	if err != nil {
-		return 0, err
-	}
-	if cf.format != "ignore-yaml" {
-		if err := of.check(); err != nil {
-			return 0, err
-		}
-	}
-	now, err := diffNow(env)
-	if err != nil {
-		return 0, err
-	}
-	cfg, err := loadDiffConfig(cf.config)
-	if err != nil {
+	if err := rf.resolve(env, "ignore-yaml"); err != nil {
 		return 0, err
 	}
 	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0))
@@ -56,25 +40,25 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, fmt.Errorf("head: %w", err)
 	}
 
-	res := check.Diff(base, head, fs.Arg(0), fs.Arg(1), check.Options{Config: cfg, Now: now, Version: Version})
+	res := check.Diff(base, head, fs.Arg(0), fs.Arg(1), check.Options{Config: rf.cfg, Now: rf.now, Version: Version})
 	// A head snapshot given as a relative file path is the location of
 	// last resort (run from the repository root, as in CI).
 	if _, err := os.Stat(fs.Arg(1)); err == nil && !filepath.IsAbs(fs.Arg(1)) {
 		res.Report.Servers[0].Snapshot = filepath.ToSlash(filepath.Clean(fs.Arg(1)))
 	}
 
-	if cf.format == "ignore-yaml" {
+	if rf.format == "ignore-yaml" {
 		var out bytes.Buffer
-		if err := config.WriteAcknowledgements(&out, res.Findings, of.showInfo); err != nil {
+		if err := config.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
 			return 0, err
 		}
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {
 			return 0, err
 		}
-	} else if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+	} else if err := rf.emit(env, res.Report); err != nil {
 		return 0, err
 	}
-	if check.Fails(res.Findings, failLevel, failTags) {
+	if check.Fails(res.Findings, rf.failOn, failTags) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil

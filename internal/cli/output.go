@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/sarif"
@@ -18,6 +20,45 @@ var formats = func() report.Renderers {
 	rs["sarif"] = sarif.Render
 	return rs
 }()
+
+// reportFlags are the flags of every command that reports findings, and
+// what they resolve to.
+type reportFlags struct {
+	commonFlags
+	out    outputFlags
+	failOn rules.Level
+	now    time.Time
+	cfg    *config.Config // nil without a configuration file
+}
+
+func (rf *reportFlags) register(fs *flag.FlagSet) {
+	rf.commonFlags.register(fs, "text")
+	rf.out.register(fs, &rf.commonFlags)
+}
+
+// resolve checks the formats (but one of own, which the command renders
+// itself) and --fail-on, then reads the date and the configuration.
+func (rf *reportFlags) resolve(env *Env, own ...string) error {
+	if !slices.Contains(own, rf.format) {
+		if err := rf.out.check(); err != nil {
+			return err
+		}
+	}
+	var err error
+	if rf.failOn, err = rf.failLevel(); err != nil {
+		return err
+	}
+	if rf.now, err = diffNow(env); err != nil {
+		return err
+	}
+	rf.cfg, err = loadDiffConfig(rf.config)
+	return err
+}
+
+// emit renders a report to stdout and to every --output.
+func (rf *reportFlags) emit(env *Env, r *report.Report) error {
+	return rf.out.emit(env, r, rf.out.options(env, rf.failOn))
+}
 
 // outputFlags choose what a reporting command writes besides stdout:
 // `--output FORMAT=FILE` (repeatable), or `--format F --output FILE`

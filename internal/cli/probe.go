@@ -17,7 +17,6 @@ import (
 // inlineProbes are the probes given with --call, --get and --read.
 type inlineProbes struct {
 	probes []capture.Probe
-	err    error
 }
 
 func (ip *inlineProbes) add(p capture.Probe) {
@@ -59,10 +58,8 @@ func (ip *inlineProbes) named(flag, method string, stringsOnly bool) func(string
 
 func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	fset := newFlagSet("probe", help("probe"), env.Stderr)
-	var common commonFlags
-	common.register(fset, "text")
-	var of outputFlags
-	of.register(fset, &common)
+	var rf reportFlags
+	rf.register(fset)
 	var sf schemaFlags
 	sf.register(fset)
 	var cf captureFlags
@@ -89,27 +86,15 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	if fset.NArg() > 0 {
 		return 0, usagef("unexpected argument %q: put the server command after --", fset.Arg(0))
 	}
-	if err := of.check(); err != nil {
-		return 0, err
-	}
-	failLevel, err := common.failLevel()
-	if err != nil {
-		return 0, err
-	}
 	for _, r := range require {
 		if r != probe.RequireAllAdvertised && !slices.Contains(capture.ProbeMethods, r) {
 			return 0, usagef("--require %q: use %s or %s", r, strings.Join(capture.ProbeMethods, ", "), probe.RequireAllAdvertised)
 		}
 	}
-	now, err := diffNow(env)
-	if err != nil {
+	if err := rf.resolve(env); err != nil {
 		return 0, err
 	}
-	cfg, err := loadDiffConfig(common.config)
-	if err != nil {
-		return 0, err
-	}
-	cfgPath := common.config
+	cfgPath := rf.config
 	if cfgPath == "" {
 		cfgPath = config.DefaultFile
 	}
@@ -119,22 +104,22 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	var entry *config.Server
 	switch {
 	case *server != "":
-		if cfg == nil {
+		if rf.cfg == nil {
 			return 0, usagef("--server %s: no configuration file (%s) to find it in", *server, cfgPath)
 		}
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == *server })
+		i := slices.IndexFunc(rf.cfg.Servers, func(s config.Server) bool { return s.Name == *server })
 		if i < 0 {
 			var names []string
-			for _, s := range cfg.Servers {
+			for _, s := range rf.cfg.Servers {
 				names = append(names, s.Name)
 			}
 			return 0, usagef("--server %s: %s has no such server (servers: %s)", *server, cfgPath, strings.Join(names, ", "))
 		}
-		entry = &cfg.Servers[i]
-	case cfg != nil && len(cfg.Servers) == 1:
-		entry = &cfg.Servers[0]
-	case cfg != nil && len(cfg.Servers) > 1 && !live:
-		return 0, usagef("%s lists %d servers: choose one with --server NAME", cfgPath, len(cfg.Servers))
+		entry = &rf.cfg.Servers[i]
+	case rf.cfg != nil && len(rf.cfg.Servers) == 1:
+		entry = &rf.cfg.Servers[0]
+	case rf.cfg != nil && len(rf.cfg.Servers) > 1 && !live:
+		return 0, usagef("%s lists %d servers: choose one with --server NAME", cfgPath, len(rf.cfg.Servers))
 	}
 	if !live && entry == nil {
 		return 0, usagef("no server to probe: pass the command after --, use --url, or list it under servers: in %s", cfgPath)
@@ -143,6 +128,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	// The server: its probes from the configuration, its command from
 	// the command line when one is given.
 	var srv check.Server
+	var err error
 	if entry != nil {
 		if srv, err = check.ServerFromConfig(*entry, cfgPath, "", env.Getenv); err != nil {
 			return 0, err
@@ -183,7 +169,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 
 	o := cf.options(env, srv)
-	o.Config, o.Now, o.SchemaOptions = cfg, now, sf.options(env)
+	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
 	if err := cf.writeFrames(res.Captures, srv.Secrets, withHint(err, flagHint)); err != nil {
@@ -192,10 +178,10 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	for _, c := range res.Captures {
 		reportDiagnostics(env.Stderr, c)
 	}
-	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+	if err := rf.emit(env, res.Report); err != nil {
 		return 0, err
 	}
-	if res.Fails(failLevel, nil) {
+	if res.Fails(rf.failOn, nil) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil

@@ -101,23 +101,14 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("validate", help("validate"), env.Stderr)
-	var common commonFlags
-	common.register(fs, "text")
-	var of outputFlags
-	of.register(fs, &common)
+	var rf reportFlags
+	rf.register(fs)
 	var sf schemaFlags
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
 	flags, cmd := splitDashDash(args)
 	if err := parseFlags(fs, flags); err != nil {
-		return 0, err
-	}
-	failLevel, err := common.failLevel()
-	if err != nil {
-		return 0, err
-	}
-	if err := of.check(); err != nil {
 		return 0, err
 	}
 	live := len(cmd) > 0 || cf.url != ""
@@ -127,12 +118,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	case !live && fs.NArg() != 1:
 		return 0, usagef("nothing to validate: give a SNAPSHOT file, a server command after --, or --url URL; run `mcp-surface validate -h`")
 	}
-	now, err := diffNow(env)
-	if err != nil {
-		return 0, err
-	}
-	cfg, err := loadDiffConfig(common.config)
-	if err != nil {
+	if err := rf.resolve(env); err != nil {
 		return 0, err
 	}
 	var res *check.Result
@@ -149,7 +135,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, err
 		}
 		o := cf.options(env, s)
-		o.Config, o.Now, o.SchemaOptions = cfg, now, sf.options(env)
+		o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 		res, err = check.Validate(ctx, o, revs)
 		if err := cf.writeFrames(res.Captures, nil, withHint(err, flagHint)); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
@@ -159,15 +145,15 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		o := check.Options{Config: cfg, Now: now, SchemaOptions: sf.options(env), Version: Version}
+		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version}
 		if res, err = check.ValidateSnapshot(ctx, o, fs.Arg(0), m); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
 		}
 	}
-	if err := of.emit(env, res.Report, of.options(env, failLevel)); err != nil {
+	if err := rf.emit(env, res.Report); err != nil {
 		return 0, err
 	}
-	if res.Fails(failLevel, nil) {
+	if res.Fails(rf.failOn, nil) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
