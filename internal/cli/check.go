@@ -65,15 +65,14 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		opts.ProtocolVersion = revs[0]
 	}
 	if len(cmd) > 0 || cf.url != "" {
-		t, err := cf.target(env, cmd)
+		s, err := cf.server(env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		s := check.Server{Name: *name, Command: cmd, Shell: cf.shell, URL: cf.url, SSE: cf.sse, Env: cf.envs, Snapshot: relToRepo(repo, cwd, *snapshot)}
+		s.Name, s.Snapshot = *name, relToRepo(repo, cwd, *snapshot)
 		if rel, err := filepath.Rel(repo, filepath.Join(cwd, cf.cwd)); err == nil {
 			s.Dir = rel
 		}
-		s.Headers = httpHeaders(t)
 		opts.Servers = []check.Server{s}
 	} else if rf.cfg != nil && len(rf.cfg.Servers) > 0 {
 		path := rf.config
