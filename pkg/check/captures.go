@@ -155,7 +155,7 @@ func (o *Options) validationReport(res *Result, runs []validation) {
 			sec.Head.ManifestHash = v.manifest.Fingerprints.Manifest
 			sec.Subjects = report.SubjectsOf(v.manifest)
 		}
-		Sort(&sec, kept, rules.KindSpec)
+		sortByKind(&sec, kept, rules.KindSpec)
 		sortSection(&sec)
 		res.Report.Servers = append(res.Report.Servers, sec)
 		res.Servers = append(res.Servers, &Outcome{Head: v.manifest, Capture: v.capture, Section: sec})
@@ -253,7 +253,7 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 		}
 		sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s; %s made", c.Target, c.ProtocolVersion, c.Handshake, plural(len(c.Probes), "probe call")))
 		sec.Notes = append(sec.Notes, cov.Notes()...)
-		Sort(&sec, kept, rules.KindSpec)
+		sortByKind(&sec, kept, rules.KindSpec)
 		sortSection(&sec)
 		res.Report.Servers = append(res.Report.Servers, sec)
 		res.Servers = append(res.Servers, &Outcome{Server: s, Head: m, Capture: c, Section: sec})

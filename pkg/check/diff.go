@@ -22,7 +22,7 @@ func Diff(base, head *manifest.Manifest, baseLabel, headLabel string, o Options)
 		WorstSeverity: res.WorstSeverity,
 		SuggestedBump: res.SuggestedBump,
 	}
-	Sort(&sec, res.Findings, rules.KindChange)
+	sortByKind(&sec, res.Findings, rules.KindChange)
 	return &Result{
 		Report:   &report.Report{Version: o.Version, Servers: []report.Section{sec}},
 		Servers:  []*Outcome{{Head: head, Base: base, BaseLabel: baseLabel, Diff: res, Section: sec}},

@@ -94,7 +94,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		return nil, fmt.Errorf("baseline of %s: %w", label, err)
 	}
 	out.Base, out.BaseLabel = base, baseLabel
-	Sort(&sec, o.Config.Policy(o.Now).Apply(found), rules.KindSpec)
+	sortByKind(&sec, o.Config.Policy(o.Now).Apply(found), rules.KindSpec)
 	if base != nil {
 		dopts := o.Config.DiffOptions(o.Now)
 		dopts.SkipFeatureVersionCheck = true // the spec gate reports it for head
@@ -102,7 +102,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		out.Diff = res
 		sec.Base = &report.Side{Label: baseLabel, ManifestHash: base.Fingerprints.Manifest, Revision: base.ProtocolVersion}
 		sec.SuggestedBump, sec.WorstSeverity = res.SuggestedBump, res.WorstSeverity
-		Sort(&sec, res.Findings, rules.KindChange)
+		sortByKind(&sec, res.Findings, rules.KindChange)
 	} else {
 		sec.Notes = append(sec.Notes, "no baseline: the surface was validated, not compared")
 	}
@@ -111,10 +111,10 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	return out, nil
 }
 
-// Sort adds findings to a report section by their rule's kind: lint and
-// change findings to Lint and Changes, spec findings to Spec, and a
+// sortByKind adds findings to a report section by their rule's kind: lint
+// and change findings to Lint and Changes, spec findings to Spec, and a
 // finding whose rule is of another kind (or unknown) where other says.
-func Sort(sec *report.Section, fs []finding.Finding, other rules.Kind) {
+func sortByKind(sec *report.Section, fs []finding.Finding, other rules.Kind) {
 	for _, f := range fs {
 		kind := other
 		if r, ok := rules.Lookup(f.Rule); ok && (r.Kind == rules.KindSpec || r.Kind == rules.KindLint || r.Kind == rules.KindChange) {
