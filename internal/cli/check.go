@@ -39,6 +39,9 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if err := rf.resolve(env); err != nil {
 		return 0, err
 	}
+	if *baseline == check.BaselineBuild && *baseRef == "" {
+		return 0, usagef("baseline build needs a base ref (--base-ref)")
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return 0, err
