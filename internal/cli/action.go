@@ -168,7 +168,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
 		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory
 	}
-	res, err := runPipeline(ctx, opts, c.FailOn, c.FailOnTags, inputHint)
+	res, err := runPipeline(ctx, opts, c.FailOn, c.FailOnTags, inputHints)
 	if err != nil {
 		return a.fail(err)
 	}

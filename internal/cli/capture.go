@@ -149,7 +149,7 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
-	return caps, cf.writeFrames(caps, nil, withHint(err, flagHint))
+	return caps, cf.writeFrames(caps, nil, flagHints.wrap(err))
 }
 
 // writeFrames writes --frames, when asked and capturing was attempted

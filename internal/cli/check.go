@@ -89,7 +89,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("no server to check: pass the command after --, use --url, or list servers: in .mcp-surface.yaml")
 	}
 
-	res, err := runPipeline(ctx, opts, rf.failOn, failTags, flagHint)
+	res, err := runPipeline(ctx, opts, rf.failOn, failTags, flagHints)
 	if err != nil {
 		return 0, err
 	}
@@ -106,12 +106,11 @@ type checked struct {
 }
 
 // runPipeline runs check.Run and judges its findings against failOn and
-// failTags. Errors say how to fix them in the caller's terms: hint names
-// the flag or input that raises a capture limit.
-func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failTags []string, hint func(limit string) string) (*checked, error) {
+// failTags. Errors say how to fix them in the caller's terms (h).
+func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failTags []string, h hints) (*checked, error) {
 	res, err := check.Run(ctx, o)
 	if err != nil {
-		return nil, withHint(schemaHint(err, o.SchemaOptions), hint)
+		return nil, h.wrap(schemaHint(err, o.SchemaOptions))
 	}
 	out := &checked{Result: res, Code: ExitOK}
 	if res.Fails(failOn, failTags) {

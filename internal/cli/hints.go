@@ -5,32 +5,33 @@ import (
 	"fmt"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
-// limitFlags are the flags that raise each capture limit.
-var limitFlags = map[string]string{
-	capture.LimitStartupTimeout: "--startup-timeout",
-	capture.LimitRequestTimeout: "--request-timeout",
-	capture.LimitTotalBytes:     "--max-bytes",
-	capture.LimitPageCount:      "--max-pages",
+// hints say how to fix a pipeline error in the caller's terms: the flag
+// or input that raises each capture limit, and how to ask for the base
+// built in a worktree. The packages name limits, never flags.
+type hints struct {
+	limit    map[string]string
+	baseline string
 }
 
-// flagHint says how to raise a limit on the command line.
-func flagHint(limit string) string {
-	if f, ok := limitFlags[limit]; ok {
-		return "; raise it with " + f + " if the server needs more"
-	}
-	return ""
+// flagHints are the command line's.
+var flagHints = hints{
+	limit: map[string]string{
+		capture.LimitStartupTimeout: "--startup-timeout",
+		capture.LimitRequestTimeout: "--request-timeout",
+		capture.LimitTotalBytes:     "--max-bytes",
+		capture.LimitPageCount:      "--max-pages",
+	},
+	baseline: "--baseline build with --base-ref",
 }
 
-// inputHint says how to raise a limit in the action: only the startup
-// timeout is an input.
-func inputHint(limit string) string {
-	if limit == capture.LimitStartupTimeout {
-		return "; raise it with input startup-timeout if the server needs more"
-	}
-	return ""
+// inputHints are the action's: only the startup timeout is an input.
+var inputHints = hints{
+	limit:    map[string]string{capture.LimitStartupTimeout: "input startup-timeout"},
+	baseline: "input baseline: build with base-ref",
 }
 
 // hintedError is an error with advice appended to its text.
@@ -42,14 +43,18 @@ type hintedError struct {
 func (e *hintedError) Error() string { return e.err.Error() + e.hint }
 func (e *hintedError) Unwrap() error { return e.err }
 
-// withHint appends hint's advice when err is a capture limit.
-func withHint(err error, hint func(limit string) string) error {
+// wrap appends the advice that fits err, if any. The errors it knows end
+// the text of whatever wraps them, so the advice reads as their end.
+func (h hints) wrap(err error) error {
 	var le *capture.LimitError
-	if err == nil || hint == nil || !errors.As(err, &le) {
-		return err
+	if errors.As(err, &le) {
+		if f := h.limit[le.Limit]; f != "" {
+			return &hintedError{err, "; raise it with " + f + " if the server needs more"}
+		}
 	}
-	if h := hint(le.Limit); h != "" {
-		return &hintedError{err, h}
+	var me *check.MissingSnapshotError
+	if errors.As(err, &me) {
+		return &hintedError{err, ", or use " + h.baseline}
 	}
 	return err
 }

@@ -172,7 +172,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(res.Captures, srv.Secrets, withHint(err, flagHint)); err != nil {
+	if err := cf.writeFrames(res.Captures, srv.Secrets, flagHints.wrap(err)); err != nil {
 		return 0, schemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {

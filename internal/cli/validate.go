@@ -137,7 +137,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		o := cf.options(env, s)
 		o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 		res, err = check.Validate(ctx, o, revs)
-		if err := cf.writeFrames(res.Captures, nil, withHint(err, flagHint)); err != nil {
+		if err := cf.writeFrames(res.Captures, nil, flagHints.wrap(err)); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
 		}
 	} else {

@@ -21,6 +21,14 @@ import (
 // ErrBuildNeedsBaseRef is returned for BaselineBuild without a BaseRef.
 var ErrBuildNeedsBaseRef = errors.New("baseline build needs a base ref")
 
+// MissingSnapshotError is BaselineSnapshot without a base ref when the
+// work tree has no committed snapshot.
+type MissingSnapshotError struct{ Path string }
+
+func (e *MissingSnapshotError) Error() string {
+	return e.Path + " does not exist: run `mcp-surface snapshot` and commit it"
+}
+
 // baseline returns the base snapshot as the options ask, or nil for none.
 func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options) (*manifest.Manifest, string, error) {
 	mode := o.Baseline
@@ -50,7 +58,7 @@ func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options)
 		m, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot))
 		if errors.Is(err, fs.ErrNotExist) {
 			if mode == BaselineSnapshot {
-				return nil, "", fmt.Errorf("%s does not exist: run `mcp-surface snapshot` and commit it, or build the base (baseline build and a base ref)", s.Snapshot)
+				return nil, "", &MissingSnapshotError{Path: s.Snapshot}
 			}
 			return nil, "", nil
 		}
