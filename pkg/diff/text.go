@@ -406,7 +406,7 @@ func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut
 	})
 	if c != nil {
 		cut = ptr(root, c.Path...)
-		why = fmt.Sprintf("it nests deeper than %d levels at %s (%d place(s))", textscan.MaxDepth, cut, c.Count)
+		why = fmt.Sprintf("it nests deeper than %d levels in %d place(s), the first at this pointer", textscan.MaxDepth, c.Count)
 	}
 	return out, cut, why
 }

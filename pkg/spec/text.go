@@ -130,6 +130,6 @@ func (k *checker) schemaText(it *item, field string, schema any) {
 	if cut != nil {
 		full := append(at[:1:1], cut.Path...)
 		k.add(rules.TextInjectionMarker, it.subj, pointerOf(full),
-			fmt.Sprintf("%s nests deeper than %d levels (%d place(s), the first at %s): the text below was not scanned for hidden characters or instructions aimed at the model", it.label()+" "+field, textscan.MaxDepth, cut.Count, pathOf(full)))
+			fmt.Sprintf("%s nests deeper than %d levels in %d place(s), the first at this pointer: the text below was not scanned for hidden characters or instructions aimed at the model", it.label()+" "+field, textscan.MaxDepth, cut.Count))
 	}
 }
