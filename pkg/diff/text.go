@@ -21,8 +21,9 @@ import (
 type TextOptions struct {
 	// InjectionPatterns and SensitivePatterns are RE2 regular expressions
 	// added to the built-in ones (DefaultInjectionPatterns,
-	// DefaultSensitivePatterns). Invalid patterns are skipped here;
-	// pkg/config rejects them with a line number.
+	// DefaultSensitivePatterns); the lint takes the same ones
+	// (spec.LintOptions). Invalid patterns are skipped here; pkg/config
+	// rejects them with a line number.
 	InjectionPatterns []string
 	SensitivePatterns []string
 	// NoDefaultPatterns drops the built-in injection and sensitive patterns.
