@@ -143,7 +143,7 @@ func TestConfiguredPatterns(t *testing.T) {
 	if got := texts(sc.Find(s, Injection|Sensitive, false, 3)); !slices.Equal(got, []string{"notes"}) {
 		t.Errorf("without defaults: %q", got)
 	}
-	if New(Patterns{}) != New(Patterns{}) {
+	if a, b := New(Patterns{}), New(Patterns{}); a != b {
 		t.Error("the default Scanner is not shared")
 	}
 }
