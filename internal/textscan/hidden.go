@@ -69,10 +69,8 @@ func HiddenRunes(s string) []Rune {
 	var prev rune
 	inFlag := false
 	for i, r := range s {
-		size := utf8.RuneLen(r)
-		if size < 0 {
-			size = 1
-		}
+		// Not RuneLen: an invalid byte decodes as U+FFFD but is one byte.
+		_, size := utf8.DecodeRuneInString(s[i:])
 		// A tag continues a flag after U+1F3F4 or after a tag that is not
 		// the cancel tag closing the sequence.
 		inFlag = (prev == 0x1F3F4 || inFlag && prev >= 0xE0020 && prev < 0xE007F) && r >= 0xE0020 && r <= 0xE007F
@@ -106,8 +104,10 @@ func needed(prev, r rune, rest string, inFlag bool) bool {
 	return false
 }
 
+// emojiish is false for U+FFFD, which is a symbol but also what an
+// invalid byte and the end of the text decode as.
 func emojiish(r rune) bool {
-	return unicode.Is(unicode.So, r) || r >= 0x1F3FB && r <= 0x1F3FF || r >= 0xFE00 && r <= 0xFE0F || r == 0x2640 || r == 0x2642
+	return r != utf8.RuneError && unicode.Is(unicode.So, r) || r >= 0x1F3FB && r <= 0x1F3FF || r >= 0xFE00 && r <= 0xFE0F || r == 0x2640 || r == 0x2642
 }
 
 // TagText returns the ASCII text that the tag characters among rs spell

@@ -59,6 +59,8 @@ func TestHiddenRunesSequences(t *testing.T) {
 		{"non-joiner after ASCII", "a\u200cb", []rune{0x200C}},
 		{"mongolian selector", "\u1820\u180b", nil},
 		{"mongolian selector alone", "a\u180b", []rune{0x180B}},
+		{"invalid byte before a joiner", "\U0001F468\xff\u200d", []rune{0x200D}},
+		{"invalid byte at the end", "a\u200b\xff", []rune{0x200B}},
 		{"ideographic selector", "\u845b\U000E0100", []rune{0xE0100}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,4 +279,19 @@ func TestWalkSchemaKeywords(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("walked\n%v\nwant\n%v", got, want)
 	}
+}
+
+// FuzzHiddenRunes checks that any text, valid UTF-8 or not, is scanned
+// without a panic and that every reported offset holds the reported rune.
+func FuzzHiddenRunes(f *testing.F) {
+	for _, s := range []string{"a\u200b", "\U0001F468\u200d\U0001F469", "\U0001F3F4\U000E0067\U000E007F", "\xff\u200d", "1\ufe0f\u20e3", "\u200c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, h := range HiddenRunes(s) {
+			if r, _ := utf8.DecodeRuneInString(s[h.At:]); r != h.R || !Hidden(r) {
+				t.Fatalf("offset %d holds %U, reported %U", h.At, r, h.R)
+			}
+		}
+	})
 }
