@@ -37,54 +37,63 @@ type Cut struct {
 // (nil when the walk was complete) says where, so that the caller reports
 // the text it could not see instead of taking it for clean.
 func WalkSchema(v any, visit func(path []string, text string)) *Cut {
-	var cut *Cut
-	// names is set for the members of a map whose keys are names, not
-	// keywords: a property called "default" is a schema like any other.
-	var walk func(v any, at []string, depth int, names bool)
-	walk = func(v any, at []string, depth int, names bool) {
-		switch x := v.(type) {
-		case map[string]any:
-			if len(x) == 0 {
-				return
-			}
-		case []any:
-			if len(x) == 0 {
-				return
-			}
-		default:
+	w := walker{visit: visit}
+	// One path for the whole walk, deep enough for most schemas.
+	w.walk(v, make([]string, 0, 16), 0, false)
+	return w.cut
+}
+
+// walker is one walk's state (a type, not closures, so that a walk costs
+// no allocation beyond its path).
+type walker struct {
+	visit func(path []string, text string)
+	cut   *Cut
+}
+
+// walk visits v at depth. names is set for the members of a map whose keys
+// are names, not keywords: a property called "default" is a schema like any
+// other.
+func (w *walker) walk(v any, at []string, depth int, names bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
 			return
 		}
-		if depth > MaxDepth {
-			if cut == nil {
-				cut = &Cut{}
-			}
-			cut.Count++
-			if cut.Path == nil || slices.Compare(at, cut.Path) < 0 {
-				cut.Path = slices.Clone(at)
-			}
+	case []any:
+		if len(x) == 0 {
 			return
 		}
-		switch x := v.(type) {
-		case map[string]any:
-			for key, val := range x {
-				at = append(at, key)
-				switch s, ok := val.(string); {
-				case ok && (key == "description" || key == "title"):
-					visit(at, s)
-				case names:
-					walk(val, at, depth+1, false)
-				case key == "const", key == "default", key == "enum", key == "examples":
-				default:
-					walk(val, at, depth+1, nameMaps[key])
-				}
-				at = at[:len(at)-1]
+	default:
+		return
+	}
+	if depth > MaxDepth {
+		if w.cut == nil {
+			w.cut = &Cut{}
+		}
+		w.cut.Count++
+		if w.cut.Path == nil || slices.Compare(at, w.cut.Path) < 0 {
+			w.cut.Path = slices.Clone(at)
+		}
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for key, val := range x {
+			at = append(at, key)
+			switch s, ok := val.(string); {
+			case ok && (key == "description" || key == "title"):
+				w.visit(at, s)
+			case names:
+				w.walk(val, at, depth+1, false)
+			case key == "const", key == "default", key == "enum", key == "examples":
+			default:
+				w.walk(val, at, depth+1, nameMaps[key])
 			}
-		case []any:
-			for i, e := range x {
-				walk(e, append(at, strconv.Itoa(i)), depth+1, false)
-			}
+			at = at[:len(at)-1]
+		}
+	case []any:
+		for i, e := range x {
+			w.walk(e, append(at, strconv.Itoa(i)), depth+1, false)
 		}
 	}
-	walk(v, nil, 0, false)
-	return cut
 }

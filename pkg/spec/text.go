@@ -120,15 +120,17 @@ func (k *checker) itemText(it *item) {
 // schema. Where the schema nests deeper than the walk goes, the text below
 // is unread: that is reported, never passed as clean.
 func (k *checker) schemaText(it *item, field string, schema any) {
-	at := []string{field}
+	if schema == nil {
+		return
+	}
 	cut := textscan.WalkSchema(schema, func(p []string, s string) {
 		if k.scan.MayFind(s) {
-			full := append(at[:1:1], p...)
+			full := append([]string{field}, p...)
 			k.text(it.subj, pointerOf(full), it.label()+" "+pathOf(full), s)
 		}
 	})
 	if cut != nil {
-		full := append(at[:1:1], cut.Path...)
+		full := append([]string{field}, cut.Path...)
 		k.add(rules.TextInjectionMarker, it.subj, pointerOf(full),
 			fmt.Sprintf("%s nests deeper than %d levels in %d place(s), the first at this pointer: the text below was not scanned for hidden characters or instructions aimed at the model", it.label()+" "+field, textscan.MaxDepth, cut.Count))
 	}
