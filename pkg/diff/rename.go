@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/mcp-surface/mcp-surface/internal/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -242,7 +243,7 @@ var homoglyphs = map[rune]rune{
 func skeleton(name string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(name) {
-		if r == '_' || r == '-' || r == '.' || r == ' ' || r == '/' || isHidden(r) {
+		if r == '_' || r == '-' || r == '.' || r == ' ' || r == '/' || textscan.Hidden(r) {
 			continue
 		}
 		if m, ok := homoglyphs[r]; ok {

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -21,8 +21,9 @@ import (
 type TextOptions struct {
 	// InjectionPatterns and SensitivePatterns are RE2 regular expressions
 	// added to the built-in ones (DefaultInjectionPatterns,
-	// DefaultSensitivePatterns). Invalid patterns are skipped here;
-	// pkg/config rejects them with a line number.
+	// DefaultSensitivePatterns); the lint takes the same ones
+	// (spec.LintOptions). Invalid patterns are skipped here; pkg/config
+	// rejects them with a line number.
 	InjectionPatterns []string
 	SensitivePatterns []string
 	// NoDefaultPatterns drops the built-in injection and sensitive patterns.
@@ -36,30 +37,14 @@ type TextOptions struct {
 	EncodedMinLength int
 }
 
-// DefaultInjectionPatterns match instructions aimed at the model.
-var DefaultInjectionPatterns = []string{
-	`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|override)\s*>`,
-	`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding|other)\s+(instructions?|prompts?|messages?|rules?|directions?)`,
-	`(?i)\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}\buser`,
-	`(?i)\bwithout\s+(telling|informing|notifying|asking)\s+the\s+user`,
-	`(?i)\bbefore\s+(using|calling|invoking|running)\s+(any|this|the|other|another)\b[^.\n]{0,20}\btools?\b`,
-	`(?i)\b(you\s+must|you\s+should|always|first)\s+(call|use|invoke|read|send|pass|include)\b[^.\n]{0,60}\b(tool|file|contents?|token|key|password|secret)s?\b`,
-	`(?i)\bsystem\s+prompt\b`,
-	`(?i)\b(new|updated|real|actual|secret)\s+instructions\b`,
-	`(?i)\b(this\s+is\s+)?(very\s+)?important\s*[:!]`,
-	`(?i)\bas\s+an?\s+(ai|assistant|language\s+model)\b`,
-}
-
-// DefaultSensitivePatterns match references to credentials and secrets.
-var DefaultSensitivePatterns = []string{
-	`(?i)~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b`,
-	`(?i)(^|[\s"'(/])\.env(\.[a-z]+)?\b`,
-	`(?i)\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube/config\b|\.docker/config\.json|/etc/(passwd|shadow)\b|\.pgpass\b`,
-	`(?i)\b(api[_ -]?keys?|access[_ -]?tokens?|auth[_ -]?tokens?|secret[_ -]?keys?|private[_ -]?keys?|client[_ -]?secrets?|bearer\s+tokens?|session\s+(cookies?|tokens?)|passwords?|passphrases?|credentials?|seed\s+phrases?|mnemonics?)\b`,
-	`\$\{?[A-Z][A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\}?`,
-	`\b[A-Z][A-Z0-9]*_(API_KEY|TOKEN|SECRET|SECRET_KEY|PASSWORD|ACCESS_KEY)\b`,
-	`(?i)\bprocess\.env\b|\bos\.environ\b|\bgetenv\b|\benvironment\s+variables?\b`,
-}
+// DefaultInjectionPatterns and DefaultSensitivePatterns are the built-in
+// patterns: the one set the lint (pkg/spec) uses too, which reports the
+// precise ones wherever they appear. Changing these slices changes nothing:
+// they are a copy for reading.
+var (
+	DefaultInjectionPatterns = textscan.Defaults(textscan.Injection)
+	DefaultSensitivePatterns = textscan.Defaults(textscan.Sensitive)
+)
 
 var (
 	urlRE      = regexp.MustCompile(`(?i)\b(?:https?|ftp|wss?|file|data|javascript)://[^\s<>"'` + "`" + `)\]}]+`)
@@ -73,30 +58,15 @@ var (
 	crossRefRE = regexp.MustCompile(`(?i)\b(instead\s+of\s+(using|calling)|rather\s+than\s+(using|calling)|(other|another|all\s+other)\s+(tools?|servers?|mcp\s+servers?)|when\s+(using|calling)\s+(the\s+)?\S+\s+tool|(call|use|invoke)\s+the\s+\S+\s+tool)\b`)
 )
 
-// textDetectors is TextOptions compiled.
+// textDetectors is TextOptions resolved.
 type textDetectors struct {
-	injection, sensitive []*regexp.Regexp
-	ratio                float64
-	minChars             int
-	encodedMin           int
+	scan       *textscan.Scanner
+	ratio      float64
+	minChars   int
+	encodedMin int
 }
-
-var (
-	defaultDetectorsOnce sync.Once
-	defaultDetectors     *textDetectors
-)
 
 func compileText(o TextOptions) *textDetectors {
-	zero := o.InjectionPatterns == nil && o.SensitivePatterns == nil && !o.NoDefaultPatterns &&
-		o.LengthSpikeRatio == 0 && o.LengthSpikeMinChars == 0 && o.EncodedMinLength == 0
-	if zero {
-		defaultDetectorsOnce.Do(func() { defaultDetectors = buildDetectors(o) })
-		return defaultDetectors
-	}
-	return buildDetectors(o)
-}
-
-func buildDetectors(o TextOptions) *textDetectors {
 	t := &textDetectors{ratio: o.LengthSpikeRatio, minChars: o.LengthSpikeMinChars, encodedMin: o.EncodedMinLength}
 	if t.ratio <= 0 {
 		t.ratio = 2
@@ -107,22 +77,7 @@ func buildDetectors(o TextOptions) *textDetectors {
 	if t.encodedMin <= 0 {
 		t.encodedMin = 40
 	}
-	compile := func(defaults, extra []string) []*regexp.Regexp {
-		var out []*regexp.Regexp
-		var all []string
-		if !o.NoDefaultPatterns {
-			all = append(all, defaults...)
-		}
-		all = append(all, extra...)
-		for _, p := range all {
-			if re, err := regexp.Compile(p); err == nil {
-				out = append(out, re)
-			}
-		}
-		return out
-	}
-	t.injection = compile(DefaultInjectionPatterns, o.InjectionPatterns)
-	t.sensitive = compile(DefaultSensitivePatterns, o.SensitivePatterns)
+	t.scan = textscan.New(textscan.Patterns{Injection: o.InjectionPatterns, Sensitive: o.SensitivePatterns, NoDefaults: o.NoDefaultPatterns})
 	return t
 }
 
@@ -148,9 +103,9 @@ func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, 
 		d.emit(rules.TextHiddenCharactersAdded, subj, p, "invisible characters added: "+codes, nil, jsonString(span))
 	}
 	d.spans(rules.TextInjectionMarkerAdded, "instructions aimed at the model added", subj, p,
-		regexSpans(t.injection, bs), regexSpans(t.injection, hs))
+		t.matches(textscan.Injection, bs), t.matches(textscan.Injection, hs))
 	d.spans(rules.TextSensitiveReferenceAdded, "reference to credentials or secrets added", subj, p,
-		regexSpans(t.sensitive, bs), regexSpans(t.sensitive, hs))
+		t.matches(textscan.Sensitive, bs), t.matches(textscan.Sensitive, hs))
 	d.spans(rules.TextEncodedPayloadAdded, "encoded payload added", subj, p,
 		t.encodedSpans(bs), t.encodedSpans(hs))
 	d.spans(rules.TextUrlAdded, "URL or domain added", subj, p, urlSpans(bs), urlSpans(hs))
@@ -218,22 +173,13 @@ func bound(s string, n int) string {
 	return s
 }
 
-// regexSpans returns the matches of every pattern, in text order.
-func regexSpans(res []*regexp.Regexp, s string) []string {
-	type at struct {
-		pos  int
-		text string
-	}
-	var all []at
-	for _, re := range res {
-		for _, m := range re.FindAllStringIndex(s, 20) {
-			all = append(all, at{m[0], s[m[0]:m[1]]})
-		}
-	}
-	slices.SortStableFunc(all, func(a, b at) int { return a.pos - b.pos })
-	out := make([]string, len(all))
-	for i, a := range all {
-		out[i] = a.text
+// matches returns the matches of every pattern of kind k, precise and
+// loose (only what a change adds is reported), in text order.
+func (t *textDetectors) matches(k textscan.Kind, s string) []string {
+	ms := t.scan.Find(s, k, false, 20)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Text
 	}
 	return out
 }
@@ -324,36 +270,19 @@ func identLike(s string) bool {
 	return false
 }
 
-// isHidden reports characters a reviewer cannot see: controls other than
-// tab and newlines, format characters (zero-width, bidi controls, tags,
-// soft hyphen, BOM), variation selectors, private use and blank fillers.
-func isHidden(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t' || r == '\r':
-		return false
-	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r),
-		unicode.Is(unicode.Co, r):
-		return true
-	case r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x2800, r == 0x180E:
-		return true
-	}
-	return false
-}
-
 // hiddenAdded reports the hidden characters head has more of than base:
 // codes lists code points and counts (and the ASCII text spelled by Unicode
 // tag characters), span adds an excerpt around the first one.
 func hiddenAdded(b, h string) (codes, span string, ok bool) {
-	count := func(s string) map[rune]int {
+	count := func(hs []textscan.Rune) map[rune]int {
 		m := map[rune]int{}
-		for _, r := range s {
-			if isHidden(r) {
-				m[r]++
-			}
+		for _, x := range hs {
+			m[x.R]++
 		}
 		return m
 	}
-	bc, hc := count(b), count(h)
+	hh := textscan.HiddenRunes(h)
+	bc, hc := count(textscan.HiddenRunes(b)), count(hh)
 	var added []rune
 	for r, n := range hc {
 		if n > bc[r] {
@@ -373,19 +302,14 @@ func hiddenAdded(b, h string) (codes, span string, ok bool) {
 		parts = append(parts, fmt.Sprintf("U+%04X×%d", r, hc[r]-bc[r]))
 	}
 	codes = strings.Join(parts, " ")
-	var tags strings.Builder
-	for _, r := range h {
-		if r >= 0xE0020 && r <= 0xE007E {
-			tags.WriteRune(r - 0xE0000)
-		}
-	}
-	if tags.Len() > 0 {
-		codes += "; tag characters spell " + strconv.Quote(bound(tags.String(), 120))
+	if tags := textscan.TagText(hh, 0); tags != "" {
+		codes += "; tag characters spell " + strconv.Quote(bound(tags, 120))
 	}
 	span = codes
-	rs := []rune(h)
-	for i, r := range rs {
-		if slices.Contains(added, r) {
+	for _, x := range hh {
+		if slices.Contains(added, x.R) {
+			i := utf8.RuneCountInString(h[:x.At])
+			rs := []rune(h)
 			lo, hi := max(0, i-20), min(len(rs), i+20)
 			span += "; in " + strconv.Quote(visible(string(rs[lo:hi])))
 			break
@@ -398,7 +322,7 @@ func hiddenAdded(b, h string) (codes, span string, ok bool) {
 func visible(s string) string {
 	clean := true
 	for _, r := range s {
-		if isHidden(r) || r == utf8.RuneError {
+		if textscan.Hidden(r) || r == utf8.RuneError {
 			clean = false
 			break
 		}
@@ -408,7 +332,7 @@ func visible(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if isHidden(r) || r == utf8.RuneError {
+		if textscan.Hidden(r) || r == utf8.RuneError {
 			fmt.Fprintf(&b, "<U+%04X>", r)
 			continue
 		}
@@ -440,15 +364,22 @@ func (d *differ) scanArgTexts(subj finding.Subject, p string, b, h object) {
 }
 
 // scanSchemaTexts scans the title and description strings of a schema.
+// Text the walk could not reach (a schema nested deeper than its bound, or
+// one that does not decode) is reported where the walk stopped: unread
+// text is never passed as clean.
 func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.RawMessage, existing bool) {
 	if isNull(h) {
 		return
 	}
-	ht := schemaTexts(h, "/"+key)
+	ht, cut, why := schemaTexts(h, "/"+key)
+	if cut != "" {
+		d.emit(rules.TextInjectionMarkerAdded, subj, cut,
+			fmt.Sprintf("%s was not scanned whole: %s; the text there was not checked for instructions aimed at the model", key, why), nil, nil)
+	}
 	if len(ht) == 0 {
 		return
 	}
-	bt := schemaTexts(b, "/"+key)
+	bt, _, _ := schemaTexts(b, "/"+key)
 	for _, p := range sortedKeys(ht) {
 		var bv json.RawMessage
 		if s, ok := bt[p]; ok {
@@ -459,45 +390,26 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 }
 
 // schemaTexts collects string-valued title and description members of a
-// schema by pointer, skipping instance data (enum, const, default,
-// examples).
-func schemaTexts(raw json.RawMessage, root string) map[string]string {
+// schema by pointer (textscan.WalkSchema). cut is the pointer of the first
+// place the walk could not read, "" when it read everything, and why says
+// what stopped it.
+func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut, why string) {
 	if isNull(raw) {
-		return nil
+		return nil, "", ""
 	}
 	v, err := manifest.Decode(raw)
 	if err != nil {
-		return nil
+		return nil, root, err.Error()
 	}
 	out := map[string]string{}
-	var walk func(v any, p string, depth int)
-	walk = func(v any, p string, depth int) {
-		if depth > 64 {
-			return
-		}
-		switch x := v.(type) {
-		case map[string]any:
-			for k, sub := range x {
-				kp := p + "/" + escapeToken(k)
-				switch k {
-				case "title", "description":
-					if s, ok := sub.(string); ok {
-						out[kp] = s
-						continue
-					}
-				case "enum", "const", "default", "examples":
-					continue
-				}
-				walk(sub, kp, depth+1)
-			}
-		case []any:
-			for i, sub := range x {
-				walk(sub, p+"/"+strconv.Itoa(i), depth+1)
-			}
-		}
+	c := textscan.WalkSchema(v, func(p []string, s string) {
+		out[ptr(root, p...)] = s
+	})
+	if c != nil {
+		cut = ptr(root, c.Path...)
+		why = fmt.Sprintf("it nests deeper than %d levels in %d place(s), the first at this pointer", textscan.MaxDepth, c.Count)
 	}
-	walk(v, root, 0)
-	return out
+	return out, cut, why
 }
 
 // Visible renders invisible and control characters as <U+XXXX>, keeping

@@ -3,9 +3,10 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
 )
 
 // Untrusted text (tool names, descriptions, schema text, anything the
@@ -40,26 +41,11 @@ const TruncationMark = "…[truncated]"
 // server's zero-width characters are made visible before it is added.
 const zwsp = "&#8203;"
 
-// hidden reports whether r must be made visible: controls (C0 except the
-// ones the caller keeps, DEL, C1), format characters (zero-width, bidi
-// embeddings and isolates, BOM, soft hyphen, tag characters), line and
-// paragraph separators, variation selectors and the blank fillers that
-// render as nothing.
+// hidden reports whether r must be made visible: the hidden characters
+// of textscan.Hidden (the one definition the detectors use too) and the
+// line breaks and tabs, which the callers that keep them handle first.
 func hidden(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
-		return true
-	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x180e, r == 0x17b4, r == 0x17b5,
-		r == 0x034f, r == 0x2800:
-		return true
-	case r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return unicode.Is(unicode.Cf, r)
+	return r == '\n' || r == '\r' || r == '\t' || textscan.Hidden(r)
 }
 
 // escapeRune writes the visible form of a hidden rune.

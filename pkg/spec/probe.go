@@ -20,7 +20,7 @@ import (
 // probes (c.Probes): the findings a probe's answer caused, and none about
 // the lists. The lists are still read, to know what each probe called.
 func ValidateProbes(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
-	k, err := newChecker(c.ProtocolVersion, s)
+	k, err := newChecker(c.ProtocolVersion, s, LintOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -140,6 +141,8 @@ type checker struct {
 	jobOrder []*schemaJob
 	// revisions is what the comparison of revisions needs (features.go).
 	revisions revisionComparison
+	// scan holds the text patterns, built-in and configured.
+	scan *textscan.Scanner
 }
 
 func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
@@ -150,8 +153,8 @@ func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
 
 var server = finding.Subject{Kind: finding.KindServer}
 
-func newChecker(version string, s *Schemas) (*checker, error) {
-	c := &checker{all: s, bySec: map[*section][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
+func newChecker(version string, s *Schemas, lo LintOptions) (*checker, error) {
+	c := &checker{scan: lo.scanner(), all: s, bySec: map[*section][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
 	rev, ok := LookupRevision(version)
 	c.rev, c.known = rev, ok
 	if !ok {
@@ -180,8 +183,16 @@ func newChecker(version string, s *Schemas) (*checker, error) {
 // (ErrSchemaMissing, or the error of loading it).
 //
 // Findings are sorted (finding.Sort) and carry the negotiated revision.
+// The lint uses the built-in text patterns; ValidateWith takes configured
+// ones.
 func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
-	k, err := newChecker(c.ProtocolVersion, s)
+	return ValidateWith(c, s, LintOptions{})
+}
+
+// ValidateWith is Validate with lint options (the text patterns of
+// .mcp-surface.yaml).
+func ValidateWith(c *capture.Capture, s *Schemas, lo LintOptions) ([]finding.Finding, error) {
+	k, err := newChecker(c.ProtocolVersion, s, lo)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +219,13 @@ func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
 // Validate runs. A snapshot keeps no pages or frames, so envelope and
 // list-level checks do not apply.
 func ValidateManifest(m *manifest.Manifest, s *Schemas) ([]finding.Finding, error) {
-	k, err := newChecker(m.ProtocolVersion, s)
+	return ValidateManifestWith(m, s, LintOptions{})
+}
+
+// ValidateManifestWith is ValidateManifest with lint options (the text
+// patterns of .mcp-surface.yaml).
+func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]finding.Finding, error) {
+	k, err := newChecker(m.ProtocolVersion, s, lo)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,35 @@
+package report_test
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
+)
+
+// One definition of a hidden character: on every code point, the escapers
+// make visible exactly what the detectors of the lint and the diff report
+// (textscan.HiddenRunes, on the code point alone), apart from the line
+// breaks and tabs that one-line output escapes as layout.
+func TestEscaperAgreesWithDetector(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		detected := len(textscan.HiddenRunes(s)) == 1
+		layout := r == '\n' || r == '\r' || r == '\t'
+		if escaped := report.Visible(s, false) != s; escaped != (detected || layout) {
+			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)
+		}
+		if kept := report.Visible(s, true) == s; kept == detected && r != '\r' {
+			t.Errorf("%U: Visible(keepLines) keeps it = %v, the detector reports it = %v", r, kept, detected)
+		}
+		if r >= utf8.RuneSelf {
+			if escaped := string(report.EscapeJSONHidden([]byte(s))) != s; escaped != detected {
+				t.Errorf("%U: EscapeJSONHidden escapes it = %v, the detector reports it = %v", r, escaped, detected)
+			}
+		}
+	}
+}
