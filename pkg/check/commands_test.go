@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // One section per revision, named after the server and the revision.
@@ -160,5 +162,37 @@ func TestFromConfig(t *testing.T) {
 	_, err = check.FromConfig(cfg, ".mcp-surface.yaml", "", func(k string) string { return env[k] })
 	if err == nil || !strings.Contains(err.Error(), "TOKEN is not set") {
 		t.Errorf("unset variable: %v", err)
+	}
+}
+
+// The text patterns configured under text: reach the lint of validate as
+// they reach the diff: a pattern that matches a tool's description is
+// reported only when configured.
+func TestValidateConfiguredPattern(t *testing.T) {
+	m := snapshotOf(t, testserver.ModeFull)
+	var tool struct {
+		Description string `json:"description"`
+	}
+	for _, it := range m.Tools {
+		if json.Unmarshal(it.Raw, &tool) == nil && len(strings.Fields(tool.Description)) > 0 {
+			break
+		}
+	}
+	word := strings.Fields(tool.Description)[0]
+	count := func(cfg *config.Config) int {
+		o := options(t)
+		o.Config = cfg
+		res, err := check.ValidateSnapshot(context.Background(), o, "mcp-surface.json", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ruleCounts(res.Findings)[rules.TextInjectionMarker]
+	}
+	cfg, err := config.Parse(".mcp-surface.yaml", []byte("text:\n  injectionPatterns: ['(?i)"+regexp.QuoteMeta(word)+"']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if without, with := count(nil), count(cfg); with <= without {
+		t.Errorf("text-injection-marker findings: %d without the configured pattern %q, %d with it", without, word, with)
 	}
 }

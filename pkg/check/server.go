@@ -53,7 +53,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		return nil, fmt.Errorf("building the snapshot of %s: %w", label, err)
 	}
 	out.Head = head
-	found, err := spec.Validate(c, o.Schemas)
+	found, err := spec.ValidateWith(c, o.Schemas, o.Config.LintOptions())
 	if err != nil {
 		return nil, fmt.Errorf("validating %s: %w", label, err)
 	}
