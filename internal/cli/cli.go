@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/version"
 )
 
 // Exit codes (DESIGN.md): never 1 for a tool failure, never 2 for a finding.
@@ -89,7 +91,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if args[0] == "--version" || args[0] == "version" {
-		fmt.Fprintln(stdout, "mcp-surface", Version)
+		fmt.Fprintln(stdout, "mcp-surface", version.Get())
 		return ExitOK
 	}
 	c, ok := lookupCommand(args[0])
@@ -113,8 +115,8 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 	return code
 }
 
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
-var Version = "dev"
+// Version is this binary's version as one token (see internal/version).
+var Version = version.Get().Short()
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "mcp-surface guards the advertised surface of MCP servers.")
