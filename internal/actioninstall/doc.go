@@ -6,5 +6,6 @@
 //
 // The archive names are the contract between .goreleaser.yaml (which
 // makes them) and the script (which asks for them); the tests read both
-// sides.
+// sides. They also hold action.yml and the workflows to pinning every
+// third-party action by commit SHA.
 package actioninstall
