@@ -44,6 +44,10 @@ func Get() Info { return get() }
 // FromBuild combines the link-time stamp (either may be empty) with the
 // build information the toolchain recorded (nil when there is none).
 func FromBuild(stampVersion, stampCommit string, bi *debug.BuildInfo) Info {
+	// goreleaser stamps "none" when it has no git information.
+	if !isHex(stampCommit) {
+		stampCommit = ""
+	}
 	in := Info{Version: stampVersion, Commit: stampCommit}
 	var revision string
 	var modified bool
@@ -70,6 +74,18 @@ func FromBuild(stampVersion, stampCommit string, bi *debug.BuildInfo) Info {
 		in.Modified = modified && revision != ""
 	}
 	return in
+}
+
+func isHex(s string) bool {
+	if len(s) < 7 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ShortCommit is the commit's first seven hex digits (all of it when

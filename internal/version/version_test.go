@@ -44,6 +44,12 @@ func TestFromBuild(t *testing.T) {
 			want:        "(devel) commit fffffff", short: "devel+fffffff",
 		},
 		{
+			name:         "a stamp without git information",
+			stampVersion: "v0.0.0-snapshot-none", stampCommit: "none",
+			bi:   buildInfo(Devel),
+			want: "v0.0.0-snapshot-none", short: "v0.0.0-snapshot-none",
+		},
+		{
 			name: "go install module@version",
 			bi:   buildInfo("v1.4.0"),
 			want: "v1.4.0", short: "v1.4.0",
