@@ -107,7 +107,8 @@ sha256_of() {
 }
 
 fetch() { # URL FILE
-	curl -fsSL --retry 3 --retry-delay 1 --connect-timeout 15 --max-time 300 -o "$2" "$1" 2>/dev/null
+	# curl says why on stderr (its own text: the URL and the HTTP status).
+	curl -fsSL --retry 3 --retry-delay 1 --connect-timeout 15 --max-time 300 -o "$2" "$1"
 }
 
 download() {

@@ -197,6 +197,8 @@ func runScript(t *testing.T, subcommand string, env map[string]string) result {
 	vars := map[string]string{
 		"GITHUB_OUTPUT": outFile, "BIN_DIR": binDir, "RUNNER_TEMP": tmp,
 		"RUNNER_OS": "Linux", "RUNNER_ARCH": "X64",
+		// The stand-in release is on loopback: no proxy in between.
+		"NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
 	}
 	for k, v := range env {
 		vars[k] = v
