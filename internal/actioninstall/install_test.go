@@ -203,7 +203,12 @@ func runScript(t *testing.T, subcommand string, env map[string]string) result {
 	for k, v := range env {
 		vars[k] = v
 	}
-	cmd := exec.Command("bash", filepath.Join(repoRoot(t), "scripts", "action-install.sh"), subcommand)
+	script := filepath.Join(repoRoot(t), "scripts", "action-install.sh")
+	// Read here too, so that go test's cache notices an edit of the script.
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", script, subcommand)
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); !strings.HasPrefix(k, "GITHUB_") && !strings.HasPrefix(k, "RUNNER_") {
 			cmd.Env = append(cmd.Env, kv)
