@@ -168,14 +168,13 @@ type differ struct {
 	opts       Options
 	out        []finding.Finding
 
-	markers        []string
-	deprecatedKey  string
-	sunsetKey      string
-	reserved       []string
-	renameMin      float64
-	text           *textDetectors
-	headToolNames  map[string]bool // lazily built for cross-tool references
-	headPromptName map[string]bool
+	markers       []string
+	deprecatedKey string
+	sunsetKey     string
+	reserved      []string
+	renameMin     float64
+	text          *textDetectors
+	headToolNames map[string]bool // lazily built for cross-tool references
 }
 
 func newDiffer(base, head *manifest.Manifest, opts Options) *differ {

@@ -81,12 +81,12 @@ var protocolErrorCodes = map[int64]bool{
 // unknown tool). Invalid arguments are accepted either way: only
 // 2026-07-28 names them, under -32602, while the isError channel lets the
 // model correct itself; neither is a MUST.
-func (k *checker) errorChannel(x capture.Exchange, subj finding.Subject, label string, toolsRead bool) {
+func (k *checker) errorChannel(x capture.Exchange, subj finding.Subject, toolsRead bool) {
 	if x.Method != capture.MethodToolsCall || subj.Kind != finding.KindTool || !toolsRead {
 		return
 	}
 	_, listed := k.byTool[subj.Name]
-	label = "tools/call of " + subjectLabel(subj)
+	label := "tools/call of " + subjectLabel(subj)
 	switch {
 	case x.Error != nil && listed && !protocolErrorCodes[x.Error.Code]:
 		k.add(rules.ToolCallFailureAsRpcError, subj, "",

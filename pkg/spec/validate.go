@@ -494,7 +494,7 @@ func (k *checker) probe(x capture.Exchange, toolsRead bool) {
 		return
 	}
 	subj, label := k.probeSubject(x)
-	k.errorChannel(x, subj, label, toolsRead)
+	k.errorChannel(x, subj, toolsRead)
 	if len(x.Result) == 0 || x.Error != nil {
 		return
 	}
