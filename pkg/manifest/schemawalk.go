@@ -1,70 +1,40 @@
 package manifest
 
 import (
-	"bytes"
-	"fmt"
 	"slices"
-	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 )
-
-// Keywords whose value is a map of name → subschema.
-var schemaMapKeywords = map[string]bool{
-	"properties": true, "patternProperties": true, "$defs": true,
-	"definitions": true, "dependentSchemas": true,
-}
-
-// Keywords whose value is a subschema.
-var schemaKeywords = map[string]bool{
-	"additionalProperties": true, "additionalItems": true, "unevaluatedProperties": true,
-	"unevaluatedItems": true, "contains": true, "propertyNames": true, "not": true,
-	"if": true, "then": true, "else": true, "items": true, "contentSchema": true,
-}
-
-// Keywords whose value is an array of subschemas.
-var schemaArrayKeywords = map[string]bool{
-	"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true, "items": true,
-}
-
-// docKeywords are annotations meant for people and models, not validation.
-var docKeywords = map[string]bool{
-	"title": true, "description": true, "examples": true, "$comment": true,
-	"markdownDescription": true,
-}
 
 // walkSchema calls fn for every subschema object reachable from s through
 // the schema keywords (not through instance data such as enum or default),
 // with its JSON Pointer relative to ptr. Depth is bounded by the decoder.
-func walkSchema(s any, ptr string, fn func(obj map[string]any, ptr string)) {
+func walkSchema(s any, ptr jsonptr.Pointer, fn func(obj map[string]any, ptr jsonptr.Pointer)) {
 	obj, ok := s.(map[string]any)
 	if !ok {
 		return
 	}
 	fn(obj, ptr)
 	for k, v := range obj {
-		kp := ptr + "/" + escapePointer(k)
+		kp := ptr.Append(k)
 		switch {
-		case schemaMapKeywords[k]:
+		case kw.HoldsMap(k):
 			if m, ok := v.(map[string]any); ok {
 				for name, sub := range m {
-					walkSchema(sub, kp+"/"+escapePointer(name), fn)
+					walkSchema(sub, kp.Append(name), fn)
 				}
 			}
-		case k == "dependencies":
-			// draft-07: values are subschemas or arrays of names.
-			if m, ok := v.(map[string]any); ok {
-				for name, sub := range m {
-					walkSchema(sub, kp+"/"+escapePointer(name), fn)
-				}
-			}
-		case schemaArrayKeywords[k]:
+		case kw.HoldsList(k):
 			if arr, ok := v.([]any); ok {
 				for i, sub := range arr {
-					walkSchema(sub, kp+"/"+strconv.Itoa(i), fn)
+					walkSchema(sub, kp.AppendIndex(i), fn)
 				}
-			} else if schemaKeywords[k] {
+			} else if kw.HoldsOne(k) {
 				walkSchema(v, kp, fn)
 			}
-		case schemaKeywords[k]:
+		case kw.HoldsOne(k):
 			walkSchema(v, kp, fn)
 		}
 	}
@@ -79,11 +49,11 @@ func stripDocs(s any) any {
 	}
 	out := make(map[string]any, len(obj))
 	for k, v := range obj {
-		if docKeywords[k] {
+		if kw.Doc(k) {
 			continue
 		}
 		switch {
-		case schemaMapKeywords[k] || k == "dependencies":
+		case kw.HoldsMap(k):
 			if m, ok := v.(map[string]any); ok {
 				mm := make(map[string]any, len(m))
 				for name, sub := range m {
@@ -92,7 +62,7 @@ func stripDocs(s any) any {
 				out[k] = mm
 				continue
 			}
-		case schemaArrayKeywords[k]:
+		case kw.HoldsList(k):
 			if arr, ok := v.([]any); ok {
 				aa := make([]any, len(arr))
 				for i, sub := range arr {
@@ -101,11 +71,11 @@ func stripDocs(s any) any {
 				out[k] = aa
 				continue
 			}
-			if schemaKeywords[k] {
+			if kw.HoldsOne(k) {
 				out[k] = stripDocs(v)
 				continue
 			}
-		case schemaKeywords[k]:
+		case kw.HoldsOne(k):
 			out[k] = stripDocs(v)
 			continue
 		}
@@ -114,116 +84,89 @@ func stripDocs(s any) any {
 	return out
 }
 
-// escapePointer escapes a reference token (RFC 6901).
-func escapePointer(s string) string {
-	needs := false
-	for i := 0; i < len(s); i++ {
-		if s[i] == '~' || s[i] == '/' {
-			needs = true
-			break
-		}
-	}
-	if !needs {
-		return s
-	}
-	out := make([]byte, 0, len(s)+2)
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			out = append(out, '~', '0')
-		case '/':
-			out = append(out, '~', '1')
-		default:
-			out = append(out, s[i])
-		}
-	}
-	return string(out)
-}
-
-// encodeNoDocs writes schema s in canonical form without documentation
+// appendNoDocs appends schema s in canonical form without documentation
 // keywords at schema positions: the same bytes as
-// CanonicalizeValue(stripDocs(s)), without building the copy.
-func encodeNoDocs(buf *bytes.Buffer, s any, depth int) error {
+// CanonicalizeValue(stripDocs(s)), without building the copy. depth is
+// where s sits in the item, so that the one nesting limit holds.
+func appendNoDocs(buf []byte, s any, depth int) ([]byte, error) {
 	obj, ok := s.(map[string]any)
 	if !ok {
-		return encode(buf, s, depth)
+		return canonjson.AppendValue(buf, s, depth)
 	}
-	if depth > maxDepth {
-		return fmt.Errorf("JSON nested deeper than %d levels", maxDepth)
+	if err := canonjson.CheckDepth(depth); err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
-		if !docKeywords[k] {
+		if !kw.Doc(k) {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
-	buf.WriteByte('{')
+	buf = append(buf, '{')
+	var err error
 	for i, k := range keys {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		writeString(buf, k)
-		buf.WriteByte(':')
+		buf = append(canonjson.AppendString(buf, k), ':')
 		v := obj[k]
-		var err error
 		switch {
-		case schemaMapKeywords[k] || k == "dependencies":
+		case kw.HoldsMap(k):
 			if m, ok := v.(map[string]any); ok {
-				err = encodeMap(buf, m, depth+1, func(sub any) error { return encodeNoDocs(buf, sub, depth+2) })
+				buf, err = appendMap(buf, m, depth+1)
 				break
 			}
-			err = encode(buf, v, depth+1)
-		case schemaArrayKeywords[k]:
+			buf, err = canonjson.AppendValue(buf, v, depth+1)
+		case kw.HoldsList(k):
 			if arr, ok := v.([]any); ok {
-				buf.WriteByte('[')
+				buf = append(buf, '[')
 				for j, sub := range arr {
 					if j > 0 {
-						buf.WriteByte(',')
+						buf = append(buf, ',')
 					}
-					if err = encodeNoDocs(buf, sub, depth+1); err != nil {
-						return err
+					if buf, err = appendNoDocs(buf, sub, depth+1); err != nil {
+						return nil, err
 					}
 				}
-				buf.WriteByte(']')
+				buf = append(buf, ']')
 				break
 			}
-			if schemaKeywords[k] {
-				err = encodeNoDocs(buf, v, depth+1)
+			if kw.HoldsOne(k) {
+				buf, err = appendNoDocs(buf, v, depth+1)
 				break
 			}
-			err = encode(buf, v, depth+1)
-		case schemaKeywords[k]:
-			err = encodeNoDocs(buf, v, depth+1)
+			buf, err = canonjson.AppendValue(buf, v, depth+1)
+		case kw.HoldsOne(k):
+			buf, err = appendNoDocs(buf, v, depth+1)
 		default:
-			err = encode(buf, v, depth+1)
+			buf, err = canonjson.AppendValue(buf, v, depth+1)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	buf.WriteByte('}')
-	return nil
+	return append(buf, '}'), nil
 }
 
-// encodeMap writes an object with sorted keys, each value by fn.
-func encodeMap(buf *bytes.Buffer, m map[string]any, depth int, fn func(any) error) error {
+// appendMap appends a map of name → subschema with sorted names, each
+// subschema without its documentation.
+func appendMap(buf []byte, m map[string]any, depth int) ([]byte, error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	buf.WriteByte('{')
+	buf = append(buf, '{')
+	var err error
 	for i, k := range keys {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		writeString(buf, k)
-		buf.WriteByte(':')
-		if err := fn(m[k]); err != nil {
-			return err
+		buf = append(canonjson.AppendString(buf, k), ':')
+		if buf, err = appendNoDocs(buf, m[k], depth+1); err != nil {
+			return nil, err
 		}
 	}
-	buf.WriteByte('}')
-	return nil
+	return append(buf, '}'), nil
 }
