@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// maxExponentDigits bounds a number's written exponent, so that an absurd
-// exponent is refused instead of producing a gigantic string.
+// maxExponentDigits bounds a number's written exponent: a number beyond
+// 1e±999999 is refused as absurd (fail closed) rather than carried through
+// exact arithmetic in every later comparison.
 const maxExponentDigits = 6
 
 // Number returns the one text form of a JSON number literal: exact (no

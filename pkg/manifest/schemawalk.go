@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 )
 
 // walkSchema calls fn for every subschema object reachable from s through
