@@ -3,8 +3,8 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -101,23 +101,12 @@ func jsonBool(b bool) json.RawMessage {
 	return json.RawMessage("false")
 }
 
-// escapeToken escapes a JSON Pointer reference token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
+// escapeToken escapes a JSON Pointer reference token.
+func escapeToken(s string) string { return jsonptr.Escape(s) }
 
 // ptr joins reference tokens onto a pointer, escaping each.
 func ptr(base string, tokens ...string) string {
-	var b strings.Builder
-	b.WriteString(base)
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
+	return jsonptr.Pointer(base).Append(tokens...).String()
 }
 
 // short renders a raw value for a message, bounded.
