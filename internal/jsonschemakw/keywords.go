@@ -120,6 +120,9 @@ func Assertion(name string) bool {
 	return false
 }
 
+// Refers lists the keywords that refer to another schema.
+var Refers = []string{"$ref", "$dynamicRef", "$recursiveRef"}
+
 // Reference reports whether the keyword identifies a schema or refers to
 // another one.
 func Reference(name string) bool {
