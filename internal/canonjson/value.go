@@ -116,22 +116,7 @@ func AppendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return AppendValue(dst, inner, depth)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(AppendString(dst, k), ':')
-			if dst, err = AppendValue(dst, x[k], depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, '}'), nil
+		return AppendObject(dst, x, depth, nil, appendMember)
 	case []any:
 		start := len(dst)
 		dst = append(dst, '[')
@@ -154,6 +139,40 @@ func AppendValue(dst []byte, v any, depth int) ([]byte, error) {
 		return append(dst, ']'), nil
 	}
 	return nil, fmt.Errorf("canonicalize: unsupported Go type %T", v)
+}
+
+func appendMember(dst []byte, _ string, v any, depth int) ([]byte, error) {
+	return AppendValue(dst, v, depth)
+}
+
+// AppendObject appends the object m, which sits at the given depth, with
+// its keys in canonical order; keys keep rejects are left out (nil keeps
+// all). Each member's value is written by value, at depth+1, so that a
+// caller can render some members its own way and keep the one form.
+func AppendObject(dst []byte, m map[string]any, depth int, keep func(key string) bool,
+	value func(dst []byte, key string, v any, depth int) ([]byte, error)) ([]byte, error) {
+	if err := CheckDepth(depth); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(AppendString(dst, k), ':')
+		if dst, err = value(dst, k, m[k], depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // primitive reports whether a Go value renders as a JSON primitive. A

@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"slices"
-
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
@@ -93,80 +91,42 @@ func appendNoDocs(buf []byte, s any, depth int) ([]byte, error) {
 	if !ok {
 		return canonjson.AppendValue(buf, s, depth)
 	}
-	if err := canonjson.CheckDepth(depth); err != nil {
-		return nil, err
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		if !kw.Doc(k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	buf = append(buf, '{')
-	var err error
-	for i, k := range keys {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(canonjson.AppendString(buf, k), ':')
-		v := obj[k]
-		switch {
-		case kw.HoldsMap(k):
-			if m, ok := v.(map[string]any); ok {
-				buf, err = appendMap(buf, m, depth+1)
-				break
-			}
-			buf, err = canonjson.AppendValue(buf, v, depth+1)
-		case kw.HoldsList(k):
-			if arr, ok := v.([]any); ok {
-				buf = append(buf, '[')
-				for j, sub := range arr {
-					if j > 0 {
-						buf = append(buf, ',')
-					}
-					if buf, err = appendNoDocs(buf, sub, depth+1); err != nil {
-						return nil, err
-					}
-				}
-				buf = append(buf, ']')
-				break
-			}
-			if kw.HoldsOne(k) {
-				buf, err = appendNoDocs(buf, v, depth+1)
-				break
-			}
-			buf, err = canonjson.AppendValue(buf, v, depth+1)
-		case kw.HoldsOne(k):
-			buf, err = appendNoDocs(buf, v, depth+1)
-		default:
-			buf, err = canonjson.AppendValue(buf, v, depth+1)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return append(buf, '}'), nil
+	return canonjson.AppendObject(buf, obj, depth, notDoc, appendKeyword)
 }
 
-// appendMap appends a map of name → subschema with sorted names, each
-// subschema without its documentation.
-func appendMap(buf []byte, m map[string]any, depth int) ([]byte, error) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	buf = append(buf, '{')
-	var err error
-	for i, k := range keys {
-		if i > 0 {
-			buf = append(buf, ',')
+func notDoc(k string) bool { return !kw.Doc(k) }
+
+// appendKeyword appends the value of keyword k, its subschemas without
+// their documentation.
+func appendKeyword(buf []byte, k string, v any, depth int) ([]byte, error) {
+	switch {
+	case kw.HoldsMap(k):
+		if m, ok := v.(map[string]any); ok {
+			return canonjson.AppendObject(buf, m, depth, nil, appendSubschema)
 		}
-		buf = append(canonjson.AppendString(buf, k), ':')
-		if buf, err = appendNoDocs(buf, m[k], depth+1); err != nil {
-			return nil, err
+	case kw.HoldsList(k):
+		if arr, ok := v.([]any); ok {
+			buf = append(buf, '[')
+			var err error
+			for j, sub := range arr {
+				if j > 0 {
+					buf = append(buf, ',')
+				}
+				if buf, err = appendNoDocs(buf, sub, depth+1); err != nil {
+					return nil, err
+				}
+			}
+			return append(buf, ']'), nil
 		}
+		if kw.HoldsOne(k) {
+			return appendNoDocs(buf, v, depth)
+		}
+	case kw.HoldsOne(k):
+		return appendNoDocs(buf, v, depth)
 	}
-	return append(buf, '}'), nil
+	return canonjson.AppendValue(buf, v, depth)
+}
+
+func appendSubschema(buf []byte, _ string, v any, depth int) ([]byte, error) {
+	return appendNoDocs(buf, v, depth)
 }
