@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // object is a decoded JSON object whose members stay raw. Members of a
@@ -85,7 +85,7 @@ func rawEqual(a, b json.RawMessage) bool {
 
 // canon renders a Go value (string, bool, number, map, slice) canonically.
 func canon(v any) json.RawMessage {
-	b, err := manifest.CanonicalizeValue(v)
+	b, err := canonjson.CanonicalizeValue(v)
 	if err != nil {
 		return nil
 	}

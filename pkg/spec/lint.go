@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -154,7 +155,7 @@ func (k *checker) checkRequired(it *item, field string, m map[string]any, req []
 		if !ok || defined[name] || matchesPattern(m, name) {
 			continue
 		}
-		ptr := "/" + field + pointerOf(at) + "/required/" + strconv.Itoa(i)
+		ptr := jsonptr.New(field).Append(at...).Append("required").AppendIndex(i).String()
 		where := field
 		if len(at) > 0 {
 			where = pathOf(append([]string{field}, at...))

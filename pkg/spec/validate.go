@@ -262,10 +262,10 @@ func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]f
 		}
 		if k.known {
 			k.validateValue(part.def, v, func(loc []string) (finding.Subject, string, string) {
-				return server, "/" + part.key + pointerOf(loc), "snapshot " + part.key
+				return server, jsonptr.New(part.key).Append(loc...).String(), "snapshot " + part.key
 			})
 			k.features(v, part.def, func(loc []string) (finding.Subject, string, string) {
-				return server, "/" + part.key + pointerOf(loc), "snapshot " + part.key
+				return server, jsonptr.New(part.key).Append(loc...).String(), "snapshot " + part.key
 			})
 		}
 		if part.key == "serverInfo" {
