@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
@@ -83,7 +84,7 @@ func schemadiffBefore(data []byte) []byte {
 	base := append(append([]byte(`{"const":`), data...), '}')
 	head := []byte(`{"const":"\u0000 another value"}`)
 	for _, c := range schemadiff.Compare(base, head, schemadiff.Input, schemadiff.Options{}) {
-		if c.Rule == "input-const-changed" {
+		if c.Rule == rules.InputConstChanged {
 			return c.Before
 		}
 	}
@@ -94,7 +95,7 @@ func schemadiffBefore(data []byte) []byte {
 // report and reads it back.
 func reportRoundTrip(t *testing.T, v []byte) []byte {
 	t.Helper()
-	f := finding.New("input-const-changed", finding.Subject{Kind: finding.KindTool, Name: "t"}, "/inputSchema/const", "const changed", v, nil)
+	f := finding.New(rules.InputConstChanged, finding.Subject{Kind: finding.KindTool, Name: "t"}, "/inputSchema/const", "const changed", v, nil)
 	r := &report.Report{Servers: []report.Section{{Command: "diff", Changes: []finding.Finding{f}}}}
 	out, err := report.RenderBytes("json", r, report.Options{})
 	if err != nil {
