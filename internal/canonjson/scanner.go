@@ -34,9 +34,6 @@ type Scanner struct {
 // NewScanner returns a Scanner at the start of data.
 func NewScanner(data []byte) *Scanner { return &Scanner{data: data} }
 
-// Data returns the document the Scanner reads.
-func (s *Scanner) Data() []byte { return s.data }
-
 // Fail returns a syntax error at the current offset.
 func (s *Scanner) Fail(what string) error {
 	return fmt.Errorf("invalid JSON at byte %d: %s", s.Pos, what)

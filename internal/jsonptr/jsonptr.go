@@ -50,7 +50,7 @@ func (p Pointer) Append(tokens ...string) Pointer {
 	b = append(b, p...)
 	for _, t := range tokens {
 		b = append(b, '/')
-		b = AppendEscaped(b, t)
+		b = appendEscaped(b, t)
 	}
 	return Pointer(b)
 }
@@ -77,11 +77,11 @@ func Escape(token string) string {
 	if !strings.ContainsAny(token, "~/") {
 		return token
 	}
-	return string(AppendEscaped(make([]byte, 0, len(token)+4), token))
+	return string(appendEscaped(make([]byte, 0, len(token)+4), token))
 }
 
-// AppendEscaped appends the escaped form of one reference token.
-func AppendEscaped(dst []byte, token string) []byte {
+// appendEscaped appends the escaped form of one reference token.
+func appendEscaped(dst []byte, token string) []byte {
 	for i := 0; i < len(token); i++ {
 		switch c := token[i]; c {
 		case '~':

@@ -64,12 +64,6 @@ var byName = func() map[string]Keyword {
 	return m
 }()
 
-// Lookup returns the keyword named name, if it holds subschemas.
-func Lookup(name string) (Keyword, bool) {
-	k, ok := byName[name]
-	return k, ok
-}
-
 // FormOf returns how the keyword holds subschemas (NoSchema for any other
 // keyword).
 func FormOf(name string) Form { return byName[name].Form }
