@@ -101,9 +101,6 @@ func jsonBool(b bool) json.RawMessage {
 	return json.RawMessage("false")
 }
 
-// escapeToken escapes a JSON Pointer reference token.
-func escapeToken(s string) string { return jsonptr.Escape(s) }
-
 // ptr joins reference tokens onto a pointer, escaping each.
 func ptr(base string, tokens ...string) string {
 	return jsonptr.Pointer(base).Append(tokens...).String()
