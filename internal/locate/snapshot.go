@@ -9,17 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
-
-// sectionOf maps subject kinds onto the snapshot's top-level sections and
-// the member that identifies an item there.
-var sectionOf = map[string]struct{ section, key string }{
-	finding.KindTool:             {"tools", "name"},
-	finding.KindPrompt:           {"prompts", "name"},
-	finding.KindResource:         {"resources", "uri"},
-	finding.KindResourceTemplate: {"resourceTemplates", "uriTemplate"},
-}
 
 // snapshotIndex knows the line of every JSON Pointer of a snapshot file
 // and the index of every item by identity.
@@ -82,7 +75,7 @@ func indexSnapshot(data []byte) (*snapshotIndex, error) {
 			}
 			key, _ := tok.(string)
 			top.key, top.expectKey = key, false
-			record(top.ptr+"/"+escapePointer(key), end)
+			record(jsonptr.Pointer(top.ptr).Append(key).String(), end)
 			continue
 		}
 		if d, ok := tok.(json.Delim); ok && d == ']' {
@@ -93,11 +86,11 @@ func indexSnapshot(data []byte) (*snapshotIndex, error) {
 		if top != nil {
 			depth = top.depth + 1
 			if top.array {
-				ptr = top.ptr + "/" + strconv.Itoa(top.idx)
+				ptr = jsonptr.Pointer(top.ptr).AppendIndex(top.idx).String()
 				record(ptr, end)
 				top.idx++
 			} else {
-				ptr = top.ptr + "/" + escapePointer(top.key)
+				ptr = jsonptr.Pointer(top.ptr).Append(top.key).String()
 			}
 		}
 		if d, ok := tok.(json.Delim); ok {
@@ -119,25 +112,23 @@ func indexSnapshot(data []byte) (*snapshotIndex, error) {
 
 // noteIdentity records an item's identity member: ptr is "/section/i".
 func (x *snapshotIndex) noteIdentity(ptr, key, value string) {
-	parts := strings.Split(ptr, "/")
-	if len(parts) != 3 {
+	parts := jsonptr.Pointer(ptr).Tokens()
+	if len(parts) != 2 {
 		return
 	}
-	section := parts[1]
-	for _, s := range sectionOf {
-		if s.section != section || s.key != key {
-			continue
-		}
-		i, err := strconv.Atoi(parts[2])
-		if err != nil {
-			return
-		}
-		if x.ident[section] == nil {
-			x.ident[section] = map[string]int{}
-		}
-		if _, dup := x.ident[section][value]; !dup {
-			x.ident[section][value] = i
-		}
+	section := parts[0]
+	if k, ok := manifest.KindOfSection(section); !ok || k.Identity != key {
+		return
+	}
+	i, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return
+	}
+	if x.ident[section] == nil {
+		x.ident[section] = map[string]int{}
+	}
+	if _, dup := x.ident[section][value]; !dup {
+		x.ident[section][value] = i
 	}
 }
 
@@ -152,14 +143,14 @@ func (x *snapshotIndex) lineAt(offset int) int {
 func (x *snapshotIndex) line(s finding.Subject, pointer string) (int, bool) {
 	base := ""
 	identity := ""
-	if sec, ok := sectionOf[s.Kind]; ok {
-		i, found := x.ident[sec.section][s.Name]
+	if k, ok := manifest.KindOfSubject(s.Kind); ok {
+		i, found := x.ident[k.Section][s.Name]
 		if !found {
-			l, ok := x.ptrLine["/"+sec.section]
+			l, ok := x.ptrLine[jsonptr.New(k.Section).String()]
 			return l, ok
 		}
-		base = "/" + sec.section + "/" + strconv.Itoa(i)
-		identity = base + "/" + sec.key
+		base = jsonptr.New(k.Section).AppendIndex(i).String()
+		identity = jsonptr.Pointer(base).Append(k.Identity).String()
 	} else if s.Kind != finding.KindServer {
 		return 0, false
 	}
@@ -188,11 +179,4 @@ func (x *snapshotIndex) line(s finding.Subject, pointer string) (int, bool) {
 		}
 		p = p[:strings.LastIndexByte(p, '/')]
 	}
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

@@ -3,16 +3,16 @@ package textscan
 import (
 	"slices"
 	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 )
 
 // MaxDepth bounds the nesting WalkSchema follows, in JSON levels below the
-// schema's root (every object and array is one). It is the nesting the
-// snapshot decoder accepts, so a schema that could be read is read whole;
-// the bound only guards values built some other way.
-const MaxDepth = 512
-
-// nameMaps are the keywords whose value maps names to schemas.
-var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
+// schema's root (every object and array is one). It is the one nesting
+// limit, canonjson's, so a schema that could be read is read whole; the
+// bound only guards values built some other way.
+const MaxDepth = canonjson.MaxDepth
 
 // Cut says where WalkSchema stopped: the path (object keys and array
 // indices from the schema's root) of the first value it did not enter, in
@@ -28,7 +28,8 @@ type Cut struct {
 // path from v; the path is reused and valid only during the call. Instance
 // data (const, default, enum, examples) is not text written for the model
 // and is not walked. The keys of "properties" (and of the other maps of
-// named schemas: patternProperties, $defs, definitions, dependentSchemas)
+// named schemas: patternProperties, $defs, definitions, dependentSchemas,
+// dependencies)
 // are names, not keywords: a property called "default" is walked like any
 // other. Visits follow map order: callers sort what they
 // report.
@@ -87,7 +88,7 @@ func (w *walker) walk(v any, at []string, depth int, names bool) {
 				w.walk(val, at, depth+1, false)
 			case key == "const", key == "default", key == "enum", key == "examples":
 			default:
-				w.walk(val, at, depth+1, nameMaps[key])
+				w.walk(val, at, depth+1, kw.HoldsMap(key))
 			}
 			at = at[:len(at)-1]
 		}

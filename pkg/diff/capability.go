@@ -141,7 +141,7 @@ func leaves(o object, prefix string, out map[string]bool) {
 		return
 	}
 	for k, v := range o {
-		p := prefix + "/" + escapeToken(k)
+		p := ptr(prefix, k)
 		if isNull(v) {
 			continue
 		}

@@ -3,9 +3,9 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 )
 
 // object is a decoded JSON object whose members stay raw. Members of a
@@ -85,7 +85,7 @@ func rawEqual(a, b json.RawMessage) bool {
 
 // canon renders a Go value (string, bool, number, map, slice) canonically.
 func canon(v any) json.RawMessage {
-	b, err := manifest.CanonicalizeValue(v)
+	b, err := canonjson.CanonicalizeValue(v)
 	if err != nil {
 		return nil
 	}
@@ -101,23 +101,9 @@ func jsonBool(b bool) json.RawMessage {
 	return json.RawMessage("false")
 }
 
-// escapeToken escapes a JSON Pointer reference token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
 // ptr joins reference tokens onto a pointer, escaping each.
 func ptr(base string, tokens ...string) string {
-	var b strings.Builder
-	b.WriteString(base)
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
+	return jsonptr.Pointer(base).Append(tokens...).String()
 }
 
 // short renders a raw value for a message, bounded.

@@ -40,7 +40,8 @@ func (d *differ) prompts() {
 
 // itemAdded reports a new prompt, resource or template.
 func (d *differ) itemAdded(section, rule string, subj finding.Subject, it manifest.Item) {
-	what := map[string]string{"prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template"}[section]
+	k, _ := manifest.KindOfSection(section)
+	what := k.Noun
 	d.emit(rule, subj, "", fmt.Sprintf("%s %s was added", what, quote(it.ID)), nil, jsonString(it.ID))
 	o := parseObject(it.Raw)
 	for _, k := range sortedKeys(o) {
@@ -193,7 +194,7 @@ func (d *differ) arguments(subj finding.Subject, braw, hraw []json.RawMessage) {
 			if rawEqual(bv, hv) {
 				continue
 			}
-			kb, kh := bp+"/"+escapeToken(k), hp+"/"+escapeToken(k)
+			kb, kh := ptr(bp, k), ptr(hp, k)
 			switch k {
 			case "name":
 			case "required":

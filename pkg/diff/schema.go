@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
@@ -17,7 +18,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 	if bytes.Equal(base, head) {
 		return
 	}
-	root := "/" + key
+	root := jsonptr.New(key).String()
 	rewrite, undecidable := rules.InputSchemaEquivalentRewrite, rules.InputSchemaUndecidable
 	if dir == schemadiff.Output {
 		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable

@@ -301,7 +301,7 @@ func (d *differ) featureMismatch(section string, subj finding.Subject, field str
 	if _, ok := rules.Lookup(rules.ProtocolFeatureVersionMismatch); !ok {
 		return
 	}
-	p := "/" + escapeToken(field)
+	p := ptr("", field)
 	if section == "serverInfo" {
 		p = "/serverInfo" + p
 	}

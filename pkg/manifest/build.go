@@ -13,22 +13,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-// identityKey is the field that identifies an item of each section.
-var identityKey = map[string]string{
-	SectionTools:             "name",
-	SectionPrompts:           "name",
-	SectionResources:         "uri",
-	SectionResourceTemplates: "uriTemplate",
-}
-
-// sectionOfMethod maps list methods onto snapshot sections.
-var sectionOfMethod = map[string]string{
-	capture.MethodToolsList:             SectionTools,
-	capture.MethodPromptsList:           SectionPrompts,
-	capture.MethodResourcesList:         SectionResources,
-	capture.MethodResourceTemplatesList: SectionResourceTemplates,
-}
-
 // DuplicateError reports identities advertised more than once.
 type DuplicateError struct {
 	Section string
@@ -37,7 +21,13 @@ type DuplicateError struct {
 
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("%s: identity listed more than once: %s (each %s must be unique; fix the server's list)",
-		e.Section, quoteList(e.IDs), identityKey[e.Section])
+		e.Section, quoteList(e.IDs), identityOf(e.Section))
+}
+
+// identityOf returns the member that identifies an item of a section.
+func identityOf(section string) string {
+	k, _ := KindOfSection(section)
+	return k.Identity
 }
 
 func quoteList(ids []string) string {
@@ -100,12 +90,12 @@ func Build(c *capture.Capture) (*Manifest, error) {
 
 	raw := map[string][]json.RawMessage{}
 	for _, p := range c.Pages {
-		section, ok := sectionOfMethod[p.Method]
+		kind, ok := KindOfMethod(p.Method)
 		if !ok {
 			continue
 		}
-		key := capture.ItemsKey[p.Method]
-		arr, err := splitItems(p.Result, key)
+		section := kind.Section
+		arr, err := splitItems(p.Result, section)
 		if err != nil {
 			return nil, fmt.Errorf("%s page %d: %w", p.Method, p.Index+1, err)
 		}
@@ -145,7 +135,7 @@ func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
 // fingerprints in the same order. Each item is decoded once, on one of
 // GOMAXPROCS workers, and its decoded form dropped as soon as it is hashed.
 func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error) {
-	key := identityKey[section]
+	key := identityOf(section)
 	type entry struct {
 		item   Item
 		prints Prints

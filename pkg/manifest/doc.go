@@ -10,8 +10,14 @@
 //     element is canonicalized (reordering anyOf/oneOf can change meaning);
 //   - numbers in one decimal form, exact (no float rounding): 1.0 → 1,
 //     1e2 → 100, 0.50 → 0.5, -0 → 0, 1e400 stays 1e+400;
-//   - strings re-encoded with the minimal escapes of encoding/json without
-//     HTML escaping; no insignificant whitespace.
+//   - strings re-encoded with the minimal escapes (quote, backslash and
+//     control characters), without HTML escaping and with U+2028 and
+//     U+2029 written as themselves; no insignificant whitespace;
+//   - nothing nested deeper than 512 levels.
+//
+// The schema comparison's before and after values and the JSON report
+// use the same form, so a finding's values are the same bytes whichever
+// package produced them.
 //
 // Items are sorted by identity (tool and prompt name, resource URI,
 // template uriTemplate); identity is unique, and a capture or a snapshot

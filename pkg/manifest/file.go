@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 )
 
 // members returns the snapshot's small top-level members (all but the
@@ -71,15 +73,14 @@ func (m *Manifest) writeCanonical(w io.Writer, extra map[string]json.RawMessage)
 	keys = append(keys, Sections...)
 	slices.Sort(keys)
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var kb bytes.Buffer
+	var kb []byte
 	bw.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		kb.Reset()
-		writeString(&kb, k)
-		bw.Write(kb.Bytes())
+		kb = canonjson.AppendString(kb[:0], k)
+		bw.Write(kb)
 		bw.WriteByte(':')
 		if v, ok := small[k]; ok {
 			bw.Write(v)

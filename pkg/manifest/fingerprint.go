@@ -1,9 +1,11 @@
 package manifest
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 )
 
 // What each per-item fingerprint covers. All three are Hash(CanonicalizeValue(x))
@@ -73,14 +75,14 @@ func contractOf(section string, item map[string]any) any {
 		c := pick("name", "execution")
 		for _, k := range []string{"inputSchema", "outputSchema"} {
 			if v, ok := item[k]; ok {
-				var b bytes.Buffer
-				if err := encodeNoDocs(&b, v, 1); err != nil {
+				b, err := appendNoDocs(nil, v, 1)
+				if err != nil {
 					// Leave the value whole; the caller's encode reports
 					// the same error.
 					c[k] = v
 					continue
 				}
-				c[k] = canonBytes(b.Bytes())
+				c[k] = canonjson.Canonical(b)
 			}
 		}
 		c["annotations"] = EffectiveHints(item["annotations"])
@@ -140,9 +142,9 @@ func proseOf(section string, item map[string]any) map[string]any {
 	}
 	if section == SectionTools {
 		for _, k := range []string{"inputSchema", "outputSchema"} {
-			walkSchema(item[k], "/"+k, func(obj map[string]any, ptr string) {
-				text(ptr+"/title", obj["title"])
-				text(ptr+"/description", obj["description"])
+			walkSchema(item[k], jsonptr.New(k), func(obj map[string]any, ptr jsonptr.Pointer) {
+				text(ptr.Append("title").String(), obj["title"])
+				text(ptr.Append("description").String(), obj["description"])
 			})
 		}
 	}

@@ -101,12 +101,9 @@ func coverageOf(c *capture.Capture, m *manifest.Manifest) Coverage {
 	if m == nil {
 		return cov
 	}
-	lists := map[string][]manifest.Item{
-		finding.KindTool: m.Tools, finding.KindPrompt: m.Prompts,
-		finding.KindResource: m.Resources, finding.KindResourceTemplate: m.ResourceTemplates,
-	}
 	for _, kind := range kindOrder {
-		items := slices.Clone(lists[kind])
+		k, _ := manifest.KindOfSubject(kind)
+		items := slices.Clone(m.Items(k.Section))
 		slices.SortFunc(items, func(a, b manifest.Item) int { return strings.Compare(a.ID, b.ID) })
 		for i, it := range items {
 			if i > 0 && items[i-1].ID == it.ID {
@@ -174,8 +171,8 @@ var every = map[string]string{
 }
 
 func noun(kind string) string {
-	if kind == finding.KindResourceTemplate {
-		return "resource template"
+	if k, ok := manifest.KindOfSubject(kind); ok {
+		return k.Noun
 	}
 	return kind
 }

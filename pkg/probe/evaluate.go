@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -112,7 +113,7 @@ func subjectOf(r capture.ProbeResult) finding.Subject {
 
 // Pointer is where findings about a probe point: /probe/<id>.
 func Pointer(id string) string {
-	return "/probe/" + strings.ReplaceAll(strings.ReplaceAll(id, "~", "~0"), "/", "~1")
+	return jsonptr.New("probe", id).String()
 }
 
 // Describe names a probe call for people: its id, method and target, and

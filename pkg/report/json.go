@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -154,7 +155,7 @@ func DecodeJSON(data []byte) (*Report, error) {
 				if err := json.Compact(&buf, *v); err != nil {
 					return nil, fmt.Errorf("json report: finding %d: %w", i, err)
 				}
-				*v = buf.Bytes()
+				*v = unescapeCanonical(buf.Bytes())
 			}
 		}
 		s := &r.Servers[si]
@@ -171,6 +172,18 @@ func DecodeJSON(data []byte) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// unescapeCanonical undoes what WriteJSON did to a canonical value: when
+// v is a canonical value with its hidden characters written as \u
+// escapes, it returns the canonical bytes the producer made (and that the
+// fingerprint covers); any other value is returned as it is.
+func unescapeCanonical(v []byte) []byte {
+	c, err := canonjson.Canonicalize(v)
+	if err != nil || !bytes.Equal(EscapeJSONHidden(c), v) {
+		return v
+	}
+	return c
 }
 
 func checkFinding(f jsonFinding) error {

@@ -261,15 +261,9 @@ func SubjectsOf(m *manifest.Manifest) []finding.Subject {
 		return nil
 	}
 	out := []finding.Subject{{Kind: finding.KindServer}}
-	for _, x := range []struct {
-		kind  string
-		items []manifest.Item
-	}{
-		{finding.KindPrompt, m.Prompts}, {finding.KindResource, m.Resources},
-		{finding.KindResourceTemplate, m.ResourceTemplates}, {finding.KindTool, m.Tools},
-	} {
-		for _, it := range x.items {
-			out = append(out, finding.Subject{Kind: x.kind, Name: it.ID})
+	for _, k := range manifest.ItemKinds {
+		for _, it := range m.Items(k.Section) {
+			out = append(out, finding.Subject{Kind: k.Subject, Name: it.ID})
 		}
 	}
 	slices.SortFunc(out, func(a, b finding.Subject) int {

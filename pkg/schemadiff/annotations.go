@@ -1,6 +1,9 @@
 package schemadiff
 
-import "github.com/mcp-surface/mcp-surface/pkg/rules"
+import (
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
 
 // annLookup finds annotation kw for an outer node: on the node itself, else
 // on the wrappers' targets ($ref, single-branch composition), so a
@@ -165,16 +168,9 @@ func unknownWhy(k string) string {
 	return "the keyword is not understood by this comparison"
 }
 
+// knownKeyword: the comparison has rules for the keyword (every assertion
+// and applicator, $ref, and the OpenAPI "nullable" and draft-04 "id" it
+// reads).
 func knownKeyword(k string) bool {
-	switch k {
-	case "type", "enum", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum",
-		"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-		"maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
-		"contentMediaType", "contentSchema", "properties", "patternProperties", "additionalProperties",
-		"unevaluatedProperties", "propertyNames", "dependentSchemas", "dependencies", "items", "prefixItems",
-		"additionalItems", "unevaluatedItems", "contains", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-		"$ref", "nullable", "id":
-		return true
-	}
-	return false
+	return kw.Assertion(k) || kw.Applicator(k) || k == "$ref" || k == "nullable" || k == "id"
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -273,13 +274,12 @@ func (c *walker) eqGiven(b, h *node) bool {
 	return r
 }
 
-// walkedKeys hold subschemas the walk compares one by one; a raw difference
-// under them is explained by the children's own findings or rewrites.
-var walkedKeys = map[string]bool{
-	"properties": true, "patternProperties": true, "dependentSchemas": true, "dependencies": true,
-	"items": true, "prefixItems": true, "additionalItems": true, "additionalProperties": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true, "propertyNames": true, "contains": true,
-	"allOf": true, "anyOf": true, "oneOf": true, "then": true, "else": true,
+// walkedKey: the keyword holds subschemas the walk compares one by one; a
+// raw difference under it is explained by the children's own findings or
+// rewrites. Every applicator is walked except "not" and "if" (compared as
+// a whole) and "contentSchema" (not compared).
+func walkedKey(k string) bool {
+	return kw.Applicator(k) && k != "not" && k != "if" && k != "contentSchema"
 }
 
 // localRawDiff: do two raw schemas differ outside the walked subschemas?
@@ -292,17 +292,17 @@ func localRawDiff(a, b *value) bool {
 	for i < len(x) || j < len(y) {
 		switch {
 		case j >= len(y) || (i < len(x) && x[i].k < y[j].k):
-			if !walkedKeys[x[i].k] {
+			if !walkedKey(x[i].k) {
 				return true
 			}
 			i++
 		case i >= len(x) || x[i].k > y[j].k:
-			if !walkedKeys[y[j].k] {
+			if !walkedKey(y[j].k) {
 				return true
 			}
 			j++
 		default:
-			if !walkedKeys[x[i].k] && !rawEqual(x[i].v, y[j].v) {
+			if !walkedKey(x[i].k) && !rawEqual(x[i].v, y[j].v) {
 				return true
 			}
 			i++

@@ -1,14 +1,14 @@
 package schemadiff
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 )
 
 // A small JSON reader of our own: schemas are compared as trees of values
@@ -119,17 +119,15 @@ func (v *value) hasRef() bool {
 	return v.ref
 }
 
-const maxJSONDepth = 10000
-
-var errTooDeep = errors.New("nesting too deep")
-
 // parser reads one document. The first pass (parseJSON) validates all of
-// it; later passes (load) re-read spans known to be valid.
+// it with the project's one JSON scanner; later passes (load) re-read
+// spans known to be valid.
 type parser struct {
+	canonjson.Scanner
+	// src is the scanner's data as a string: strings and container texts
+	// are cut from it without a copy.
 	src   string
-	i     int
-	off   int // offset of src in the document
-	depth int
+	off   int  // offset of src in the document
 	valid bool // src is known to be valid JSON: skip without checking
 	root  *parser
 	// ends records, in document order, where each container ends; the first
@@ -145,21 +143,20 @@ type parser struct {
 }
 
 // parseJSON parses one JSON document. Trailing whitespace is allowed,
-// trailing data is not.
+// trailing data is not; nesting is bounded by canonjson.MaxDepth.
 //
 // The values share data's memory (no copy): data must not change while
 // the values are in use. Compare keeps nothing of it in its result.
 func parseJSON(data []byte) (*value, error) {
-	p := &parser{src: unsafe.String(unsafe.SliceData(data), len(data))}
+	p := &parser{Scanner: *canonjson.NewScanner(data), src: unsafe.String(unsafe.SliceData(data), len(data))}
 	p.root = p
-	p.ws()
-	v, err := p.value()
+	p.SkipSpace()
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	p.ws()
-	if p.i != len(p.src) {
-		return nil, fmt.Errorf("offset %d: unexpected data after the top-level value", p.i)
+	if err := p.End(); err != nil {
+		return nil, err
 	}
 	p.valid = true
 	return v, nil
@@ -170,7 +167,8 @@ type span struct{ start, end int32 }
 // sub is a parser over a span of an already validated document, sharing
 // the document's arenas.
 func (p *parser) sub(src string, off int) *parser {
-	return &parser{src: src, off: off, valid: true, root: p.root}
+	data := unsafe.Slice(unsafe.StringData(src), len(src))
+	return &parser{Scanner: *canonjson.NewScanner(data), src: src, off: off, valid: true, root: p.root}
 }
 
 // slabChunk keeps value chunks below the runtime's large-object size
@@ -189,31 +187,17 @@ func (p *parser) alloc() *value {
 	return &r.slab[len(r.slab)-1]
 }
 
-func (p *parser) ws() {
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+// value reads a value at Pos, depth levels below the top. Containers
+// below the top level are only skipped (and validated, on the first pass)
+// and come back lazy.
+func (p *parser) value(depth int) (*value, error) {
+	if p.Pos >= len(p.src) {
+		return nil, p.Fail("unexpected end")
 	}
-}
-
-func (p *parser) errf(format string, args ...any) error {
-	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
-}
-
-// value reads a value at p.i. Containers below the top level are only
-// skipped (and validated, on the first pass) and come back lazy.
-func (p *parser) value() (*value, error) {
-	if p.i >= len(p.src) {
-		return nil, p.errf("unexpected end of input")
-	}
-	switch c := p.src[p.i]; {
+	switch c := p.src[p.Pos]; {
 	case c == '{' || c == '[':
-		start := p.i
-		if err := p.skip(); err != nil {
+		start := p.Pos
+		if err := p.skip(depth); err != nil {
 			return nil, err
 		}
 		v := p.alloc()
@@ -221,7 +205,7 @@ func (p *parser) value() (*value, error) {
 		if c == '[' {
 			v.kind = vArr
 		}
-		v.lazy, v.hasSpan, v.s, v.p, v.off = true, true, p.src[start:p.i], p.root, int32(p.off+start)
+		v.lazy, v.hasSpan, v.s, v.p, v.off = true, true, p.src[start:p.Pos], p.root, int32(p.off+start)
 		return v, nil
 	case c == '"':
 		s, err := p.str()
@@ -232,324 +216,113 @@ func (p *parser) value() (*value, error) {
 		v.kind = vStr
 		v.s = s
 		return v, nil
-	case c == 't':
-		return p.lit("true", vBool, true)
-	case c == 'f':
-		return p.lit("false", vBool, false)
-	case c == 'n':
-		return p.lit("null", vNull, false)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	default:
-		return nil, p.errf("unexpected character %q", c)
-	}
-}
-
-func (p *parser) lit(word string, k vkind, b bool) (*value, error) {
-	if !strings.HasPrefix(p.src[p.i:], word) {
-		return nil, p.errf("invalid literal")
-	}
-	p.i += len(word)
-	v := p.alloc()
-	v.kind = k
-	v.b = b
-	return v, nil
-}
-
-// scanNumber checks the number grammar at p.i and returns its text.
-func (p *parser) scanNumber() (string, error) {
-	start := p.i
-	if p.src[p.i] == '-' {
-		p.i++
-	}
-	digits := func() int {
-		n := 0
-		for p.i < len(p.src) && p.src[p.i] >= '0' && p.src[p.i] <= '9' {
-			p.i++
-			n++
+		n, err := p.number()
+		if err != nil {
+			return nil, err
 		}
-		return n
+		v := p.alloc()
+		v.kind = vNum
+		v.s = n
+		return v, nil
 	}
-	intStart := p.i
-	if n := digits(); n == 0 {
-		return "", p.errf("invalid number")
-	} else if n > 1 && p.src[intStart] == '0' {
-		return "", p.errf("invalid number: leading zero")
-	}
-	if p.i < len(p.src) && p.src[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return "", p.errf("invalid number")
-		}
-	}
-	if p.i < len(p.src) && (p.src[p.i] == 'e' || p.src[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.src) && (p.src[p.i] == '+' || p.src[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return "", p.errf("invalid number")
-		}
-	}
-	return p.src[start:p.i], nil
-}
-
-func (p *parser) number() (*value, error) {
-	text, err := p.scanNumber()
-	if err != nil {
+	start := p.Pos
+	if err := p.SkipScalar(); err != nil {
 		return nil, err
 	}
 	v := p.alloc()
-	v.kind = vNum
-	v.s = canonNumber(text)
+	switch p.src[start] {
+	case 't':
+		v.kind, v.b = vBool, true
+	case 'f':
+		v.kind = vBool
+	default:
+		v.kind = vNull
+	}
 	return v, nil
 }
 
-// str parses a JSON string at p.i (which is '"'). Strings without escapes
+// number reads a number at Pos and returns its canonical text.
+func (p *parser) number() (string, error) {
+	lit, err := p.Number()
+	if err != nil {
+		return "", err
+	}
+	if n := len(lit); n > 0 && lit[0] != '-' && n <= 21 && allDigits(lit) {
+		return p.src[p.Pos-n : p.Pos], nil // already canonical: share it
+	}
+	return canonjson.Number(string(lit))
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// str reads a string at Pos (which is '"'). Strings without escapes
 // share the source's memory.
 func (p *parser) str() (string, error) {
-	p.i++
-	start := p.i
-	ascii := true
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			s := p.src[start:p.i]
-			p.i++
-			if !ascii && !utf8.ValidString(s) {
-				s = strings.ToValidUTF8(s, "\uFFFD")
-			}
-			return s, nil
-		case c == '\\':
-			return p.strSlow(start)
-		case c < 0x20:
-			return "", p.errf("control character in string")
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		p.i++
-	}
-	return "", p.errf("unterminated string")
-}
-
-func (p *parser) strSlow(start int) (string, error) {
-	var sb strings.Builder
-	sb.WriteString(p.src[start:p.i])
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			s := sb.String()
-			if !utf8.ValidString(s) {
-				s = strings.ToValidUTF8(s, "\uFFFD")
-			}
-			return s, nil
-		case c < 0x20:
-			return "", p.errf("control character in string")
-		case c != '\\':
-			sb.WriteByte(c)
-			p.i++
-			continue
-		}
-		p.i++
-		if p.i >= len(p.src) {
-			break
-		}
-		e := p.src[p.i]
-		p.i++
-		switch e {
-		case '"', '\\', '/':
-			sb.WriteByte(e)
-		case 'b':
-			sb.WriteByte('\b')
-		case 'f':
-			sb.WriteByte('\f')
-		case 'n':
-			sb.WriteByte('\n')
-		case 'r':
-			sb.WriteByte('\r')
-		case 't':
-			sb.WriteByte('\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", p.errf("invalid \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if strings.HasPrefix(p.src[p.i:], "\\u") {
-					save := p.i
-					p.i += 2
-					var ok2 bool
-					r2, ok2 = p.hex4()
-					if !ok2 {
-						return "", p.errf("invalid \\u escape")
-					}
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						sb.WriteRune(d)
-						continue
-					}
-					p.i = save
-				}
-				sb.WriteRune(utf8.RuneError)
-				continue
-			}
-			sb.WriteRune(r)
-		default:
-			return "", p.errf("invalid escape")
-		}
-	}
-	return "", p.errf("unterminated string")
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if p.i+4 > len(p.src) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(p.src[p.i:p.i+4], 16, 32)
+	start := p.Pos + 1
+	raw, plain, err := p.ScanString()
 	if err != nil {
-		return 0, false
+		return "", err
 	}
-	p.i += 4
-	return rune(n), true
+	if plain {
+		return p.src[start : start+len(raw)], nil
+	}
+	return canonjson.Unquote(raw), nil
 }
 
-// skip moves p.i past the value at p.i. On the first pass it checks the
-// grammar (and nesting depth); on an already valid document it only finds
-// the end.
-func (p *parser) skip() error {
+// skip moves Pos past the value at Pos, depth levels below the top. On
+// the first pass it checks the grammar, the numbers and the nesting (one
+// limit, canonjson's); on an already valid document it only finds the end.
+func (p *parser) skip(depth int) error {
 	if p.valid {
 		p.skipKnown()
 		return nil
 	}
-	if p.i >= len(p.src) {
-		return p.errf("unexpected end of input")
-	}
-	switch c := p.src[p.i]; c {
-	case '{', '[':
-		k := len(p.ends)
-		p.ends = append(p.ends, span{start: int32(p.i)})
-		if err := p.skipContainer(c); err != nil {
-			return err
-		}
-		p.ends[k].end = int32(p.i)
-		return nil
-	}
-	return p.skipScalar()
-}
-
-func (p *parser) skipContainer(c byte) error {
-	switch c {
-	case '{':
-		p.depth++
-		if p.depth > maxJSONDepth {
-			return errTooDeep
-		}
-		p.i++
-		p.ws()
-		if p.i < len(p.src) && p.src[p.i] == '}' {
-			p.i++
-			p.depth--
-			return nil
-		}
-		for {
-			p.ws()
-			if p.i >= len(p.src) || p.src[p.i] != '"' {
-				return p.errf("expected object key")
-			}
-			if err := p.skipString(); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i >= len(p.src) || p.src[p.i] != ':' {
-				return p.errf("expected :")
-			}
-			p.i++
-			p.ws()
-			if err := p.skip(); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i >= len(p.src) {
-				return p.errf("unterminated object")
-			}
-			if p.src[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.src[p.i] == '}' {
-				p.i++
-				p.depth--
-				return nil
-			}
-			return p.errf("expected , or }")
-		}
-	case '[':
-		p.depth++
-		if p.depth > maxJSONDepth {
-			return errTooDeep
-		}
-		p.i++
-		p.ws()
-		if p.i < len(p.src) && p.src[p.i] == ']' {
-			p.i++
-			p.depth--
-			return nil
-		}
-		for {
-			p.ws()
-			if err := p.skip(); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i >= len(p.src) {
-				return p.errf("unterminated array")
-			}
-			if p.src[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.src[p.i] == ']' {
-				p.i++
-				p.depth--
-				return nil
-			}
-			return p.errf("expected , or ]")
-		}
-	}
-	return nil
-}
-
-func (p *parser) skipScalar() error {
-	switch c := p.src[p.i]; {
-	case c == '"':
-		return p.skipString()
-	case c == 't':
-		return p.skipLit("true")
-	case c == 'f':
-		return p.skipLit("false")
-	case c == 'n':
-		return p.skipLit("null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		_, err := p.scanNumber()
+	if err := canonjson.CheckDepth(depth); err != nil {
 		return err
 	}
-	return p.errf("unexpected character %q", p.src[p.i])
+	switch p.Peek() {
+	case '{':
+		k := len(p.ends)
+		p.ends = append(p.ends, span{start: int32(p.Pos)})
+		if err := p.EachMember(func(string) error { return p.skip(depth + 1) }); err != nil {
+			return err
+		}
+		p.ends[k].end = int32(p.Pos)
+		return nil
+	case '[':
+		k := len(p.ends)
+		p.ends = append(p.ends, span{start: int32(p.Pos)})
+		if err := p.EachElement(func(int) error { return p.skip(depth + 1) }); err != nil {
+			return err
+		}
+		p.ends[k].end = int32(p.Pos)
+		return nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		_, err := p.number()
+		return err
+	}
+	return p.SkipScalar()
 }
 
-// skipKnown moves past the container at p.i using the ends the first pass
+// skipKnown moves past the container at Pos using the ends the first pass
 // recorded.
 func (p *parser) skipKnown() {
-	at := int32(p.off + p.i)
+	at := int32(p.off + p.Pos)
 	ends := p.root.ends
 	k, ok := slices.BinarySearchFunc(ends, at, func(s span, at int32) int { return cmpInt32(s.start, at) })
 	if !ok {
 		p.skipFast()
 		return
 	}
-	p.i = int(ends[k].end) - p.off
+	p.Pos = int(ends[k].end) - p.off
 }
 
 func cmpInt32(a, b int32) int {
@@ -562,63 +335,20 @@ func cmpInt32(a, b int32) int {
 	return 0
 }
 
-func (p *parser) skipLit(word string) error {
-	if !strings.HasPrefix(p.src[p.i:], word) {
-		return p.errf("invalid literal")
-	}
-	p.i += len(word)
-	return nil
-}
-
-// skipString checks a string at p.i without building it.
-func (p *parser) skipString() error {
-	p.i++
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return nil
-		case c < 0x20:
-			return p.errf("control character in string")
-		case c == '\\':
-			p.i++
-			if p.i >= len(p.src) {
-				return p.errf("unterminated string")
-			}
-			switch p.src[p.i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if p.i+4 >= len(p.src) {
-					return p.errf("invalid \\u escape")
-				}
-				if _, err := strconv.ParseUint(p.src[p.i+1:p.i+5], 16, 32); err != nil {
-					return p.errf("invalid \\u escape")
-				}
-				p.i += 4
-			default:
-				return p.errf("invalid escape")
-			}
-		}
-		p.i++
-	}
-	return p.errf("unterminated string")
-}
-
 // skipFast finds the end of a value in text known to be valid.
 func (p *parser) skipFast() {
 	depth := 0
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
+	for p.Pos < len(p.src) {
+		switch p.src[p.Pos] {
 		case '"':
-			p.i++
-			for p.i < len(p.src) {
-				c := p.src[p.i]
+			p.Pos++
+			for p.Pos < len(p.src) {
+				c := p.src[p.Pos]
 				if c == '\\' {
-					p.i += 2
+					p.Pos += 2
 					continue
 				}
-				p.i++
+				p.Pos++
 				if c == '"' {
 					break
 				}
@@ -632,7 +362,7 @@ func (p *parser) skipFast() {
 		case '}', ']':
 			depth--
 			if depth == 0 {
-				p.i++
+				p.Pos++
 				return
 			}
 		case ',', ':', ' ', '\t', '\n', '\r':
@@ -640,54 +370,54 @@ func (p *parser) skipFast() {
 				return
 			}
 		}
-		p.i++
+		p.Pos++
 	}
 }
 
 // arrayInto reads the array at the start of p.src into v.
 func (p *parser) arrayInto(v *value) {
-	p.i = 1
-	p.ws()
-	if p.i < len(p.src) && p.src[p.i] == ']' {
+	p.Pos = 1
+	p.SkipSpace()
+	if p.Peek() == ']' {
 		return
 	}
 	base := len(p.root.vstack)
 	for {
-		p.ws()
-		e, err := p.value()
+		p.SkipSpace()
+		e, err := p.value(0)
 		if err != nil {
 			panic("schemadiff: re-reading validated JSON: " + err.Error())
 		}
 		p.root.vstack = append(p.root.vstack, e)
-		p.ws()
-		if p.i >= len(p.src) || p.src[p.i] != ',' {
+		p.SkipSpace()
+		if p.Peek() != ',' {
 			break
 		}
-		p.i++
+		p.Pos++
 	}
 	v.arr = p.root.takeValues(base)
 }
 
 // objectInto reads the object at the start of p.src into v, sorted by key.
 func (p *parser) objectInto(v *value) {
-	p.i = 1
-	p.ws()
-	if p.i < len(p.src) && p.src[p.i] == '}' {
+	p.Pos = 1
+	p.SkipSpace()
+	if p.Peek() == '}' {
 		return
 	}
 	r := p.root
 	sorted := true
 	base := len(r.mstack)
 	for {
-		p.ws()
+		p.SkipSpace()
 		k, err := p.str()
 		if err != nil {
 			panic("schemadiff: re-reading validated JSON: " + err.Error())
 		}
-		p.ws()
-		p.i++ // ':'
-		p.ws()
-		e, err := p.value()
+		p.SkipSpace()
+		p.Pos++ // ':'
+		p.SkipSpace()
+		e, err := p.value(0)
 		if err != nil {
 			panic("schemadiff: re-reading validated JSON: " + err.Error())
 		}
@@ -695,11 +425,11 @@ func (p *parser) objectInto(v *value) {
 			sorted = false
 		}
 		r.mstack = append(r.mstack, member{k, e})
-		p.ws()
-		if p.i >= len(p.src) || p.src[p.i] != ',' {
+		p.SkipSpace()
+		if p.Peek() != ',' {
 			break
 		}
-		p.i++
+		p.Pos++
 	}
 	obj := r.takeMembers(base)
 	if !sorted {
@@ -787,88 +517,19 @@ func rawEqual(a, b *value) bool {
 	return false
 }
 
-// canonNumber returns the one text form of a JSON number: no exponent
-// while the integer has at most 21 digits, no trailing fraction zeros,
-// "-0" as "0", otherwise d.ddde±N. Equal numbers give equal text.
+// canonNumber returns the one text form of a JSON number (canonjson's);
+// the literal is one the parser accepted.
 func canonNumber(s string) string {
-	// Fast path: a plain integer without leading zeros.
-	plain := len(s) > 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && !(i == 0 && c == '-') {
-			plain = false
-			break
-		}
+	n, err := canonjson.Number(s)
+	if err != nil {
+		panic("schemadiff: number the parser accepted: " + err.Error())
 	}
-	if plain {
-		n := len(s)
-		if s[0] == '-' {
-			n--
-		}
-		if n <= 21 && s != "-0" {
-			return s
-		}
-	}
-	neg := false
-	if s[0] == '-' {
-		neg = true
-		s = s[1:]
-	}
-	intPart, frac, exp := s, "", 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.Atoi(s[i+1:])
-		if err != nil {
-			// Exponent too large for an int: keep the text as is; it is
-			// still a deterministic form for this input.
-			if neg {
-				return "-" + s
-			}
-			return s
-		}
-		exp = e
-		intPart = s[:i]
-	}
-	if i := strings.IndexByte(intPart, '.'); i >= 0 {
-		frac = intPart[i+1:]
-		intPart = intPart[:i]
-	}
-	digits := strings.TrimLeft(intPart+frac, "0")
-	exp -= len(frac)
-	if digits == "" {
-		return "0"
-	}
-	trimmed := strings.TrimRight(digits, "0")
-	exp += len(digits) - len(trimmed)
-	digits = trimmed
-	var out string
-	n := len(digits)
-	switch {
-	case exp >= 0 && n+exp <= 21:
-		out = digits + strings.Repeat("0", exp)
-	case exp < 0 && -exp < n:
-		out = digits[:n+exp] + "." + digits[n+exp:]
-	case exp < 0 && -exp-n < 6:
-		out = "0." + strings.Repeat("0", -exp-n) + digits
-	default:
-		e := exp + n - 1
-		out = digits[:1]
-		if n > 1 {
-			out += "." + digits[1:]
-		}
-		if e >= 0 {
-			out += "e+" + strconv.Itoa(e)
-		} else {
-			out += "e" + strconv.Itoa(e)
-		}
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
+	return n
 }
 
-// appendCanon appends the canonical encoding of v: keys sorted, compact,
-// canonical numbers, minimal string escapes without HTML escaping.
+// appendCanon appends the canonical encoding of v, canonjson's form: keys
+// sorted, compact, canonical numbers, arrays of primitives sorted, the
+// one string escaper.
 func appendCanon(buf []byte, v *value) []byte {
 	switch v.kind {
 	case vNull:
@@ -881,14 +542,24 @@ func appendCanon(buf []byte, v *value) []byte {
 	case vNum:
 		return append(buf, v.s...)
 	case vStr:
-		return appendString(buf, v.s)
+		return canonjson.AppendString(buf, v.s)
 	case vArr:
+		start := len(buf)
 		buf = append(buf, '[')
-		for i, e := range v.elems() {
+		elems := v.elems()
+		spans := make([][2]int, 0, len(elems))
+		prim := true
+		for i, e := range elems {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
+			st := len(buf)
 			buf = appendCanon(buf, e)
+			spans = append(spans, [2]int{st, len(buf)})
+			prim = prim && e.kind != vArr && e.kind != vObj
+		}
+		if prim {
+			buf = canonjson.SortElements(buf, start, spans)
 		}
 		return append(buf, ']')
 	case vObj:
@@ -897,60 +568,13 @@ func appendCanon(buf []byte, v *value) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendString(buf, m.k)
+			buf = canonjson.AppendString(buf, m.k)
 			buf = append(buf, ':')
 			buf = appendCanon(buf, m.v)
 		}
 		return append(buf, '}')
 	}
 	return buf
-}
-
-const hexDigits = "0123456789abcdef"
-
-func appendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			case '\b':
-				buf = append(buf, '\\', 'b')
-			case '\f':
-				buf = append(buf, '\\', 'f')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == '\u2028' || r == '\u2029' {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }
 
 // canon returns the canonical JSON of v, or nil for a nil value.
@@ -981,42 +605,20 @@ func short(v *value) string {
 	return string(b)
 }
 
-// JSON Pointer helpers (RFC 6901).
-
-func ptrEscape(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	s = strings.ReplaceAll(s, "~", "~0")
-	return strings.ReplaceAll(s, "/", "~1")
-}
-
+// ptrJoin appends reference tokens to a pointer.
 func ptrJoin(base string, toks ...string) string {
-	n := len(base)
-	for _, t := range toks {
-		n += 1 + len(t)
-	}
-	b := make([]byte, 0, n)
-	b = append(b, base...)
-	for _, t := range toks {
-		b = append(b, '/')
-		b = append(b, ptrEscape(t)...)
-	}
-	return string(b)
+	return jsonptr.Pointer(base).Append(toks...).String()
 }
 
 // lookupPointer resolves an RFC 6901 pointer (already URI-fragment decoded)
 // in doc.
 func lookupPointer(doc *value, ptr string) (*value, bool) {
-	if ptr == "" {
-		return doc, true
-	}
-	if ptr[0] != '/' {
+	p, err := jsonptr.Parse(ptr)
+	if err != nil {
 		return nil, false
 	}
 	cur := doc
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range p.Tokens() {
 		switch cur.kind {
 		case vObj:
 			cur = cur.get(tok)

@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
-
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"golang.org/x/tools/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*/*.txtar")
@@ -242,7 +242,7 @@ func reorder(t testing.TB, data []byte) []byte {
 			buf = append(buf, "{ "...)
 			ms := v.members()
 			for i := len(ms) - 1; i >= 0; i-- {
-				buf = appendString(buf, ms[i].k)
+				buf = canonjson.AppendString(buf, ms[i].k)
 				buf = append(buf, ": "...)
 				buf = enc(buf, ms[i].v)
 				if i > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -56,12 +57,12 @@ func (k *checker) diagnostics(c *capture.Capture) {
 // sectionPointer points at the snapshot section a list method fills.
 func sectionPointer(method string) string {
 	if s := sectionOf(method); s != nil {
-		return "/" + s.key
+		return jsonptr.New(s.key).String()
 	}
 	if method == "" {
 		return ""
 	}
-	return "/" + escapeToken(method)
+	return jsonptr.New(method).String()
 }
 
 func frameNote(seq int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -319,14 +320,7 @@ func (k *checker) notObject(root any, l leaf, rel []string, revs string) (rule, 
 
 // relTokens splits a JSON Pointer back into unescaped tokens.
 func relTokens(ptr string) []string {
-	if ptr == "" {
-		return nil
-	}
-	parts := strings.Split(ptr[1:], "/")
-	for i, p := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
-	}
-	return parts
+	return jsonptr.Pointer(ptr).Tokens()
 }
 
 // describe words one failure: where it is, what it is and what authority

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -26,7 +27,9 @@ func (k *checker) features(v any, def string, loc locator) {
 	k.walkDef(v, def, nil, loc, 0)
 }
 
-const maxFeatureDepth = 64
+// maxFeatureDepth bounds the walk of a value along its definition: the
+// one nesting limit.
+const maxFeatureDepth = canonjson.MaxDepth
 
 func (k *checker) walkDef(v any, def string, at []string, loc locator, depth int) {
 	node, ok := k.schema.c.defs[def].(map[string]any)

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -84,7 +87,9 @@ func (k *checker) description(it *item) {
 		fmt.Sprintf("%s has no description; the model has only its name to go by", it.label()))
 }
 
-const maxSchemaDepth = 128
+// maxSchemaDepth bounds the schema walks; it is the one nesting limit,
+// which the decoded schema is within already.
+const maxSchemaDepth = canonjson.MaxDepth
 
 // requiredUndefined reports, at any depth of a tool schema, a "required"
 // entry naming a property the schema does not define. A property counts
@@ -105,39 +110,33 @@ func (k *checker) requiredUndefined(it *item, field string, schema any) {
 		if req, ok := m["required"].([]any); ok && len(req) > 0 {
 			k.checkRequired(it, field, m, req, at, owners)
 		}
-		for _, kw := range []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"} {
-			if sub, ok := m[kw].(map[string]any); ok {
-				for name, x := range sub {
-					var inh []map[string]any
-					if kw == "dependentSchemas" {
-						inh = append(owners[:len(owners):len(owners)], m)
+		for _, sk := range kw.Subschemas {
+			x, ok := m[sk.Name]
+			if !ok {
+				continue
+			}
+			// A branch of an in-place keyword applies to the same instance:
+			// the schemas it belongs to define properties for it too.
+			var inh []map[string]any
+			if sk.InPlace {
+				inh = append(owners[:len(owners):len(owners)], m)
+			}
+			switch v := x.(type) {
+			case map[string]any:
+				switch {
+				case sk.Form == kw.Map:
+					for name, sub := range v {
+						walk(sub, append(at, sk.Name, name), inh, depth+1)
 					}
-					walk(x, append(at, kw, name), inh, depth+1)
+				case kw.HoldsOne(sk.Name):
+					walk(v, append(at, sk.Name), inh, depth+1)
 				}
-			}
-		}
-		for _, kw := range []string{"additionalProperties", "items", "contains", "unevaluatedProperties", "additionalItems", "unevaluatedItems"} {
-			if sub, ok := m[kw].(map[string]any); ok {
-				walk(sub, append(at, kw), nil, depth+1)
-			}
-		}
-		for _, kw := range []string{"items", "prefixItems"} {
-			if arr, ok := m[kw].([]any); ok {
-				for i, sub := range arr {
-					walk(sub, append(at, kw, strconv.Itoa(i)), nil, depth+1)
+			case []any:
+				if kw.HoldsList(sk.Name) {
+					for i, sub := range v {
+						walk(sub, append(at, sk.Name, strconv.Itoa(i)), inh, depth+1)
+					}
 				}
-			}
-		}
-		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-			if arr, ok := m[kw].([]any); ok {
-				for i, sub := range arr {
-					walk(sub, append(at, kw, strconv.Itoa(i)), append(owners[:len(owners):len(owners)], m), depth+1)
-				}
-			}
-		}
-		for _, kw := range []string{"if", "then", "else", "not"} {
-			if sub, ok := m[kw].(map[string]any); ok {
-				walk(sub, append(at, kw), append(owners[:len(owners):len(owners)], m), depth+1)
 			}
 		}
 	}
@@ -156,7 +155,7 @@ func (k *checker) checkRequired(it *item, field string, m map[string]any, req []
 		if !ok || defined[name] || matchesPattern(m, name) {
 			continue
 		}
-		ptr := "/" + field + pointerOf(at) + "/required/" + strconv.Itoa(i)
+		ptr := jsonptr.New(field).Append(at...).Append("required").AppendIndex(i).String()
 		where := field
 		if len(at) > 0 {
 			where = pathOf(append([]string{field}, at...))
@@ -174,8 +173,8 @@ func addDefined(defined map[string]bool, m map[string]any) bool {
 		if !ok {
 			return true
 		}
-		for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
-			if _, ok := sm[kw]; ok {
+		for _, name := range kw.Refers {
+			if _, ok := sm[name]; ok {
 				return false
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -208,27 +210,6 @@ type normalizer struct {
 	path   []string // location of the node being written
 }
 
-var refKeywords = map[string]bool{
-	"$ref": true, "$dynamicRef": true, "$recursiveRef": true, "$id": true,
-	"$anchor": true, "$dynamicAnchor": true, "$recursiveAnchor": true, "$vocabulary": true,
-}
-
-// Keywords whose value is a schema, a list of schemas, or a map of
-// schemas (in some dialect). Object-valued entries are split off as
-// nodes; anything else stays in the node and is judged there.
-var (
-	schemaKeywords = map[string]bool{
-		"items": true, "additionalItems": true, "additionalProperties": true, "contains": true,
-		"propertyNames": true, "if": true, "then": true, "else": true, "not": true,
-		"unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true,
-	}
-	schemaListKeywords = map[string]bool{"items": true, "allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
-	schemaMapKeywords  = map[string]bool{
-		"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
-		"dependentSchemas": true, "dependencies": true,
-	}
-)
-
 func (n *normalizer) push(tok string) { n.path = append(n.path, tok) }
 func (n *normalizer) pop()            { n.path = n.path[:len(n.path)-1] }
 
@@ -250,10 +231,10 @@ func (n *normalizer) node(m map[string]any) {
 		x := m[key]
 		n.push(key)
 		switch {
-		case refKeywords[key], key == "id" && n.draft4:
+		case kw.Reference(key), key == "id" && n.draft4:
 			n.refs = true
 			writeJSON(&b, x)
-		case schemaMapKeywords[key]:
+		case kw.HoldsMap(key):
 			obj, ok := x.(map[string]any)
 			if !ok {
 				writeJSON(&b, x)
@@ -273,7 +254,7 @@ func (n *normalizer) node(m map[string]any) {
 				n.pop()
 			}
 			b.WriteByte('}')
-		case schemaListKeywords[key] && isArray(x):
+		case kw.HoldsList(key) && isArray(x):
 			b.WriteByte('[')
 			for j, e := range x.([]any) {
 				if j > 0 {
@@ -284,7 +265,7 @@ func (n *normalizer) node(m map[string]any) {
 				n.pop()
 			}
 			b.WriteByte(']')
-		case schemaKeywords[key]:
+		case kw.HoldsOne(key):
 			n.child(&b, x)
 		case key == "pattern":
 			if p, ok := x.(string); ok {
@@ -381,7 +362,9 @@ func numberClass(num json.Number) string {
 	return "-0.5"
 }
 
-// writeJSON writes v as JSON (object keys sorted).
+// writeJSON writes v as JSON (object keys sorted). Numbers keep their
+// text: the meta-schemas of older drafts tell 1.0 from 1, so the
+// canonical number form would change a node's validity.
 func writeJSON(b *bytes.Buffer, v any) {
 	switch x := v.(type) {
 	case nil:
@@ -394,28 +377,14 @@ func writeJSON(b *bytes.Buffer, v any) {
 		b.WriteString(x.String())
 		return
 	case string:
-		if isPlain(x) {
-			b.WriteByte('"')
-			b.WriteString(x)
-			b.WriteByte('"')
-			return
-		}
+		b.Write(canonjson.AppendString(b.AvailableBuffer(), x))
+		return
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		data = []byte("null")
 	}
 	b.Write(data)
-}
-
-// isPlain reports whether s needs no escaping in JSON.
-func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7F || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // tokens replaces the values of a list by tokens that keep equality.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -89,7 +90,7 @@ func (k *checker) reportToolSchema(it *item, field string, sc *schemaCheck) {
 	if field == "outputSchema" {
 		invalid = rules.ToolOutputSchemaInvalid
 	}
-	base := "/" + field
+	base := jsonptr.New(field).String()
 	if sc.unknownDialect != "" {
 		k.add(rules.ToolSchemaUnresolvable, it.subj, base+"/$schema",
 			fmt.Sprintf("%s: %s declares \"$schema\": %q, which is not a JSON Schema meta-schema mcp-surface knows (draft-04 to 2020-12); it was not checked", it.label(), field, sc.unknownDialect))

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -54,7 +55,9 @@ func RuleIDs() []string {
 // nothing is skipped silently.
 var ErrSchemaMissing = errors.New("schema not loaded")
 
-// section describes one list of the surface.
+// section describes one list of the surface: its kind of item, from
+// manifest.ItemKinds, and the published schema's definitions of an item
+// and of a page.
 type section struct {
 	method  string // list method
 	key     string // items key in the list result and the snapshot
@@ -65,12 +68,25 @@ type section struct {
 	noun    string // for messages
 }
 
-var sections = []*section{
-	{capture.MethodToolsList, "tools", finding.KindTool, "name", "Tool", "ListToolsResult", "tool"},
-	{capture.MethodPromptsList, "prompts", finding.KindPrompt, "name", "Prompt", "ListPromptsResult", "prompt"},
-	{capture.MethodResourcesList, "resources", finding.KindResource, "uri", "Resource", "ListResourcesResult", "resource"},
-	{capture.MethodResourceTemplatesList, "resourceTemplates", finding.KindResourceTemplate, "uriTemplate", "ResourceTemplate", "ListResourceTemplatesResult", "resource template"},
+// itemDefs names the schema definitions of each subject kind's item and
+// page.
+var itemDefs = map[string][2]string{
+	finding.KindTool:             {"Tool", "ListToolsResult"},
+	finding.KindPrompt:           {"Prompt", "ListPromptsResult"},
+	finding.KindResource:         {"Resource", "ListResourcesResult"},
+	finding.KindResourceTemplate: {"ResourceTemplate", "ListResourceTemplatesResult"},
 }
+
+// sections are in the order a capture reads the lists.
+var sections = func() []*section {
+	var out []*section
+	for _, m := range capture.ListMethods {
+		k, _ := manifest.KindOfMethod(m)
+		d := itemDefs[k.Subject]
+		out = append(out, &section{k.Method, k.Section, k.Subject, k.Identity, d[0], d[1], k.Noun})
+	}
+	return out
+}()
 
 func sectionOf(method string) *section {
 	for _, s := range sections {
@@ -246,10 +262,10 @@ func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]f
 		}
 		if k.known {
 			k.validateValue(part.def, v, func(loc []string) (finding.Subject, string, string) {
-				return server, "/" + part.key + pointerOf(loc), "snapshot " + part.key
+				return server, jsonptr.New(part.key).Append(loc...).String(), "snapshot " + part.key
 			})
 			k.features(v, part.def, func(loc []string) (finding.Subject, string, string) {
-				return server, "/" + part.key + pointerOf(loc), "snapshot " + part.key
+				return server, jsonptr.New(part.key).Append(loc...).String(), "snapshot " + part.key
 			})
 		}
 		if part.key == "serverInfo" {
@@ -605,22 +621,7 @@ func (k *checker) checkItems() {
 
 // pointerOf turns validator location tokens into a JSON Pointer.
 func pointerOf(tokens []string) string {
-	if len(tokens) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
-func escapeToken(t string) string {
-	if !strings.ContainsAny(t, "~/") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+	return jsonptr.New(tokens...).String()
 }
 
 // jsonType names the JSON type of a decoded value.
