@@ -34,6 +34,9 @@ type Options struct {
 	// for fields head introduces (set it when the spec gate runs on head
 	// anyway, so the finding is not reported twice).
 	SkipFeatureVersionCheck bool
+	// Cost turns on the context cost comparison (context-cost-changed and
+	// the increase budget). nil leaves it off.
+	Cost *CostOptions
 	// Policy applies .mcp-surface.yaml (severity overrides, profiles,
 	// acknowledgements). nil applies nothing.
 	Policy Policy
@@ -105,6 +108,7 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d.prompts()
 	d.resources()
 	d.templates()
+	d.cost()
 
 	fs := d.out
 	if opts.Policy != nil {

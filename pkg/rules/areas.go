@@ -37,6 +37,7 @@ var areaTitles = []struct {
 	{"Resources", resourceChangeRules},
 	{"Resource templates", templateChangeRules},
 	{"Model-visible text", textChangeRules},
+	{"Context cost", costRules},
 }
 
 // Areas returns the table by area, in the order of the rule catalog.

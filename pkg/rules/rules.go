@@ -156,6 +156,7 @@ var areas = [][]Rule{
 	resourceChangeRules,
 	templateChangeRules,
 	textChangeRules,
+	costRules,
 }
 
 // table is every rule sorted by ID; index maps an ID to its position.

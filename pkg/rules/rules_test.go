@@ -65,10 +65,11 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// The sections the diff engine owns use the prefixes of catalog b0.
+// The sections the diff engine owns use the prefixes of catalog b0, and
+// context- for the cost of the whole surface (not an item of the catalog).
 func TestChangeRulePrefixes(t *testing.T) {
 	prefixes := []string{"protocol-", "server-", "capability-", "tool-", "input-", "output-",
-		"prompt-", "resource-", "text-"}
+		"prompt-", "resource-", "text-", "context-"}
 	for _, r := range All() {
 		if r.Kind != KindChange {
 			continue

@@ -1,0 +1,165 @@
+package cost
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// Tool is one tool's cost.
+type Tool struct {
+	Name   string `json:"name"`
+	Tokens int    `json:"tokens"`
+	// Share is Tokens / Table.Total, in [0, 1]; 0 when the total is 0.
+	Share float64 `json:"share"`
+}
+
+// Table is the context cost of one surface. Field names are a public
+// contract (the JSON rendering): add, never rename.
+type Table struct {
+	Encoding Encoding `json:"encoding"`
+	// Tools, largest first, ties by name.
+	Tools []Tool `json:"tools"`
+	// Instructions is the tokens of the server's instructions (0 without).
+	Instructions int `json:"instructions"`
+	// InstructionsShare is Instructions / Total.
+	InstructionsShare float64 `json:"instructionsShare"`
+	// Total is the sum of every tool's tokens and the instructions': the
+	// server's share of every session's context.
+	Total int `json:"total"`
+}
+
+// Find returns a tool's cost by name.
+func (t *Table) Find(name string) (Tool, bool) {
+	if t == nil {
+		return Tool{}, false
+	}
+	for _, x := range t.Tools {
+		if x.Name == name {
+			return x, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Options say how to count. The zero value counts in DefaultEncoding.
+type Options struct {
+	Encoding Encoding
+}
+
+// Compute counts a surface. A nil manifest counts as empty. It fails only
+// on an unknown encoding or a tool that is not a JSON object, which a
+// snapshot read by pkg/manifest never has.
+func Compute(m *manifest.Manifest, o Options) (*Table, error) {
+	enc, err := ParseEncoding(string(o.Encoding))
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Encoding: enc, Tools: []Tool{}}
+	if m == nil {
+		return t, nil
+	}
+	c, err := codec(enc)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	for _, it := range m.Tools {
+		buf.Reset()
+		if err := writeToolText(&buf, it.Raw); err != nil {
+			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
+		}
+		n, err := c.Count(buf.String())
+		if err != nil {
+			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
+		}
+		t.Tools = append(t.Tools, Tool{Name: it.ID, Tokens: n})
+		t.Total += n
+	}
+	if s, ok := InstructionsText(m); ok {
+		n, err := c.Count(s)
+		if err != nil {
+			return nil, fmt.Errorf("counting instructions: %w", err)
+		}
+		t.Instructions = n
+		t.Total += n
+	}
+	for i := range t.Tools {
+		t.Tools[i].Share = share(t.Tools[i].Tokens, t.Total)
+	}
+	t.InstructionsShare = share(t.Instructions, t.Total)
+	slices.SortFunc(t.Tools, func(a, b Tool) int {
+		return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), strings.Compare(a.Name, b.Name))
+	})
+	return t, nil
+}
+
+func share(n, total int) float64 {
+	if total == 0 {
+		return 0
+	}
+	return float64(n) / float64(total)
+}
+
+// ToolText returns the counted text of one tool (see the package
+// documentation): {"name","description","inputSchema"}, compact, in that
+// order, each member only when the tool has it.
+func ToolText(it manifest.Item) (string, error) {
+	var buf bytes.Buffer
+	if err := writeToolText(&buf, it.Raw); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// countedMembers are the members of a tool that clients send to the
+// model, in the order they send them.
+var countedMembers = []string{"name", "description", "inputSchema"}
+
+func writeToolText(buf *bytes.Buffer, raw json.RawMessage) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
+		return fmt.Errorf("the tool is not a JSON object")
+	}
+	buf.WriteByte('{')
+	first := true
+	for _, k := range countedMembers {
+		v, ok := members[k]
+		if !ok {
+			continue
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		buf.WriteByte('"')
+		buf.WriteString(k)
+		buf.WriteString(`":`)
+		// Members of a canonical item are compact already; compacting
+		// again keeps the count right for an Item built by hand.
+		if err := json.Compact(buf, v); err != nil {
+			return fmt.Errorf("member %s: %w", k, err)
+		}
+	}
+	buf.WriteByte('}')
+	return nil
+}
+
+// InstructionsText returns the server's instructions as the text a host
+// puts into the system prompt; ok is false when there are none (absent,
+// null, empty or not a string).
+func InstructionsText(m *manifest.Manifest) (string, bool) {
+	if m == nil || len(m.Instructions) == 0 {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(m.Instructions, &s); err != nil || s == "" {
+		return "", false
+	}
+	return s, true
+}
