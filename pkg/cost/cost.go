@@ -56,17 +56,53 @@ type Options struct {
 // on an unknown encoding or a tool that is not a JSON object, which a
 // snapshot read by pkg/manifest never has.
 func Compute(m *manifest.Manifest, o Options) (*Table, error) {
+	c, err := NewCounter(o)
+	if err != nil {
+		return nil, err
+	}
+	return c.Compute(m)
+}
+
+// Counter counts surfaces in one encoding and remembers the count of each
+// text it has seen, so that counting two versions of a surface (base and
+// head of a diff) pays only for what changed. It is not safe for
+// concurrent use.
+type Counter struct {
+	enc   Encoding
+	codec interface{ Count(string) (int, error) }
+	seen  map[string]int
+}
+
+// NewCounter returns a Counter for the options' encoding.
+func NewCounter(o Options) (*Counter, error) {
 	enc, err := ParseEncoding(string(o.Encoding))
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Encoding: enc, Tools: []Tool{}}
-	if m == nil {
-		return t, nil
-	}
 	c, err := codec(enc)
 	if err != nil {
 		return nil, err
+	}
+	return &Counter{enc: enc, codec: c, seen: map[string]int{}}, nil
+}
+
+func (c *Counter) count(s string) (int, error) {
+	if n, ok := c.seen[s]; ok {
+		return n, nil
+	}
+	n, err := c.codec.Count(s)
+	if err != nil {
+		return 0, fmt.Errorf("counting tokens (%s): %w", c.enc, err)
+	}
+	c.seen[s] = n
+	return n, nil
+}
+
+// Compute counts a surface, as the package function does.
+func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
+	t := &Table{Encoding: c.enc, Tools: []Tool{}}
+	if m == nil {
+		return t, nil
 	}
 	var buf bytes.Buffer
 	for _, it := range m.Tools {
@@ -74,7 +110,7 @@ func Compute(m *manifest.Manifest, o Options) (*Table, error) {
 		if err := writeToolText(&buf, it.Raw); err != nil {
 			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
 		}
-		n, err := c.Count(buf.String())
+		n, err := c.count(buf.String())
 		if err != nil {
 			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
 		}
@@ -82,7 +118,7 @@ func Compute(m *manifest.Manifest, o Options) (*Table, error) {
 		t.Total += n
 	}
 	if s, ok := InstructionsText(m); ok {
-		n, err := c.Count(s)
+		n, err := c.count(s)
 		if err != nil {
 			return nil, fmt.Errorf("counting instructions: %w", err)
 		}

@@ -38,8 +38,12 @@ func (d *differ) cost() {
 	if err != nil {
 		enc = cost.DefaultEncoding
 	}
-	base, err1 := cost.Compute(d.base, cost.Options{Encoding: enc})
-	head, err2 := cost.Compute(d.head, cost.Options{Encoding: enc})
+	counter, err := cost.NewCounter(cost.Options{Encoding: enc})
+	if err != nil {
+		return // the encodings are embedded: only a broken build fails here
+	}
+	base, err1 := counter.Compute(d.base)
+	head, err2 := counter.Compute(d.head)
 	if err1 != nil || err2 != nil {
 		return // only a tool that is not an object, which no snapshot holds
 	}
