@@ -46,6 +46,8 @@ type Config struct {
 	Rename Rename
 	// Text configures the model-visible text detectors (text:).
 	Text Text
+	// Cost configures the context cost and its budgets (cost:).
+	Cost Cost
 	// Servers to capture (servers:), for `check` and `snapshot` over
 	// several servers. Parsed now; used by later commands.
 	Servers []Server
@@ -115,6 +117,7 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 		"reservedMetaPrefixes": func(n *yaml.Node) { c.ReservedMetaPrefixes = p.strings(n, "reservedMetaPrefixes") },
 		"rename":               func(n *yaml.Node) { c.Rename = p.rename(n) },
 		"text":                 func(n *yaml.Node) { c.Text = p.text(n) },
+		"cost":                 func(n *yaml.Node) { c.Cost = p.cost(n) },
 		"servers":              func(n *yaml.Node) { c.Servers = p.servers(n) },
 	}
 }

@@ -32,5 +32,8 @@ func (c *Config) DiffOptions(now time.Time) diff.Options {
 		LengthSpikeMinChars: c.Text.LengthSpikeMinChars,
 		EncodedMinLength:    c.Text.EncodedMinLength,
 	}
+	if c.Cost.Set {
+		o.Cost = &diff.CostOptions{Encoding: c.Cost.Encoding, Budget: c.Cost.Budget}
+	}
 	return o
 }

@@ -25,6 +25,13 @@
 //	  lengthSpikeRatio: 2
 //	  lengthSpikeMinChars: 200
 //	  encodedMinLength: 40
+//	cost:                      # context cost (rules context-*); turns on context-cost-changed
+//	  encoding: o200k_base     # or cl100k_base
+//	  budget:                  # each limit exceeded is a finding
+//	    total: 20000           # tokens of the whole surface
+//	    perTool: 1500          # tokens of any one tool
+//	    increase: 10%          # per change: a percentage of base, or tokens (500)
+//	    level: warning         # error | warning (default) | note | info
 //	servers:                   # what check, snapshot and probe run
 //	  - name: files
 //	    command: [node, dist/server.js]   # or one string (split on spaces)
@@ -95,6 +102,12 @@
 // prompts/get for prompts, resources/read for resources,
 // completion/complete for completions); pkg/probe reports what no probe
 // exercised. Probe results never reach a snapshot's fingerprints.
+//
+// Cost. The key cost: turns on the comparison of the context cost (the
+// diff's context-cost-changed, and the increase budget, through
+// DiffOptions). The total and per-tool budgets are the state of one
+// surface, judged by cost.Budget.Check (Cost.Budget) wherever a surface
+// is reported; a severity: override of a budget rule wins over level.
 //
 // Nothing here reads the clock: Policy and DiffOptions take the time.
 package config

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -94,6 +95,8 @@ func TestSchemaKeysMatchTheLoader(t *testing.T) {
 		{"lifecycle", p.lifecycleKeys(&Lifecycle{}), []string{"properties", "lifecycle"}},
 		{"rename", p.renameKeys(&Rename{}), []string{"properties", "rename"}},
 		{"text", p.textKeys(&Text{}), []string{"properties", "text"}},
+		{"cost", p.costKeys(&Cost{}), []string{"properties", "cost"}},
+		{"cost.budget", p.budgetKeys(&cost.Budget{}), []string{"properties", "cost", "properties", "budget"}},
 		{"a server", p.serverKeys(&serverEntry{}), []string{"properties", "servers", "items"}},
 		{"a probe", p.probeKeys(&capture.Probe{}), []string{"properties", "servers", "items", "properties", "probes", "items"}},
 	} {
@@ -138,6 +141,8 @@ func TestSchemaEnumsMatchTheLoader(t *testing.T) {
 		{"require-probes", requireNames, []string{"$defs", "requireProbe"}},
 		{"probe method", probeMethods, append(slices.Clone(probe), "properties", "method")},
 		{"expect", capture.Expectations, append(slices.Clone(probe), "properties", "expect")},
+		{"cost.encoding", encodingNames(), []string{"properties", "cost", "properties", "encoding"}},
+		{"cost.budget.level", budgetLevels, []string{"properties", "cost", "properties", "budget", "properties", "level"}},
 	} {
 		got := enumOf(t, at(t, root, tc.path...))
 		if d := cmp.Diff(tc.loader, got); d != "" {
@@ -165,6 +170,10 @@ func TestSchemaEnumsMatchTheLoader(t *testing.T) {
 	ack := []string{"properties", "acknowledged", "items", "properties"}
 	if got := at(t, root, append(ack, "fingerprint")...)["pattern"]; got != hex16.String() {
 		t.Errorf("fingerprint: schema %v, loader %s", got, hex16)
+	}
+	increase := at(t, root, "properties", "cost", "properties", "budget", "properties", "increase")["oneOf"].([]any)
+	if got := increase[1].(map[string]any)["pattern"]; got != percentage.String() {
+		t.Errorf("cost.budget.increase: schema %v, loader %s", got, percentage)
 	}
 	ruleID := regexp.MustCompile(at(t, root, "$defs", "ruleID")["pattern"].(string))
 	for _, r := range rules.All() {
@@ -337,6 +346,14 @@ func TestSchemaAndLoaderRefuseTheSameMistakes(t *testing.T) {
 		{"rename enabled not a boolean", "rename:\n  enabled: sometimes\n"},
 		{"length spike ratio below 1", "text:\n  lengthSpikeRatio: 0.5\n"},
 		{"encoded length below 8", "text:\n  encodedMinLength: 4\n"},
+		{"unknown encoding", "cost:\n  encoding: p50k_base\n"},
+		{"misspelt budget key", "cost:\n  budget:\n    per_tool: 100\n"},
+		{"budget of zero tokens", "cost:\n  budget:\n    total: 0\n"},
+		{"budget as a float", "cost:\n  budget:\n    perTool: 1.5\n"},
+		{"increase without a unit", "cost:\n  budget:\n    increase: \"10\"\n"},
+		{"increase as a fraction", "cost:\n  budget:\n    increase: 0.1\n"},
+		{"negative percentage", "cost:\n  budget:\n    increase: -5%\n"},
+		{"budget level none", "cost:\n  budget:\n    level: none\n"},
 		{"server without a name", "servers:\n  - command: [node, server.js]\n"},
 		{"server with command and url", "servers:\n  - name: a\n    command: run\n    url: https://example.com/mcp\n"},
 		{"server with neither", "servers:\n  - name: a\n"},

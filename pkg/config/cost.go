@@ -1,0 +1,116 @@
+package config
+
+// The context cost: cost:, its encoding and its budgets.
+
+import (
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// Cost configures the context cost (cost:).
+type Cost struct {
+	// Set is true when the file has a cost: key: comparisons then report
+	// the change of the context cost (context-cost-changed).
+	Set bool
+	// Encoding counts tokens; "" is cost.DefaultEncoding.
+	Encoding cost.Encoding
+	// Budget holds the limits of cost.budget; the zero Budget sets none.
+	Budget cost.Budget
+}
+
+// Options are the counting options of the configuration.
+func (c Cost) Options() cost.Options { return cost.Options{Encoding: c.Encoding} }
+
+func (p *parser) cost(n *yaml.Node) Cost {
+	c := Cost{Set: true}
+	p.mapping(n, "cost", p.costKeys(&c))
+	return c
+}
+
+func (p *parser) costKeys(c *Cost) map[string]func(*yaml.Node) {
+	return map[string]func(*yaml.Node){
+		"encoding": func(v *yaml.Node) {
+			s, ok := p.str(v, "cost.encoding")
+			if !ok {
+				return
+			}
+			enc, err := cost.ParseEncoding(s)
+			if err != nil || s == "" {
+				p.errf(v, "unknown cost.encoding %q: use o200k_base (the default) or cl100k_base%s", s, didYouMean(s, encodingNames()))
+				return
+			}
+			c.Encoding = enc
+		},
+		"budget": func(v *yaml.Node) { p.mapping(v, "cost.budget", p.budgetKeys(&c.Budget)) },
+	}
+}
+
+func encodingNames() []string {
+	var out []string
+	for _, e := range cost.Encodings() {
+		out = append(out, string(e))
+	}
+	return out
+}
+
+// percentage is how cost.budget.increase writes a percentage (the
+// schema's pattern is the same).
+var percentage = regexp.MustCompile(`^([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)%$`)
+
+// budgetLevels are the levels cost.budget.level accepts.
+var budgetLevels = []string{"error", "warning", "note", "info", "breaking", "risky"}
+
+func (p *parser) budgetKeys(b *cost.Budget) map[string]func(*yaml.Node) {
+	tokens := func(dst *int, what string) func(*yaml.Node) {
+		return func(v *yaml.Node) {
+			if i, ok := p.integer(v, what); ok {
+				if i < 1 {
+					p.errf(v, "%s must be a positive number of tokens, not %d", what, i)
+					return
+				}
+				*dst = i
+			}
+		}
+	}
+	return map[string]func(*yaml.Node){
+		"total":   tokens(&b.Total, "cost.budget.total"),
+		"perTool": tokens(&b.PerTool, "cost.budget.perTool"),
+		"increase": func(v *yaml.Node) {
+			s, ok := p.scalar(v, "cost.budget.increase")
+			if !ok {
+				return
+			}
+			if v.Tag == "!!str" {
+				f, err := strconv.ParseFloat(s[:max(0, len(s)-1)], 64)
+				if !percentage.MatchString(s) || err != nil || f <= 0 {
+					p.errf(v, "cost.budget.increase: %q is not a positive percentage", s)
+					return
+				}
+				b.IncreasePercent = f
+				return
+			}
+			if v.Tag != "!!int" {
+				p.errf(v, "cost.budget.increase must be a number of tokens (500) or a percentage (10%%), not %q", s)
+				return
+			}
+			tokens(&b.IncreaseTokens, "cost.budget.increase")(v)
+		},
+		"level": func(v *yaml.Node) {
+			s, ok := p.scalar(v, "cost.budget.level")
+			if !ok {
+				return
+			}
+			l, err := rules.ParseLevel(s)
+			if err != nil || l == "" {
+				p.errf(v, "unknown cost.budget.level %q: use error, warning, note or info (a rule is turned off under severity:)%s", s, didYouMean(s, budgetLevels))
+				return
+			}
+			b.Level = l
+		},
+	}
+}
