@@ -34,19 +34,6 @@ type Table struct {
 	Total int `json:"total"`
 }
 
-// Find returns a tool's cost by name.
-func (t *Table) Find(name string) (Tool, bool) {
-	if t == nil {
-		return Tool{}, false
-	}
-	for _, x := range t.Tools {
-		if x.Name == name {
-			return x, true
-		}
-	}
-	return Tool{}, false
-}
-
 // Options say how to count. The zero value counts in DefaultEncoding.
 type Options struct {
 	Encoding Encoding

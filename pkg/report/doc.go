@@ -25,6 +25,10 @@
 // comments received from elsewhere, so that only this package's text is
 // ever posted. Where they go is the publisher's business.
 //
+// RenderCost writes a context cost table (pkg/cost) as text, json or
+// markdown, for `mcp-surface cost`; CostLine is the one line a PR comment
+// gives it.
+//
 // Everything a server's author wrote (names, descriptions, schema text)
 // is untrusted. It reaches readers only through escape.go, one module for
 // every renderer: hidden characters become visible, text is bounded, and

@@ -30,7 +30,9 @@ every conversation of every user pay for it: the context left for the work shrin
 does the number of servers a host can load at once. Nothing breaks, so this is a note; it
 makes the cost visible where it changes.
 
-‵before‵ and ‵after‵ hold the totals and the tokens of the largest movers (at most five
+Reported when the comparison counts the cost: with a ‵cost:‵ key in ‵.mcp-surface.yaml‵
+(‵cost: {}‵ is enough). A change that only moves tokens between tools, keeping the total,
+is not reported. ‵before‵ and ‵after‵ hold the totals and the tokens of the largest movers (at most five
 tools, or the instructions); the message gives the change in tokens and percent.
 
 **What to do.** Nothing, if the change is worth it. Otherwise shorten what grew: long
