@@ -66,7 +66,7 @@ func NewCounter(o Options) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := codec(enc)
+	c, err := codecFor(enc)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Encoding names a byte-pair encoding.
@@ -41,36 +41,34 @@ func ParseEncoding(s string) (Encoding, error) {
 // pay for.
 type encoder struct {
 	once  sync.Once
-	codec tokenizer.Codec
-	err   error
+	new   func() *codec.Codec
+	codec *codec.Codec
 }
 
+// encoders names the codecs' constructors one by one, rather than going
+// through the tokenizer's lookup by name, so that the binary carries only
+// these two vocabularies (the lookup would link in every encoding).
 var encoders = map[Encoding]*encoder{
-	O200kBase:  {},
-	Cl100kBase: {},
+	O200kBase:  {new: codec.NewO200kBase},
+	Cl100kBase: {new: codec.NewCl100kBase},
 }
 
-// codec returns the encoding's codec. Codecs are safe for concurrent use:
-// counting reads the vocabulary and the split expression only.
-func codec(enc Encoding) (tokenizer.Codec, error) {
+// codecFor returns the encoding's codec. Codecs are safe for concurrent
+// use: counting reads the vocabulary and the split expression only.
+func codecFor(enc Encoding) (*codec.Codec, error) {
 	enc, err := ParseEncoding(string(enc))
 	if err != nil {
 		return nil, err
 	}
 	e := encoders[enc]
-	e.once.Do(func() {
-		e.codec, e.err = tokenizer.Get(tokenizer.Encoding(enc))
-	})
-	if e.err != nil {
-		return nil, fmt.Errorf("loading encoding %s: %w", enc, e.err)
-	}
+	e.once.Do(func() { e.codec = e.new() })
 	return e.codec, nil
 }
 
 // Count returns the number of tokens of text in an encoding ("" is the
 // default).
 func Count(enc Encoding, text string) (int, error) {
-	c, err := codec(enc)
+	c, err := codecFor(enc)
 	if err != nil {
 		return 0, err
 	}
