@@ -5,8 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -52,8 +55,9 @@ func Compute(m *manifest.Manifest, o Options) (*Table, error) {
 
 // Counter counts surfaces in one encoding and remembers the count of each
 // text it has seen, so that counting two versions of a surface (base and
-// head of a diff) pays only for what changed. It is not safe for
-// concurrent use.
+// head of a diff) pays only for what changed. A Counter is not safe for
+// concurrent use; Compute itself spreads the counting over the
+// processors.
 type Counter struct {
 	enc   Encoding
 	codec interface{ Count(string) (int, error) }
@@ -73,16 +77,48 @@ func NewCounter(o Options) (*Counter, error) {
 	return &Counter{enc: enc, codec: c, seen: map[string]int{}}, nil
 }
 
-func (c *Counter) count(s string) (int, error) {
-	if n, ok := c.seen[s]; ok {
-		return n, nil
+// countAll counts texts, each text once: those seen before from memory,
+// the others spread over the processors (the encoder is safe for
+// concurrent use, and each tool's count is independent of the others).
+func (c *Counter) countAll(texts []string) ([]int, error) {
+	out := make([]int, len(texts))
+	var todo []int
+	queued := map[string]bool{}
+	for i, s := range texts {
+		if n, ok := c.seen[s]; ok {
+			out[i] = n
+		} else if !queued[s] {
+			queued[s] = true
+			todo = append(todo, i)
+		}
 	}
-	n, err := c.codec.Count(s)
-	if err != nil {
-		return 0, fmt.Errorf("counting tokens (%s): %w", c.enc, err)
+	errs := make([]error, len(texts))
+	workers := min(runtime.GOMAXPROCS(0), (len(todo)+15)/16)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				out[i], errs[i] = c.codec.Count(texts[i])
+			}
+		})
 	}
-	c.seen[s] = n
-	return n, nil
+	wg.Wait()
+	for _, i := range todo {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("counting tokens (%s): %w", c.enc, errs[i])
+		}
+		c.seen[texts[i]] = out[i]
+	}
+	for i, s := range texts { // repeats of a text counted just now
+		out[i] = c.seen[s]
+	}
+	return out, nil
 }
 
 // Compute counts a surface, as the package function does.
@@ -91,26 +127,30 @@ func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
 	if m == nil {
 		return t, nil
 	}
+	texts := make([]string, 0, len(m.Tools)+1)
 	var buf bytes.Buffer
 	for _, it := range m.Tools {
 		buf.Reset()
 		if err := writeToolText(&buf, it.Raw); err != nil {
 			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
 		}
-		n, err := c.count(buf.String())
-		if err != nil {
-			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
-		}
-		t.Tools = append(t.Tools, Tool{Name: it.ID, Tokens: n})
-		t.Total += n
+		texts = append(texts, buf.String())
 	}
-	if s, ok := InstructionsText(m); ok {
-		n, err := c.count(s)
-		if err != nil {
-			return nil, fmt.Errorf("counting instructions: %w", err)
-		}
-		t.Instructions = n
-		t.Total += n
+	instructions, hasInstructions := InstructionsText(m)
+	if hasInstructions {
+		texts = append(texts, instructions)
+	}
+	counts, err := c.countAll(texts)
+	if err != nil {
+		return nil, err
+	}
+	for i, it := range m.Tools {
+		t.Tools = append(t.Tools, Tool{Name: it.ID, Tokens: counts[i]})
+		t.Total += counts[i]
+	}
+	if hasInstructions {
+		t.Instructions = counts[len(counts)-1]
+		t.Total += t.Instructions
 	}
 	for i := range t.Tools {
 		t.Tools[i].Share = share(t.Tools[i].Tokens, t.Total)
