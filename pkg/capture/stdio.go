@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,9 +32,6 @@ type Command struct {
 	Env []string
 	// Dir is the working directory ("" for the current one).
 	Dir string
-	// GracePeriod is how long shutdown waits after closing stdin, and
-	// again after SIGTERM, before escalating (default 500ms).
-	GracePeriod time.Duration
 }
 
 // Describe returns the command line.
@@ -68,11 +68,19 @@ func (r *ringBuffer) String() string {
 }
 
 type stdioConn struct {
-	cmd     *exec.Cmd
-	grace   time.Duration
-	stderr  *ringBuffer
-	done    chan struct{} // closed when the process has been reaped
+	cmd    *exec.Cmd
+	grace  time.Duration
+	stdin  io.Closer
+	stderr *ringBuffer
+	// exited is closed when the leader has been reaped; waitErr is its
+	// status. The output pipes may stay open longer: anything the server
+	// started can hold them.
+	exited  chan struct{}
 	waitErr error
+	// outputs are our read ends of the server's stdout and stderr; ioDone
+	// is closed when both readers have stopped.
+	outputs []*os.File
+	ioDone  chan struct{}
 
 	mu       sync.Mutex
 	diags    []Diagnostic
@@ -100,23 +108,35 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipes rather than StdoutPipe and StderrPipe: Wait would
+	// close those as soon as the leader exits, losing what is still
+	// buffered, and reading them to EOF first (the only other choice) never
+	// ends while a process that escaped the group holds them. With our
+	// own, shutdown decides how long to wait.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	stderrPipe, err := cmd.StderrPipe()
+	stderrPipe, stderrW, err := os.Pipe()
 	if err != nil {
+		stdout.Close()
+		stdoutW.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	err = cmd.Start()
+	// The child has its copies; ours would keep the pipes open forever.
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdout.Close()
+		stderrPipe.Close()
 		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
 	}
-	grace := c.GracePeriod
-	if grace <= 0 {
-		grace = 500 * time.Millisecond
-	}
-	sc := &stdioConn{cmd: cmd, grace: grace, stderr: &ringBuffer{n: lim.StderrTail},
-		done: make(chan struct{}), readDone: make(chan struct{})}
+	beginAdoption(cmd.Process.Pid)
+	sc := &stdioConn{cmd: cmd, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
+		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
+		ioDone: make(chan struct{}), readDone: make(chan struct{})}
 	errDone := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(sc.stderr, stderrPipe)
@@ -126,22 +146,20 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	rec.rawIncoming = true
 	go sc.readStdout(stdout, pw, rec)
 	go func() {
-		// Wait closes the pipes after the process exits; wait for our
-		// readers first so that no output is lost.
 		<-sc.readDone
 		<-errDone
+		close(sc.ioDone)
+	}()
+	go func() {
 		sc.waitErr = cmd.Wait()
-		close(sc.done)
+		close(sc.exited)
 	}()
 	return &session{
 		transport: &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: -1},
 		failure:   sc.failure,
-		shutdown: func() {
-			_ = stdin.Close()
-			sc.stop()
-		},
-		stderr: sc.stderr.String,
-		diags:  sc.diagnostics,
+		shutdown:  sc.stop,
+		stderr:    sc.stderr.String,
+		diags:     sc.diagnostics,
 	}, nil
 }
 
@@ -283,10 +301,15 @@ func (sc *stdioConn) failure() error {
 		return &ServerError{Reason: fatal.Error(), Stderr: sc.stderr.String()}
 	}
 	select {
-	case <-sc.done:
+	case <-sc.exited:
 	case <-time.After(200 * time.Millisecond):
 		// Still running: not (yet) a crash.
 		return nil
+	}
+	// Let the readers take in what the server wrote before it exited.
+	select {
+	case <-sc.ioDone:
+	case <-time.After(200 * time.Millisecond):
 	}
 	reason := "exited"
 	if sc.waitErr != nil {
@@ -297,20 +320,79 @@ func (sc *stdioConn) failure() error {
 	return &ServerError{Reason: reason, Stderr: sc.stderr.String()}
 }
 
-// stop ends the process: stdin is already closed; wait for a clean exit,
-// then SIGTERM, then SIGKILL to the whole process group, and reap.
+// stop ends the process: close stdin and wait for a clean exit, then
+// SIGTERM, then SIGKILL to the whole process group, and reap. Descendants
+// that left the group (a helper started in a session of its own) are
+// killed too, when they can be found, and named in a diagnostic: they would
+// otherwise outlive the capture, and hold its pipes open.
 func (sc *stdioConn) stop() {
-	select {
-	case <-sc.done:
-	case <-time.After(sc.grace):
+	// Found before stdin closes: a server that exits on EOF orphans its
+	// children, and an orphan can no longer be traced to it.
+	tracked := trackDescendants(sc.cmd.Process.Pid)
+	defer tracked.release()
+	_ = sc.stdin.Close()
+	if !waitFor(sc.exited, sc.grace) {
 		signalGroup(sc.cmd, sigTerm)
-		select {
-		case <-sc.done:
-		case <-time.After(sc.grace):
-		}
+		waitFor(sc.exited, sc.grace)
 	}
 	// Children left in the group (even if the leader exited) are killed.
 	signalGroup(sc.cmd, sigKill)
-	<-sc.done
+	<-sc.exited
+	escaped := tracked.killEscaped(sc.cmd.Process.Pid)
+	// Only an escaped process can hold the output pipes now. Bound the
+	// wait, then look for whoever holds them, and finally close our ends.
+	if !waitFor(sc.ioDone, sc.grace) {
+		escaped = append(escaped, tracked.killPipeHolders(sc.outputs)...)
+		if !waitFor(sc.ioDone, sc.grace) {
+			for _, f := range sc.outputs {
+				_ = f.Close()
+			}
+			<-sc.ioDone
+			sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+				Message: "the server's stdout or stderr stayed open after it exited; a process it started still holds them and could not be found or killed; stopped reading them"})
+		}
+	}
 	waitGroupGone(sc.cmd, sc.grace)
+	tracked.reap(sc.grace)
+	for _, f := range sc.outputs {
+		_ = f.Close()
+	}
+	if len(escaped) > 0 {
+		slices.Sort(escaped)
+		escaped = slices.Compact(escaped)
+		sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+			Message: fmt.Sprintf("the server left %d process(es) running outside its process group (pid %s); they were killed at shutdown; a server should stop what it starts when its stdin closes",
+				len(escaped), joinInts(escaped))})
+	}
+	if pids := tracked.unownedPids(); len(pids) > 0 {
+		sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+			Message: fmt.Sprintf("%d orphaned process(es) (pid %s) appeared while this and other captures ran; they were not killed, since which server started them is not known",
+				len(pids), joinInts(pids))})
+	}
+}
+
+func (sc *stdioConn) addDiag(d Diagnostic) {
+	sc.mu.Lock()
+	sc.diags = append(sc.diags, d)
+	sc.mu.Unlock()
+}
+
+// waitFor reports whether ch closed within d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }

@@ -1,0 +1,31 @@
+//go:build !linux
+
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Without Linux's /proc and pidfds, descendants that leave the server's
+// process group are not tracked: shutdown still bounds how long it waits
+// for them to release the server's output, then stops reading it.
+
+type tracked struct{}
+
+func trackDescendants(leader int) *tracked                { return &tracked{} }
+func (t *tracked) killEscaped(pgid int) []int             { return nil }
+func (t *tracked) killPipeHolders(files []*os.File) []int { return nil }
+func (t *tracked) reap(d time.Duration)                   {}
+func (t *tracked) release()                               {}
+func (t *tracked) unownedPids() []int                     { return nil }
+
+func beginAdoption(leader int) {}
+
+// AdoptOrphans makes the process a child subreaper on Linux; elsewhere it
+// returns an error wrapping errors.ErrUnsupported.
+func AdoptOrphans() error {
+	return fmt.Errorf("adopting orphaned processes: %w (Linux only)", errors.ErrUnsupported)
+}
