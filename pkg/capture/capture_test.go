@@ -23,6 +23,12 @@ import (
 
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
+	if os.Getenv("MCP_SURFACE_TEST_ADOPT") == "1" {
+		if err := capture.AdoptOrphans(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	os.Exit(m.Run())
 }
 
