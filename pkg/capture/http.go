@@ -17,7 +17,8 @@ import (
 // legacy HTTP+SSE transport.
 type HTTP struct {
 	URL string
-	// Headers are added to every request. Values are never printed.
+	// Headers are added to every request to the URL's origin (scheme,
+	// host and port), and to no other. Values are never printed.
 	Headers http.Header
 	SSE     bool
 	// Client is the HTTP client to use (nil: a new one with no timeout of
@@ -49,12 +50,14 @@ func (h HTTP) kind() string {
 	return "http"
 }
 
-// headerTransport adds the user's headers, and the MCP-Protocol-Version
-// header once the session has negotiated one (the SDK sets it through a
-// connection hook that a recording wrapper cannot forward).
+// headerTransport adds the user's headers to requests to the configured
+// origin, and the MCP-Protocol-Version header once the session has
+// negotiated one (the SDK sets it through a connection hook that a
+// recording wrapper cannot forward).
 type headerTransport struct {
 	base    http.RoundTripper
 	headers http.Header
+	origin  origin
 
 	mu      sync.Mutex
 	version string
@@ -68,10 +71,15 @@ func (t *headerTransport) setVersion(v string) {
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, vs := range t.headers {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
+	// Redirects to another origin are refused (see checkRedirect); this is
+	// for any other request the server may direct elsewhere (the legacy
+	// SSE transport posts to whatever endpoint the server announces).
+	if originOf(req.URL) == t.origin {
+		for k, vs := range t.headers {
+			req.Header.Del(k)
+			for _, v := range vs {
+				req.Header.Add(k, v)
+			}
 		}
 	}
 	t.mu.Lock()
@@ -97,8 +105,10 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 			base = c.Transport
 		}
 	}
-	ht := &headerTransport{base: base, headers: h.Headers}
+	ht := &headerTransport{base: base, headers: h.Headers, origin: originOf(u)}
 	client.Transport = ht
+	redirects := &redirectGuard{origin: originOf(u), next: client.CheckRedirect}
+	client.CheckRedirect = redirects.check
 	// Learn the negotiated version from the handshake's result.
 	rec.onReceive = func(data []byte) {
 		var r struct {
@@ -136,11 +146,92 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 	return &session{
 		redact:    func(s string) string { return redact(strings.ReplaceAll(s, h.URL, h.Describe())) },
 		transport: t,
-		failure:   func() error { return nil },
+		failure:   redirects.refused,
 		shutdown:  func() {},
 		stderr:    func() string { return "" },
 		diags:     func() []Diagnostic { return nil },
 	}, nil
+}
+
+// origin is a URL's scheme, host and port, the unit a browser trusts with
+// credentials. The port is explicit even when it is the scheme's default.
+type origin struct {
+	scheme, host, port string
+}
+
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
+// String has no user info, path or query: nothing that may be a secret.
+func (o origin) String() string {
+	host := o.host
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return o.scheme + "://" + host + ":" + o.port
+}
+
+// RedirectError is a server that redirected the capture to another origin.
+// The capture does not follow: the configured headers and the URL's query
+// may carry credentials meant for the configured origin only.
+type RedirectError struct {
+	From, To string // origins, without user info, path or query
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("the server at %s redirected to another origin, %s; a capture sends the configured headers and the URL's query to the configured origin only, so it does not follow: point the server URL at the final location", e.From, e.To)
+}
+
+// maxRedirects is net/http's own bound, lost when CheckRedirect is set.
+const maxRedirects = 10
+
+// redirectGuard refuses redirects that leave the configured origin and
+// remembers the refusal, which the SDK reports only as a failed request.
+type redirectGuard struct {
+	origin origin
+	next   func(*http.Request, []*http.Request) error
+
+	mu  sync.Mutex
+	err *RedirectError
+}
+
+func (g *redirectGuard) check(req *http.Request, via []*http.Request) error {
+	if to := originOf(req.URL); to != g.origin {
+		err := &RedirectError{From: g.origin.String(), To: to.String()}
+		g.mu.Lock()
+		if g.err == nil {
+			g.err = err
+		}
+		g.mu.Unlock()
+		return err
+	}
+	if g.next != nil {
+		return g.next(req, via)
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// refused is the session's failure: the refused redirect, if any.
+func (g *redirectGuard) refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err == nil {
+		return nil
+	}
+	return g.err
 }
 
 // InProcess captures an *mcp.Server running in this process, for Go users'
