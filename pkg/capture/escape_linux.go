@@ -39,9 +39,9 @@ type tracked struct {
 }
 
 // trackDescendants finds every descendant of leader by walking the process
-// tree from it.
-func trackDescendants(leader int) *tracked {
-	t := &tracked{adopted: endAdoption(leader)}
+// tree from it, and ends the capture's adoption a (nil without one).
+func trackDescendants(leader int, a *adoption) *tracked {
+	t := &tracked{adopted: endAdoption(a)}
 	seen := map[int]bool{leader: true}
 	queue := []int{leader}
 	for len(queue) > 0 && len(t.procs) < maxTracked {
@@ -251,11 +251,12 @@ func (t *tracked) release() {
 var adoptions struct {
 	sync.Mutex
 	on   bool
-	live map[int]*adoption // by leader pid
+	live map[*adoption]bool
 }
 
 // adoption is one capture's view of this process's children.
 type adoption struct {
+	leader     int          // the server's pid, once started
 	before     map[int]bool // children of ours when the capture started
 	overlapped bool         // another capture ran at the same time
 	orphans    []trackedProc
@@ -287,44 +288,63 @@ func AdoptOrphans() error {
 	return nil
 }
 
-// beginAdoption registers a starting capture; leader is its server's pid.
-func beginAdoption(leader int) {
+// beginAdoption registers a capture about to start its server, and notes
+// the children this process has before it (nil when AdoptOrphans was not
+// called). Call started with the server's pid, or endAdoption if it did not
+// start.
+func beginAdoption() *adoption {
 	adoptions.Lock()
 	defer adoptions.Unlock()
 	if !adoptions.on {
-		return
+		return nil
 	}
 	if adoptions.live == nil {
-		adoptions.live = map[int]*adoption{}
+		adoptions.live = map[*adoption]bool{}
 	}
 	a := &adoption{before: map[int]bool{}}
 	for _, pid := range childrenOf(os.Getpid()) {
 		a.before[pid] = true
 	}
-	for _, other := range adoptions.live {
+	for other := range adoptions.live {
 		other.overlapped = true
 		a.overlapped = true
 	}
-	adoptions.live[leader] = a
+	adoptions.live[a] = true
+	return a
+}
+
+func (a *adoption) started(leader int) {
+	if a == nil {
+		return
+	}
+	adoptions.Lock()
+	a.leader = leader
+	adoptions.Unlock()
 }
 
 // endAdoption unregisters a capture that is shutting down and collects the
-// orphans it may own (nil when AdoptOrphans was not called).
-func endAdoption(leader int) *adoption {
-	adoptions.Lock()
-	defer adoptions.Unlock()
-	a := adoptions.live[leader]
+// orphans it may own.
+func endAdoption(a *adoption) *adoption {
 	if a == nil {
 		return nil
 	}
-	delete(adoptions.live, leader)
+	adoptions.Lock()
+	defer adoptions.Unlock()
+	delete(adoptions.live, a)
+	if a.leader == 0 {
+		return a
+	}
+	leaders := map[int]bool{a.leader: true}
+	for other := range adoptions.live {
+		leaders[other.leader] = true
+	}
 	self := os.Getpid()
 	me, ok := readStat(self)
 	if !ok {
 		return a
 	}
 	for _, pid := range childrenOf(self) {
-		if a.before[pid] || pid == leader || adoptions.live[pid] != nil {
+		if a.before[pid] || leaders[pid] {
 			continue
 		}
 		st, ok := readStat(pid)

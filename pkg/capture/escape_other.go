@@ -15,14 +15,18 @@ import (
 
 type tracked struct{}
 
-func trackDescendants(leader int) *tracked                { return &tracked{} }
+type adoption struct{}
+
+func trackDescendants(leader int, a *adoption) *tracked   { return &tracked{} }
 func (t *tracked) killEscaped(pgid int) []int             { return nil }
 func (t *tracked) killPipeHolders(files []*os.File) []int { return nil }
 func (t *tracked) reap(d time.Duration)                   {}
 func (t *tracked) release()                               {}
 func (t *tracked) unownedPids() []int                     { return nil }
 
-func beginAdoption(leader int) {}
+func beginAdoption() *adoption          { return nil }
+func (a *adoption) started(leader int)  {}
+func endAdoption(a *adoption) *adoption { return nil }
 
 // AdoptOrphans makes the process a child subreaper on Linux; elsewhere it
 // returns an error wrapping errors.ErrUnsupported.

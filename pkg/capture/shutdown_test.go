@@ -125,7 +125,36 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 				t.Errorf("helper %d: kill(pid, 0) = %v after the capture, want ESRCH (killed and reaped)", pid, err)
 			}
 		})
-	}
+	}	// Captures that overlap cannot tell whose an orphan is: the one that
+	// ends names it, and kills nothing it cannot attribute.
+	t.Run("overlapping", func(t *testing.T) {
+		slow := opts("2025-06-18")
+		slow.Limits.RequestTimeout = 3 * time.Second
+		slowDone := make(chan error, 1)
+		go func() {
+			_, err := capture.Run(context.Background(), stdio(t, testserver.ModeHangLists), slow)
+			slowDone <- err
+		}()
+		// Let the slow capture start its server first.
+		time.Sleep(500 * time.Millisecond)
+		c, err := runBounded(t, stdio(t, testserver.ModeQuietDaemon), opts("2025-06-18"))
+		if err != nil {
+			t.Fatalf("capture: %v", err)
+		}
+		pid := helperPid(t, c.Stderr)
+		if msg := escapedDiag(c, pid); !strings.Contains(msg, "not killed") {
+			t.Errorf("no diagnostic names the unattributed orphan %d: %+v", pid, c.Diagnostics)
+		}
+		if !alive(pid) {
+			t.Errorf("orphan %d was killed though it could be the other server's", pid)
+		}
+		<-slowDone
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
+			t.Errorf("reaping the adopted orphan %d: %v", pid, err)
+		}
+	})
 }
 
 // Without a subreaper, a daemon that holds nothing open cannot be traced
@@ -136,9 +165,12 @@ func TestQuietDaemonDoesNotHoldTheCaptureUp(t *testing.T) {
 		t.Fatalf("capture: %v", err)
 	}
 	pid := helperPid(t, c.Stderr)
-	// noLeftovers (registered by stdio) would report it: it is known to
-	// survive, so end it here.
+	// It is known to survive: end it here, before noLeftovers (registered
+	// by stdio) looks.
 	_ = syscall.Kill(pid, syscall.SIGKILL)
+	for i := 0; i < 500 && alive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // The grace is the configured limit: a server that ignores both stdin's

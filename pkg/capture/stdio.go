@@ -81,6 +81,9 @@ type stdioConn struct {
 	// is closed when both readers have stopped.
 	outputs []*os.File
 	ioDone  chan struct{}
+	// pw feeds the SDK what readStdout accepts.
+	pw    *io.PipeWriter
+	adopt *adoption
 
 	mu       sync.Mutex
 	diags    []Diagnostic
@@ -124,6 +127,9 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	// Before the start: a server may orphan a helper at once.
+	pr, pw := io.Pipe()
+	adopt := beginAdoption()
 	err = cmd.Start()
 	// The child has its copies; ours would keep the pipes open forever.
 	stdoutW.Close()
@@ -131,10 +137,11 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	if err != nil {
 		stdout.Close()
 		stderrPipe.Close()
+		endAdoption(adopt)
 		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
 	}
-	beginAdoption(cmd.Process.Pid)
-	sc := &stdioConn{cmd: cmd, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
+	adopt.started(cmd.Process.Pid)
+	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
 		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
 		ioDone: make(chan struct{}), readDone: make(chan struct{})}
 	errDone := make(chan struct{})
@@ -142,7 +149,6 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		_, _ = io.Copy(sc.stderr, stderrPipe)
 		close(errDone)
 	}()
-	pr, pw := io.Pipe()
 	rec.rawIncoming = true
 	go sc.readStdout(stdout, pw, rec)
 	go func() {
@@ -328,7 +334,7 @@ func (sc *stdioConn) failure() error {
 func (sc *stdioConn) stop() {
 	// Found before stdin closes: a server that exits on EOF orphans its
 	// children, and an orphan can no longer be traced to it.
-	tracked := trackDescendants(sc.cmd.Process.Pid)
+	tracked := trackDescendants(sc.cmd.Process.Pid, sc.adopt)
 	defer tracked.release()
 	_ = sc.stdin.Close()
 	if !waitFor(sc.exited, sc.grace) {
@@ -347,6 +353,8 @@ func (sc *stdioConn) stop() {
 			for _, f := range sc.outputs {
 				_ = f.Close()
 			}
+			// A reader may be blocked handing a line to the SDK instead.
+			sc.pw.CloseWithError(errStoppedReading)
 			<-sc.ioDone
 			sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
 				Message: "the server's stdout or stderr stayed open after it exited; a process it started still holds them and could not be found or killed; stopped reading them"})
@@ -376,6 +384,8 @@ func (sc *stdioConn) addDiag(d Diagnostic) {
 	sc.diags = append(sc.diags, d)
 	sc.mu.Unlock()
 }
+
+var errStoppedReading = errors.New("stopped reading the server's output at shutdown")
 
 // waitFor reports whether ch closed within d.
 func waitFor(ch <-chan struct{}, d time.Duration) bool {
