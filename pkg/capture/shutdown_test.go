@@ -125,7 +125,8 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 				t.Errorf("helper %d: kill(pid, 0) = %v after the capture, want ESRCH (killed and reaped)", pid, err)
 			}
 		})
-	} // Captures that overlap cannot tell whose an orphan is: the one that
+	}
+	// Captures that overlap cannot tell whose an orphan is: the one that
 	// ends names it, and kills nothing it cannot attribute.
 	t.Run("overlapping", func(t *testing.T) {
 		slow := opts("2025-06-18")
