@@ -68,10 +68,14 @@ func (r *ringBuffer) String() string {
 }
 
 type stdioConn struct {
-	cmd    *exec.Cmd
-	grace  time.Duration
-	stdin  io.Closer
-	stderr *ringBuffer
+	cmd   *exec.Cmd
+	grace time.Duration
+	// stdin is closed by the SDK when the session ends, or by stop; the
+	// descendants are tracked just before, whoever closes it.
+	stdin     io.WriteCloser
+	closeOnce sync.Once
+	tracked   *tracked
+	stderr    *ringBuffer
 	// exited is closed when the leader has been reaped; waitErr is its
 	// status. The output pipes may stay open longer: anything the server
 	// started can hold them.
@@ -161,7 +165,7 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		close(sc.exited)
 	}()
 	return &session{
-		transport: &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: -1},
+		transport: &mcp.IOTransport{Reader: pr, Writer: stdinWriter{sc}, MaxLineLength: -1},
 		failure:   sc.failure,
 		shutdown:  sc.stop,
 		stderr:    sc.stderr.String,
@@ -332,11 +336,9 @@ func (sc *stdioConn) failure() error {
 // killed too, when they can be found, and named in a diagnostic: they would
 // otherwise outlive the capture, and hold its pipes open.
 func (sc *stdioConn) stop() {
-	// Found before stdin closes: a server that exits on EOF orphans its
-	// children, and an orphan can no longer be traced to it.
-	tracked := trackDescendants(sc.cmd.Process.Pid, sc.adopt)
+	sc.closeStdin()
+	tracked := sc.tracked
 	defer tracked.release()
-	_ = sc.stdin.Close()
 	if !waitFor(sc.exited, sc.grace) {
 		signalGroup(sc.cmd, sigTerm)
 		waitFor(sc.exited, sc.grace)
@@ -377,6 +379,26 @@ func (sc *stdioConn) stop() {
 			Message: fmt.Sprintf("%d orphaned process(es) (pid %s) appeared while this and other captures ran; they were not killed, since which server started them is not known",
 				len(pids), joinInts(pids))})
 	}
+}
+
+// closeStdin closes the server's stdin once. The descendants are found
+// first: a server that exits on EOF orphans its children, and an orphan can
+// no longer be traced to it.
+func (sc *stdioConn) closeStdin() {
+	sc.closeOnce.Do(func() {
+		sc.tracked = trackDescendants(sc.cmd.Process.Pid, sc.adopt)
+		_ = sc.stdin.Close()
+	})
+}
+
+// stdinWriter is the server's stdin as the SDK sees it.
+type stdinWriter struct{ sc *stdioConn }
+
+func (w stdinWriter) Write(p []byte) (int, error) { return w.sc.stdin.Write(p) }
+
+func (w stdinWriter) Close() error {
+	w.sc.closeStdin()
+	return nil
 }
 
 func (sc *stdioConn) addDiag(d Diagnostic) {
