@@ -24,9 +24,9 @@ type Limits struct {
 	StderrTail int
 	// ShutdownGrace is how long a stdio server is given to exit after its
 	// stdin closes, and again after SIGTERM, before the next step (default
-	// 100ms). It also bounds how long shutdown waits for the server's
-	// output to close once the server is gone. Most servers exit on EOF at
-	// once and never use it; it is a cost only for those that do not.
+	// 100ms). Once the server is gone it also bounds, twice at most, the
+	// wait for its stdout and stderr to close (a process it started may
+	// hold them). Most servers exit on EOF at once and never use it.
 	ShutdownGrace time.Duration
 }
 

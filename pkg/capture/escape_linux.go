@@ -274,7 +274,8 @@ type adoption struct {
 // appeared while that capture ran and no other capture was running; if
 // captures overlapped, the processes are named in a diagnostic instead.
 // Call it early, from a program that starts no detached processes of its
-// own during captures (the mcp-surface command does), not from a library.
+// own during captures (such as the mcp-surface command), not from a
+// library.
 func AdoptOrphans() error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("becoming a child subreaper: %w", err)
