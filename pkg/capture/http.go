@@ -58,6 +58,7 @@ type headerTransport struct {
 	base    http.RoundTripper
 	headers http.Header
 	origin  origin
+	guard   *redirectGuard
 
 	mu      sync.Mutex
 	version string
@@ -70,16 +71,17 @@ func (t *headerTransport) setVersion(v string) {
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// Redirects to another origin are refused by the redirect guard;
+	// this refuses the other way a server can send the client elsewhere:
+	// the legacy SSE transport posts to whatever endpoint it announces.
+	if to := originOf(req.URL); to != t.origin {
+		return nil, t.guard.refuse(&RedirectError{From: t.origin.String(), To: to.String(), Endpoint: true})
+	}
 	req = req.Clone(req.Context())
-	// Redirects to another origin are refused (see checkRedirect); this is
-	// for any other request the server may direct elsewhere (the legacy
-	// SSE transport posts to whatever endpoint the server announces).
-	if originOf(req.URL) == t.origin {
-		for k, vs := range t.headers {
-			req.Header.Del(k)
-			for _, v := range vs {
-				req.Header.Add(k, v)
-			}
+	for k, vs := range t.headers {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
 		}
 	}
 	t.mu.Lock()
@@ -105,10 +107,10 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 			base = c.Transport
 		}
 	}
-	ht := &headerTransport{base: base, headers: h.Headers, origin: originOf(u)}
-	client.Transport = ht
 	redirects := &redirectGuard{origin: originOf(u), next: client.CheckRedirect}
 	client.CheckRedirect = redirects.check
+	ht := &headerTransport{base: base, headers: h.Headers, origin: originOf(u), guard: redirects}
+	client.Transport = ht
 	// Learn the negotiated version from the handshake's result.
 	rec.onReceive = func(data []byte) {
 		var r struct {
@@ -181,14 +183,20 @@ func (o origin) String() string {
 	return o.scheme + "://" + host + ":" + o.port
 }
 
-// RedirectError is a server that redirected the capture to another origin.
-// The capture does not follow: the configured headers and the URL's query
-// may carry credentials meant for the configured origin only.
+// RedirectError is a server that sent the capture to another origin: by an
+// HTTP redirect, or (Endpoint) by announcing its legacy SSE message
+// endpoint there. The capture does not follow: the configured headers and
+// the URL's query may carry credentials meant for the configured origin
+// only.
 type RedirectError struct {
 	From, To string // origins, without user info, path or query
+	Endpoint bool
 }
 
 func (e *RedirectError) Error() string {
+	if e.Endpoint {
+		return fmt.Sprintf("the server at %s announced its message endpoint on another origin, %s; a capture sends requests, with the configured headers, to the configured origin only, so it does not post there", e.From, e.To)
+	}
 	return fmt.Sprintf("the server at %s redirected to another origin, %s; a capture sends the configured headers and the URL's query to the configured origin only, so it does not follow: point the server URL at the final location", e.From, e.To)
 }
 
@@ -207,13 +215,7 @@ type redirectGuard struct {
 
 func (g *redirectGuard) check(req *http.Request, via []*http.Request) error {
 	if to := originOf(req.URL); to != g.origin {
-		err := &RedirectError{From: g.origin.String(), To: to.String()}
-		g.mu.Lock()
-		if g.err == nil {
-			g.err = err
-		}
-		g.mu.Unlock()
-		return err
+		return g.refuse(&RedirectError{From: g.origin.String(), To: to.String()})
 	}
 	if g.next != nil {
 		return g.next(req, via)
@@ -222,6 +224,16 @@ func (g *redirectGuard) check(req *http.Request, via []*http.Request) error {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
 	}
 	return nil
+}
+
+// refuse records the first refusal and returns err.
+func (g *redirectGuard) refuse(err *RedirectError) error {
+	g.mu.Lock()
+	if g.err == nil {
+		g.err = err
+	}
+	g.mu.Unlock()
+	return err
 }
 
 // refused is the session's failure: the refused redirect, if any.

@@ -150,3 +150,29 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// A legacy SSE server that announces its message endpoint on another
+// origin is refused the same way: nothing is posted there.
+func TestSSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	other := newRecordingServer(t, true)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("event: endpoint\ndata: " + other.URL + "/messages?sessionid=1\n\n"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	t.Cleanup(front.Close)
+	_, err := capture.Run(context.Background(), capture.HTTP{URL: front.URL + "/sse?" + querySecret, SSE: true,
+		Headers: http.Header{"Authorization": {redirectSecret}}}, opts("2025-11-25"))
+	var re *capture.RedirectError
+	if !errors.As(err, &re) || !re.Endpoint || !strings.Contains(err.Error(), strings.TrimPrefix(other.URL, "http://")) {
+		t.Fatalf("error %v, want a *capture.RedirectError for the endpoint naming %s", err, other.URL)
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %q shows a secret", err)
+	}
+	if n := len(other.requests()); n != 0 {
+		t.Errorf("the other origin received %d request(s), want none", n)
+	}
+}
