@@ -30,7 +30,7 @@ import (
 func main() {
 	n := flag.Int("n", 15, "number of captures")
 	version := flag.String("protocol-version", "", "protocol `revision` to request (default: capture.LatestRevision)")
-	grace := flag.Duration("grace", 0, "capture.Command.GracePeriod (0: the package default, 500ms)")
+	grace := flag.Duration("grace", 0, "capture.Limits.ShutdownGrace (0: the package default)")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: timings [flags] -- CMD ARGS...")
 		flag.PrintDefaults()
@@ -40,7 +40,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	target := capture.Command{Argv: flag.Args(), Env: os.Environ(), GracePeriod: *grace}
+	target := capture.Command{Argv: flag.Args(), Env: os.Environ()}
 	cols := []string{"startup", "lists", "shutdown", "total", "snapshot"}
 	samples := make([][]time.Duration, len(cols))
 	fmt.Printf("%-4s", "run")
@@ -51,6 +51,7 @@ func main() {
 	for i := 0; i < *n; i++ {
 		c, err := capture.Run(context.Background(), target, capture.Options{
 			ProtocolVersion: *version, ClientName: "mcp-surface", ClientVersion: "dev", Now: time.Now,
+			Limits: capture.Limits{ShutdownGrace: *grace},
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "timings:", err)

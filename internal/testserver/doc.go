@@ -150,9 +150,23 @@
 //	probe-hang       lite tools; tools/call is never answered.
 //	probe-huge       lite tools; tools/call answers with one text block of
 //	                 ProbeHugeBytes (8 MiB).
+//	detached-helper  lite tools, exits on EOF; at startup re-executes itself
+//	                 in mode daemon as its child in a new session (setsid,
+//	                 like Node's detached spawn or Python's
+//	                 start_new_session), with the server's own stdout and
+//	                 stderr, waits until it ignores SIGTERM and writes
+//	                 "helper-pid=N" to stderr. The helper writes nothing and
+//	                 keeps both pipes open.
+//	daemonized-helper  the same, but the helper is started by a middle
+//	                 process (mode daemon-launcher) that exits at once, so
+//	                 it is an orphan by the time a client shuts down.
+//	quiet-daemon     as daemonized-helper, with the helper's stdio on
+//	                 /dev/null: it holds nothing open, it only survives.
+//	daemon, daemon-launcher  the helper and the middle process; not meant to
+//	                 be run directly.
 //
-// The modes that hang forever (hang and ignore-sigterm after EOF, sleeper)
-// give up after [MaxHang] (10 minutes) so that a forgotten process cannot
+// The modes that hang forever (hang and ignore-sigterm after EOF, sleeper,
+// daemon) give up after [MaxHang] (10 minutes) so that a forgotten process cannot
 // outlive a CI run by much.
 //
 // # What the go-sdk client (v1.8.0) does with them

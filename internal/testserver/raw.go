@@ -31,7 +31,7 @@ const (
 const RepeatCursor = "page-2"
 
 // MaxHang bounds how long the modes that hang forever (hang and
-// ignore-sigterm after stdin's EOF, sleeper) actually wait before giving up
+// ignore-sigterm after stdin's EOF, sleeper, daemon) actually wait before giving up
 // and returning, so that a test that forgets to kill them cannot leave
 // processes behind for long. Tests finish in seconds; this is only a guard.
 var MaxHang = 10 * time.Minute
@@ -101,6 +101,14 @@ func runRaw(ctx context.Context, mode string, stdin io.Reader, stdout, stderr io
 		}
 	case ModeStdoutLog:
 		if _, err := io.WriteString(stdout, StdoutLogBanner+"\n"); err != nil {
+			return err
+		}
+	case ModeDaemon:
+		return runDaemon(ctx)
+	case ModeDaemonLauncher:
+		return runDaemonLauncher()
+	case ModeDetachedHelper, ModeDaemonizedHelper, ModeQuietDaemon:
+		if err := s.startHelper(); err != nil {
 			return err
 		}
 	}

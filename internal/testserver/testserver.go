@@ -59,6 +59,7 @@ var rawModes = []string{
 	ModeStdoutLog, ModeInvalidJSON, ModeHuge, ModeRepeatCursor,
 	ModeEndlessPages, ModeDuplicateName, ModeSDKReject, ModePagedRaw,
 	ModeSleeper, ModeProbeWrong, ModeProbeHang, ModeProbeHuge,
+	ModeDetachedHelper, ModeDaemonizedHelper, ModeQuietDaemon, ModeDaemon, ModeDaemonLauncher,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

@@ -93,6 +93,9 @@ const (
 	DiagHandshakeFallback = rules.HandshakeFallback
 	// DiagProbeBounded: a probe over every listed resource was cut at its bound.
 	DiagProbeBounded = "probe-bounded"
+	// DiagEscapedProcesses: a stdio server left processes outside its
+	// process group at shutdown (killed, or named when they could not be).
+	DiagEscapedProcesses = "escaped-processes"
 )
 
 // Diagnostic is something the capture noticed that is not fatal.

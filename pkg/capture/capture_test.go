@@ -23,6 +23,12 @@ import (
 
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
+	if os.Getenv("MCP_SURFACE_TEST_ADOPT") == "1" {
+		if err := capture.AdoptOrphans(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	os.Exit(m.Run())
 }
 
@@ -314,7 +320,7 @@ func TestShutdownKillsTheWholeGroup(t *testing.T) {
 	if alive(pid) {
 		t.Errorf("child %d survived the shutdown", pid)
 	}
-	// stdin close (0.5 s) + SIGTERM ignored (0.5 s) + SIGKILL.
+	// stdin close (0.1 s) + SIGTERM ignored (0.1 s) + SIGKILL.
 	if c.Timings.Shutdown > 3*time.Second {
 		t.Errorf("shutdown took %v", c.Timings.Shutdown)
 	}
@@ -323,9 +329,9 @@ func TestShutdownKillsTheWholeGroup(t *testing.T) {
 // A server that exits when its stdin closes is not made to wait for the
 // grace period: with a 20 s grace, shutdown must end long before.
 func TestCleanShutdownDoesNotWaitForTheGracePeriod(t *testing.T) {
-	cmd := stdio(t, testserver.ModeToolsOnly)
-	cmd.GracePeriod = 20 * time.Second
-	c := mustRun(t, cmd, opts("2025-06-18"))
+	o := opts("2025-06-18")
+	o.Limits.ShutdownGrace = 20 * time.Second
+	c := mustRun(t, stdio(t, testserver.ModeToolsOnly), o)
 	if c.Timings.Shutdown > 10*time.Second {
 		t.Errorf("a server that exits on stdin close took %v to shut down", c.Timings.Shutdown)
 	}

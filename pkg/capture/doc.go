@@ -12,4 +12,12 @@
 //
 // Every loop over server data is bounded (pages, bytes, time) and every child
 // process is reaped: see Limits and the stdio shutdown sequence in stdio.go.
+// Shutdown is bounded too (Limits.ShutdownGrace), even when a process the
+// server started holds its pipes; on Linux, descendants that left the
+// server's process group are killed and named in a diagnostic, and
+// AdoptOrphans (opt-in, process-wide) lets captures find daemons orphaned
+// before shutdown as well.
+//
+// Over HTTP, configured headers are sent to the configured origin only, and
+// a redirect to another origin is refused with a RedirectError.
 package capture

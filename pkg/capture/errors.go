@@ -22,6 +22,12 @@ type Limits struct {
 	MaxPages int
 	// StderrTail is how much of a stdio server's stderr is kept.
 	StderrTail int
+	// ShutdownGrace is how long a stdio server is given to exit after its
+	// stdin closes, and again after SIGTERM, before the next step (default
+	// 100ms). Once the server is gone it also bounds, twice at most, the
+	// wait for its stdout and stderr to close (a process it started may
+	// hold them). Most servers exit on EOF at once and never use it.
+	ShutdownGrace time.Duration
 }
 
 // DefaultLimits are the limits used for zero fields.
@@ -31,6 +37,7 @@ var DefaultLimits = Limits{
 	MaxBytes:       64 << 20,
 	MaxPages:       1000,
 	StderrTail:     64 << 10,
+	ShutdownGrace:  100 * time.Millisecond,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -49,6 +56,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.StderrTail > 0 {
 		d.StderrTail = l.StderrTail
+	}
+	if l.ShutdownGrace > 0 {
+		d.ShutdownGrace = l.ShutdownGrace
 	}
 	return d
 }

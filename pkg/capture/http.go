@@ -17,7 +17,8 @@ import (
 // legacy HTTP+SSE transport.
 type HTTP struct {
 	URL string
-	// Headers are added to every request. Values are never printed.
+	// Headers are added to every request to the URL's origin (scheme,
+	// host and port), and to no other. Values are never printed.
 	Headers http.Header
 	SSE     bool
 	// Client is the HTTP client to use (nil: a new one with no timeout of
@@ -49,12 +50,15 @@ func (h HTTP) kind() string {
 	return "http"
 }
 
-// headerTransport adds the user's headers, and the MCP-Protocol-Version
-// header once the session has negotiated one (the SDK sets it through a
-// connection hook that a recording wrapper cannot forward).
+// headerTransport adds the user's headers to requests to the configured
+// origin, and the MCP-Protocol-Version header once the session has
+// negotiated one (the SDK sets it through a connection hook that a
+// recording wrapper cannot forward).
 type headerTransport struct {
 	base    http.RoundTripper
 	headers http.Header
+	origin  origin
+	guard   *redirectGuard
 
 	mu      sync.Mutex
 	version string
@@ -67,6 +71,12 @@ func (t *headerTransport) setVersion(v string) {
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// Redirects to another origin are refused by the redirect guard;
+	// this refuses the other way a server can send the client elsewhere:
+	// the legacy SSE transport posts to whatever endpoint it announces.
+	if to := originOf(req.URL); to != t.origin {
+		return nil, t.guard.refuse(&RedirectError{From: t.origin.String(), To: to.String(), Endpoint: true})
+	}
 	req = req.Clone(req.Context())
 	for k, vs := range t.headers {
 		req.Header.Del(k)
@@ -97,7 +107,9 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 			base = c.Transport
 		}
 	}
-	ht := &headerTransport{base: base, headers: h.Headers}
+	redirects := &redirectGuard{origin: originOf(u), next: client.CheckRedirect}
+	client.CheckRedirect = redirects.check
+	ht := &headerTransport{base: base, headers: h.Headers, origin: originOf(u), guard: redirects}
 	client.Transport = ht
 	// Learn the negotiated version from the handshake's result.
 	rec.onReceive = func(data []byte) {
@@ -136,11 +148,102 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 	return &session{
 		redact:    func(s string) string { return redact(strings.ReplaceAll(s, h.URL, h.Describe())) },
 		transport: t,
-		failure:   func() error { return nil },
+		failure:   redirects.refused,
 		shutdown:  func() {},
 		stderr:    func() string { return "" },
 		diags:     func() []Diagnostic { return nil },
 	}, nil
+}
+
+// origin is a URL's scheme, host and port, the unit a browser trusts with
+// credentials. The port is explicit even when it is the scheme's default.
+type origin struct {
+	scheme, host, port string
+}
+
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
+// String has no user info, path or query: nothing that may be a secret.
+func (o origin) String() string {
+	host := o.host
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return o.scheme + "://" + host + ":" + o.port
+}
+
+// RedirectError is a server that sent the capture to another origin: by an
+// HTTP redirect, or (Endpoint) by announcing its legacy SSE message
+// endpoint there. The capture does not follow: the configured headers and
+// the URL's query may carry credentials meant for the configured origin
+// only.
+type RedirectError struct {
+	From, To string // origins, without user info, path or query
+	Endpoint bool
+}
+
+func (e *RedirectError) Error() string {
+	if e.Endpoint {
+		return fmt.Sprintf("the server at %s announced its message endpoint on another origin, %s; a capture sends requests, with the configured headers, to the configured origin only, so it does not post there", e.From, e.To)
+	}
+	return fmt.Sprintf("the server at %s redirected to another origin, %s; a capture sends the configured headers and the URL's query to the configured origin only, so it does not follow: point the server URL at the final location", e.From, e.To)
+}
+
+// maxRedirects is net/http's own bound, lost when CheckRedirect is set.
+const maxRedirects = 10
+
+// redirectGuard refuses redirects that leave the configured origin and
+// remembers the refusal, which the SDK reports only as a failed request.
+type redirectGuard struct {
+	origin origin
+	next   func(*http.Request, []*http.Request) error
+
+	mu  sync.Mutex
+	err *RedirectError
+}
+
+func (g *redirectGuard) check(req *http.Request, via []*http.Request) error {
+	if to := originOf(req.URL); to != g.origin {
+		return g.refuse(&RedirectError{From: g.origin.String(), To: to.String()})
+	}
+	if g.next != nil {
+		return g.next(req, via)
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// refuse records the first refusal and returns err.
+func (g *redirectGuard) refuse(err *RedirectError) error {
+	g.mu.Lock()
+	if g.err == nil {
+		g.err = err
+	}
+	g.mu.Unlock()
+	return err
+}
+
+// refused is the session's failure: the refused redirect, if any.
+func (g *redirectGuard) refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err == nil {
+		return nil
+	}
+	return g.err
 }
 
 // InProcess captures an *mcp.Server running in this process, for Go users'

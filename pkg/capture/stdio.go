@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,9 +32,6 @@ type Command struct {
 	Env []string
 	// Dir is the working directory ("" for the current one).
 	Dir string
-	// GracePeriod is how long shutdown waits after closing stdin, and
-	// again after SIGTERM, before escalating (default 500ms).
-	GracePeriod time.Duration
 }
 
 // Describe returns the command line.
@@ -68,11 +68,26 @@ func (r *ringBuffer) String() string {
 }
 
 type stdioConn struct {
-	cmd     *exec.Cmd
-	grace   time.Duration
-	stderr  *ringBuffer
-	done    chan struct{} // closed when the process has been reaped
+	cmd   *exec.Cmd
+	grace time.Duration
+	// stdin is closed by the SDK when the session ends, or by stop; the
+	// descendants are tracked just before, whoever closes it.
+	stdin     io.WriteCloser
+	closeOnce sync.Once
+	tracked   *tracked
+	stderr    *ringBuffer
+	// exited is closed when the leader has been reaped; waitErr is its
+	// status. The output pipes may stay open longer: anything the server
+	// started can hold them.
+	exited  chan struct{}
 	waitErr error
+	// outputs are our read ends of the server's stdout and stderr; ioDone
+	// is closed when both readers have stopped.
+	outputs []*os.File
+	ioDone  chan struct{}
+	// pw feeds the SDK what readStdout accepts.
+	pw    *io.PipeWriter
+	adopt *adoption
 
 	mu       sync.Mutex
 	diags    []Diagnostic
@@ -100,48 +115,61 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipes rather than StdoutPipe and StderrPipe: Wait would
+	// close those as soon as the leader exits, losing what is still
+	// buffered, and reading them to EOF first (the only other choice) never
+	// ends while a process that escaped the group holds them. With our
+	// own, shutdown decides how long to wait.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	stderrPipe, err := cmd.StderrPipe()
+	stderrPipe, stderrW, err := os.Pipe()
 	if err != nil {
+		stdout.Close()
+		stdoutW.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	// Before the start: a server may orphan a helper at once.
+	pr, pw := io.Pipe()
+	adopt := beginAdoption()
+	err = cmd.Start()
+	// The child has its copies; ours would keep the pipes open forever.
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdout.Close()
+		stderrPipe.Close()
+		endAdoption(adopt)
 		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
 	}
-	grace := c.GracePeriod
-	if grace <= 0 {
-		grace = 500 * time.Millisecond
-	}
-	sc := &stdioConn{cmd: cmd, grace: grace, stderr: &ringBuffer{n: lim.StderrTail},
-		done: make(chan struct{}), readDone: make(chan struct{})}
+	adopt.started(cmd.Process.Pid)
+	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
+		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
+		ioDone: make(chan struct{}), readDone: make(chan struct{})}
 	errDone := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(sc.stderr, stderrPipe)
 		close(errDone)
 	}()
-	pr, pw := io.Pipe()
 	rec.rawIncoming = true
 	go sc.readStdout(stdout, pw, rec)
 	go func() {
-		// Wait closes the pipes after the process exits; wait for our
-		// readers first so that no output is lost.
 		<-sc.readDone
 		<-errDone
+		close(sc.ioDone)
+	}()
+	go func() {
 		sc.waitErr = cmd.Wait()
-		close(sc.done)
+		close(sc.exited)
 	}()
 	return &session{
-		transport: &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: -1},
+		transport: &mcp.IOTransport{Reader: pr, Writer: stdinWriter{sc}, MaxLineLength: -1},
 		failure:   sc.failure,
-		shutdown: func() {
-			_ = stdin.Close()
-			sc.stop()
-		},
-		stderr: sc.stderr.String,
-		diags:  sc.diagnostics,
+		shutdown:  sc.stop,
+		stderr:    sc.stderr.String,
+		diags:     sc.diagnostics,
 	}, nil
 }
 
@@ -283,10 +311,15 @@ func (sc *stdioConn) failure() error {
 		return &ServerError{Reason: fatal.Error(), Stderr: sc.stderr.String()}
 	}
 	select {
-	case <-sc.done:
+	case <-sc.exited:
 	case <-time.After(200 * time.Millisecond):
 		// Still running: not (yet) a crash.
 		return nil
+	}
+	// Let the readers take in what the server wrote before it exited.
+	select {
+	case <-sc.ioDone:
+	case <-time.After(200 * time.Millisecond):
 	}
 	reason := "exited"
 	if sc.waitErr != nil {
@@ -297,20 +330,101 @@ func (sc *stdioConn) failure() error {
 	return &ServerError{Reason: reason, Stderr: sc.stderr.String()}
 }
 
-// stop ends the process: stdin is already closed; wait for a clean exit,
-// then SIGTERM, then SIGKILL to the whole process group, and reap.
+// stop ends the process: close stdin and wait for a clean exit, then
+// SIGTERM, then SIGKILL to the whole process group, and reap. Descendants
+// that left the group (a helper started in a session of its own) are
+// killed too, when they can be found, and named in a diagnostic: they would
+// otherwise outlive the capture, and hold its pipes open.
 func (sc *stdioConn) stop() {
-	select {
-	case <-sc.done:
-	case <-time.After(sc.grace):
+	sc.closeStdin()
+	tracked := sc.tracked
+	defer tracked.release()
+	if !waitFor(sc.exited, sc.grace) {
 		signalGroup(sc.cmd, sigTerm)
-		select {
-		case <-sc.done:
-		case <-time.After(sc.grace):
-		}
+		waitFor(sc.exited, sc.grace)
 	}
 	// Children left in the group (even if the leader exited) are killed.
 	signalGroup(sc.cmd, sigKill)
-	<-sc.done
+	<-sc.exited
+	escaped := tracked.killEscaped(sc.cmd.Process.Pid)
+	// Only an escaped process can hold the output pipes now. Bound the
+	// wait, then look for whoever holds them, and finally close our ends.
+	if !waitFor(sc.ioDone, sc.grace) {
+		escaped = append(escaped, tracked.killPipeHolders(sc.outputs)...)
+		if !waitFor(sc.ioDone, sc.grace) {
+			for _, f := range sc.outputs {
+				_ = f.Close()
+			}
+			// A reader may be blocked handing a line to the SDK instead.
+			sc.pw.CloseWithError(errStoppedReading)
+			<-sc.ioDone
+			sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+				Message: "the server's stdout or stderr stayed open after it exited; a process it started still holds them and could not be found or killed; stopped reading them"})
+		}
+	}
 	waitGroupGone(sc.cmd, sc.grace)
+	tracked.reap(sc.grace)
+	for _, f := range sc.outputs {
+		_ = f.Close()
+	}
+	if len(escaped) > 0 {
+		slices.Sort(escaped)
+		escaped = slices.Compact(escaped)
+		sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+			Message: fmt.Sprintf("the server left %d process(es) running outside its process group (pid %s); they were killed at shutdown; a server should stop what it starts when its stdin closes",
+				len(escaped), joinInts(escaped))})
+	}
+	if pids := tracked.unownedPids(); len(pids) > 0 {
+		sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
+			Message: fmt.Sprintf("%d orphaned process(es) (pid %s) appeared while this and other captures ran; they were not killed, since which server started them is not known",
+				len(pids), joinInts(pids))})
+	}
+}
+
+// closeStdin closes the server's stdin once. The descendants are found
+// first: a server that exits on EOF orphans its children, and an orphan can
+// no longer be traced to it.
+func (sc *stdioConn) closeStdin() {
+	sc.closeOnce.Do(func() {
+		sc.tracked = trackDescendants(sc.cmd.Process.Pid, sc.adopt)
+		_ = sc.stdin.Close()
+	})
+}
+
+// stdinWriter is the server's stdin as the SDK sees it.
+type stdinWriter struct{ sc *stdioConn }
+
+func (w stdinWriter) Write(p []byte) (int, error) { return w.sc.stdin.Write(p) }
+
+func (w stdinWriter) Close() error {
+	w.sc.closeStdin()
+	return nil
+}
+
+func (sc *stdioConn) addDiag(d Diagnostic) {
+	sc.mu.Lock()
+	sc.diags = append(sc.diags, d)
+	sc.mu.Unlock()
+}
+
+var errStoppedReading = errors.New("stopped reading the server's output at shutdown")
+
+// waitFor reports whether ch closed within d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }

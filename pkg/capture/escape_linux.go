@@ -1,0 +1,393 @@
+//go:build linux
+
+package capture
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A server's process group holds everything it starts, unless a descendant
+// leaves it: a helper started in a session of its own (setsid, Node's
+// detached spawn, Python's start_new_session) is out of reach of the group
+// signals. Such descendants are found here by parentage, while the server
+// still runs, and by the pipes they hold, once it is gone. Each is held by
+// a pidfd from the moment it is found, so that a pid reused after it exits
+// is never signalled.
+
+// maxTracked bounds the descendants followed, against a fork bomb.
+const maxTracked = 4096
+
+type trackedProc struct {
+	pid, pidfd int
+}
+
+// tracked is the set of descendants one shutdown follows. Its methods are
+// called by that shutdown alone.
+type tracked struct {
+	procs []trackedProc
+	// adopted are children of this process, reparented to it as a
+	// subreaper, that this capture may own (see AdoptOrphans).
+	adopted *adoption
+}
+
+// trackDescendants finds every descendant of leader by walking the process
+// tree from it, and ends the capture's adoption a (nil without one).
+func trackDescendants(leader int, a *adoption) *tracked {
+	t := &tracked{adopted: endAdoption(a)}
+	seen := map[int]bool{leader: true}
+	queue := []int{leader}
+	for len(queue) > 0 && len(t.procs) < maxTracked {
+		parent := queue[0]
+		queue = queue[1:]
+		for _, pid := range childrenOf(parent) {
+			if seen[pid] {
+				continue
+			}
+			seen[pid] = true
+			fd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue // gone already
+			}
+			// The pid was read before the pidfd was opened: make sure it
+			// is still the child we saw.
+			if st, ok := readStat(pid); !ok || st.ppid != parent {
+				unix.Close(fd)
+				continue
+			}
+			t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
+			queue = append(queue, pid)
+		}
+	}
+	return t
+}
+
+// childrenOf lists the children that pid's main thread started. A child
+// started by another thread is listed under that thread; reading every
+// thread's list was measured to slow a Go server's exit by some 10ms, so
+// only the main thread's is read (where Node and Python start theirs).
+// Helpers missed here are still found by the pipes they hold, or adopted.
+func childrenOf(pid int) []int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+type procStat struct {
+	state           byte
+	ppid, pgid, sid int
+}
+
+// readStat parses /proc/PID/stat. The command name is in parentheses and
+// may contain anything, so fields are counted from the last ')'.
+func readStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return procStat{}, false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 4 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgid, err2 := strconv.Atoi(f[2])
+	sid, err3 := strconv.Atoi(f[3])
+	if err1 != nil || err2 != nil || err3 != nil {
+		return procStat{}, false
+	}
+	return procStat{state: f[0][0], ppid: ppid, pgid: pgid, sid: sid}, true
+}
+
+// running reports whether the process behind pidfd is alive and not a
+// zombie; pid must be the pidfd's process.
+func running(pid, pidfd int) (procStat, bool) {
+	if unix.PidfdSendSignal(pidfd, 0, nil, 0) != nil {
+		return procStat{}, false
+	}
+	st, ok := readStat(pid)
+	return st, ok && st.state != 'Z' && st.state != 'X'
+}
+
+// killEscaped kills the tracked descendants still running outside group
+// pgid (the group itself has been sent SIGKILL) and the orphans adopted
+// for this capture, and returns their pids.
+func (t *tracked) killEscaped(pgid int) []int {
+	var killed []int
+	for _, p := range t.procs {
+		st, ok := running(p.pid, p.pidfd)
+		if !ok || st.pgid == pgid {
+			continue
+		}
+		if unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0) == nil {
+			killed = append(killed, p.pid)
+		}
+	}
+	return append(killed, t.adopted.kill(t)...)
+}
+
+// killPipeHolders kills every other process that holds one of files' pipes:
+// after the server is gone, only something it started can. It returns
+// their pids.
+func (t *tracked) killPipeHolders(files []*os.File) []int {
+	inodes := map[string]bool{}
+	for _, f := range files {
+		fi, err := f.Stat()
+		if err != nil {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			inodes[fmt.Sprintf("pipe:[%d]", st.Ino)] = true
+		}
+	}
+	if len(inodes) == 0 {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	var killed []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self || !holdsPipe(pid, inodes) {
+			continue
+		}
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue
+		}
+		// Checked again through the pidfd's lifetime: the pid may have
+		// been reused between the scan and the open.
+		if !holdsPipe(pid, inodes) || unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) != nil {
+			unix.Close(fd)
+			continue
+		}
+		t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
+		killed = append(killed, pid)
+	}
+	return killed
+}
+
+func holdsPipe(pid int, inodes map[string]bool) bool {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		if link, err := os.Readlink(dir + "/" + fd.Name()); err == nil && inodes[link] {
+			return true
+		}
+	}
+	return false
+}
+
+// reap waits, at most d in all, until every tracked process has exited,
+// and reaps those that are this process's children (adopted as a
+// subreaper); the others are reaped by their own parent or reaper.
+func (t *tracked) reap(d time.Duration) {
+	if len(t.procs) == 0 {
+		return
+	}
+	deadline := time.Now().Add(d)
+	for _, p := range t.procs {
+		// A pidfd is readable once its process has exited.
+		for {
+			ms := int(time.Until(deadline) / time.Millisecond)
+			if ms < 0 {
+				ms = 0
+			}
+			fds := []unix.PollFd{{Fd: int32(p.pidfd), Events: unix.POLLIN}}
+			n, err := unix.Poll(fds, ms)
+			if err == unix.EINTR {
+				continue
+			}
+			if err == nil && n > 0 {
+				var info unix.Siginfo
+				_ = unix.Waitid(unix.P_PIDFD, p.pidfd, &info, unix.WEXITED|unix.WNOHANG, nil)
+			}
+			break
+		}
+	}
+}
+
+func (t *tracked) release() {
+	for _, p := range t.procs {
+		unix.Close(p.pidfd)
+	}
+	t.procs = nil
+}
+
+// Adoption. Without help, a descendant orphaned before shutdown (the
+// classic daemon forks twice and lets the middle process exit) is
+// reparented to init and cannot be traced to its server. AdoptOrphans makes
+// this process the subreaper of its descendants, so that such orphans
+// become its children. Which capture they came from is still unknown; they
+// are attributed to a capture only when no other capture overlapped it.
+
+var adoptions struct {
+	sync.Mutex
+	on   bool
+	live map[*adoption]bool
+}
+
+// adoption is one capture's view of this process's children.
+type adoption struct {
+	leader     int          // the server's pid, once started
+	before     map[int]bool // children of ours when the capture started
+	overlapped bool         // another capture ran at the same time
+	orphans    []trackedProc
+	unowned    []int
+}
+
+// AdoptOrphans makes this process a child subreaper (Linux's
+// PR_SET_CHILD_SUBREAPER): every descendant orphaned from now on is
+// reparented to it instead of to init. Stdio captures then also find
+// helpers that a server daemonized (and whose parent exited) before
+// shutdown, kill them and reap them.
+//
+// It changes the whole process, for good, which is why it is opt-in: any
+// orphan of any child becomes this process's child, and a zombie until
+// someone reaps it. Captures reap only what they kill or what belongs to
+// their server's process group. An adopted process is attributed to a
+// capture when it is a child of ours in a session other than ours that
+// appeared while that capture ran and no other capture was running; if
+// captures overlapped, the processes are named in a diagnostic instead.
+// Call it early, from a program that starts no detached processes of its
+// own during captures (such as the mcp-surface command), not from a
+// library.
+func AdoptOrphans() error {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("becoming a child subreaper: %w", err)
+	}
+	adoptions.Lock()
+	adoptions.on = true
+	adoptions.Unlock()
+	return nil
+}
+
+// beginAdoption registers a capture about to start its server, and notes
+// the children this process has before it (nil when AdoptOrphans was not
+// called). Call started with the server's pid, or endAdoption if it did not
+// start.
+func beginAdoption() *adoption {
+	adoptions.Lock()
+	defer adoptions.Unlock()
+	if !adoptions.on {
+		return nil
+	}
+	if adoptions.live == nil {
+		adoptions.live = map[*adoption]bool{}
+	}
+	a := &adoption{before: map[int]bool{}}
+	for _, pid := range childrenOf(os.Getpid()) {
+		a.before[pid] = true
+	}
+	for other := range adoptions.live {
+		other.overlapped = true
+		a.overlapped = true
+	}
+	adoptions.live[a] = true
+	return a
+}
+
+func (a *adoption) started(leader int) {
+	if a == nil {
+		return
+	}
+	adoptions.Lock()
+	a.leader = leader
+	adoptions.Unlock()
+}
+
+// endAdoption unregisters a capture that is shutting down and collects the
+// orphans it may own.
+func endAdoption(a *adoption) *adoption {
+	if a == nil {
+		return nil
+	}
+	adoptions.Lock()
+	defer adoptions.Unlock()
+	delete(adoptions.live, a)
+	if a.leader == 0 {
+		return a
+	}
+	leaders := map[int]bool{a.leader: true}
+	for other := range adoptions.live {
+		leaders[other.leader] = true
+	}
+	self := os.Getpid()
+	me, ok := readStat(self)
+	if !ok {
+		return a
+	}
+	for _, pid := range childrenOf(self) {
+		if a.before[pid] || leaders[pid] {
+			continue
+		}
+		st, ok := readStat(pid)
+		if !ok || st.sid == me.sid {
+			continue
+		}
+		if a.overlapped {
+			a.unowned = append(a.unowned, pid)
+			continue
+		}
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); !ok || st.ppid != self {
+			unix.Close(fd)
+			continue
+		}
+		a.orphans = append(a.orphans, trackedProc{pid: pid, pidfd: fd})
+	}
+	return a
+}
+
+// kill kills the orphans attributed to the capture, hands them to t for
+// reaping, and returns their pids.
+func (a *adoption) kill(t *tracked) []int {
+	if a == nil {
+		return nil
+	}
+	var killed []int
+	for _, p := range a.orphans {
+		t.procs = append(t.procs, p)
+		if _, ok := running(p.pid, p.pidfd); ok && unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0) == nil {
+			killed = append(killed, p.pid)
+		}
+	}
+	a.orphans = nil
+	return killed
+}
+
+// unownedPids are adopted processes that may belong to this capture or to
+// one that overlapped it.
+func (t *tracked) unownedPids() []int {
+	if t.adopted == nil {
+		return nil
+	}
+	return t.adopted.unowned
+}

@@ -1,0 +1,192 @@
+//go:build linux
+
+package capture_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+)
+
+// adoptEnv, set to "1", makes TestMain call capture.AdoptOrphans: the
+// subreaper is process-wide, so the tests that need it run in a child test
+// process of their own.
+const adoptEnv = "MCP_SURFACE_TEST_ADOPT"
+
+// runBounded runs a capture that must return: if it does not before the
+// test's deadline, the test fails instead of hanging.
+func runBounded(t *testing.T, target capture.Target, o capture.Options) (*capture.Capture, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	type result struct {
+		c   *capture.Capture
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := capture.Run(ctx, target, o)
+		done <- result{c, err}
+	}()
+	select {
+	case r := <-done:
+		return r.c, r.err
+	case <-ctx.Done():
+		t.Fatalf("the capture did not return")
+		return nil, nil
+	}
+}
+
+func helperPid(t *testing.T, stderr string) int {
+	t.Helper()
+	m := regexp.MustCompile(regexp.QuoteMeta(testserver.HelperPidPrefix) + `(\d+)`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no helper pid in the server's stderr %q", stderr)
+	}
+	pid, _ := strconv.Atoi(m[1])
+	return pid
+}
+
+// escapedDiag returns the message of the diagnostic naming pid as a
+// process that escaped the group.
+func escapedDiag(c *capture.Capture, pid int) string {
+	for _, d := range c.Diagnostics {
+		if d.Code == capture.DiagEscapedProcesses && regexp.MustCompile(`\b`+strconv.Itoa(pid)+`\b`).MatchString(d.Message) {
+			return d.Message
+		}
+	}
+	return ""
+}
+
+// A server whose helper leaves the process group in a session of its own
+// and keeps stdout and stderr open: the capture still returns with its
+// result, and the helper is killed and named.
+func TestHelperOutsideTheGroupIsKilled(t *testing.T) {
+	for _, mode := range []string{testserver.ModeDetachedHelper, testserver.ModeDaemonizedHelper} {
+		t.Run(mode, func(t *testing.T) {
+			c, err := runBounded(t, stdio(t, mode), opts("2025-06-18"))
+			if err != nil {
+				t.Fatalf("capture: %v", err)
+			}
+			if n := pagesPerList(c)[capture.MethodToolsList]; n != 1 {
+				t.Errorf("tools/list pages = %d, want the result delivered", n)
+			}
+			pid := helperPid(t, c.Stderr)
+			if msg := escapedDiag(c, pid); !strings.Contains(msg, "outside its process group") || !strings.Contains(msg, "killed") {
+				t.Errorf("no diagnostic names the escaped helper %d: %+v", pid, c.Diagnostics)
+			}
+			// Its zombie is init's to reap here, not ours.
+			if alive(pid) {
+				t.Errorf("helper %d survived the capture", pid)
+			}
+		})
+	}
+}
+
+// The same servers, and a daemon that holds nothing open, captured by a
+// process that adopted orphans: every helper is killed and reaped (its pid
+// is gone, not a zombie).
+func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
+	if os.Getenv(adoptEnv) != "1" {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
+		cmd.Env = append(os.Environ(), adoptEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+			t.Fatalf("the test in a subreaper process: %v\n%s", err, out)
+		}
+		return
+	}
+	for _, mode := range []string{testserver.ModeDetachedHelper, testserver.ModeDaemonizedHelper, testserver.ModeQuietDaemon} {
+		t.Run(mode, func(t *testing.T) {
+			c, err := runBounded(t, stdio(t, mode), opts("2025-06-18"))
+			if err != nil {
+				t.Fatalf("capture: %v", err)
+			}
+			if n := pagesPerList(c)[capture.MethodToolsList]; n != 1 {
+				t.Errorf("tools/list pages = %d, want the result delivered", n)
+			}
+			pid := helperPid(t, c.Stderr)
+			if escapedDiag(c, pid) == "" {
+				t.Errorf("no diagnostic names the escaped helper %d: %+v", pid, c.Diagnostics)
+			}
+			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("helper %d: kill(pid, 0) = %v after the capture, want ESRCH (killed and reaped)", pid, err)
+			}
+		})
+	}
+	// Captures that overlap cannot tell whose an orphan is: the one that
+	// ends names it, and kills nothing it cannot attribute.
+	t.Run("overlapping", func(t *testing.T) {
+		slow := opts("2025-06-18")
+		slow.Limits.RequestTimeout = 3 * time.Second
+		slowDone := make(chan error, 1)
+		go func() {
+			_, err := capture.Run(context.Background(), stdio(t, testserver.ModeHangLists), slow)
+			slowDone <- err
+		}()
+		// Let the slow capture start its server first.
+		time.Sleep(500 * time.Millisecond)
+		c, err := runBounded(t, stdio(t, testserver.ModeQuietDaemon), opts("2025-06-18"))
+		if err != nil {
+			t.Fatalf("capture: %v", err)
+		}
+		pid := helperPid(t, c.Stderr)
+		if msg := escapedDiag(c, pid); !strings.Contains(msg, "not killed") {
+			t.Errorf("no diagnostic names the unattributed orphan %d: %+v", pid, c.Diagnostics)
+		}
+		if !alive(pid) {
+			t.Errorf("orphan %d was killed though it could be the other server's", pid)
+		}
+		<-slowDone
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
+			t.Errorf("reaping the adopted orphan %d: %v", pid, err)
+		}
+	})
+}
+
+// Without a subreaper, a daemon that holds nothing open cannot be traced
+// to its server once its parent has exited; the capture is not held up.
+func TestQuietDaemonDoesNotHoldTheCaptureUp(t *testing.T) {
+	c, err := runBounded(t, stdio(t, testserver.ModeQuietDaemon), opts("2025-06-18"))
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	pid := helperPid(t, c.Stderr)
+	// It is known to survive: end it here, before noLeftovers (registered
+	// by stdio) looks.
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	for i := 0; i < 500 && alive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The grace is the configured limit: a server that ignores both stdin's
+// EOF and SIGTERM is given it twice before SIGKILL.
+func TestShutdownGraceIsTheLimit(t *testing.T) {
+	if capture.DefaultLimits.ShutdownGrace != 100*time.Millisecond {
+		t.Errorf("default shutdown grace %v, want 100ms", capture.DefaultLimits.ShutdownGrace)
+	}
+	o := opts("2025-06-18")
+	o.Limits.ShutdownGrace = 400 * time.Millisecond
+	c, err := runBounded(t, stdio(t, testserver.ModeIgnoreSigterm), o)
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	if c.Timings.Shutdown < 2*o.Limits.ShutdownGrace {
+		t.Errorf("shutdown took %v, less than twice the grace of %v", c.Timings.Shutdown, o.Limits.ShutdownGrace)
+	}
+}
