@@ -44,6 +44,7 @@ var commands = []command{
 	{"action", "run as a GitHub Actions step: inputs from INPUT_*, verdict as comment, summary, annotations and SARIF", runAction},
 	{"capture", "record a server's surface and write its snapshot", runCapture},
 	{"check", "capture, validate and compare with a baseline: the whole pipeline", runCheck},
+	{"cost", "count the tokens the surface puts into the model's context: per tool and in all", runCost},
 	{"diff", "compare two snapshots and report breaking changes", runDiff},
 	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
 	{"probe", "call the declared probes and validate their real results", runProbe},
