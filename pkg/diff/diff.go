@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // Options tune the comparison. The zero value is usable: every field has a
@@ -40,6 +41,10 @@ type Options struct {
 	// Policy applies .mcp-surface.yaml (severity overrides, profiles,
 	// acknowledgements). nil applies nothing.
 	Policy Policy
+	// Clients are the client profiles (clients: in .mcp-surface.yaml)
+	// under which a tool that base's tool met and head's no longer does is
+	// tool-became-client-incompatible. In JSON, their names.
+	Clients []clients.Profile
 }
 
 // Lifecycle configures deprecation markers.
@@ -105,6 +110,7 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d.server()
 	d.capabilities()
 	d.tools()
+	d.clientCompat()
 	d.prompts()
 	d.resources()
 	d.templates()

@@ -27,6 +27,7 @@ var areaTitles = []struct {
 	{"Probes", probeRules},
 	{"Configuration", configRules},
 	{"Pipeline", pipelineRules},
+	{"Client compatibility", compatRules},
 	{"Protocol and server", protocolChangeRules},
 	{"Capabilities", capabilityChangeRules},
 	{"Tools", toolChangeRules},

@@ -146,6 +146,7 @@ var areas = [][]Rule{
 	probeRules,
 	configRules,
 	pipelineRules,
+	compatRules,
 	protocolChangeRules,
 	capabilityChangeRules,
 	toolChangeRules,

@@ -1,6 +1,9 @@
 package spec
 
-import "github.com/mcp-surface/mcp-surface/internal/textscan"
+import (
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
+)
 
 // LintOptions configure the lint of ValidateWith and ValidateManifestWith.
 // The zero value uses the built-in text patterns.
@@ -18,6 +21,9 @@ type LintOptions struct {
 	// patterns (text.defaultPatterns: false). Hidden characters and
 	// terminal escapes are still reported.
 	NoDefaultPatterns bool
+	// Clients are the client profiles each tool is checked against
+	// (validate --clients, clients: in .mcp-surface.yaml); none by default.
+	Clients []clients.Profile
 }
 
 func (o LintOptions) scanner() *textscan.Scanner {

@@ -69,6 +69,9 @@ func (k *checker) serverText(v any, ptr string) {
 	if !ok {
 		return
 	}
+	if name, ok := m["name"].(string); ok {
+		k.serverName = name
+	}
 	for _, key := range []string{"name", "title", "description"} {
 		if s, ok := m[key].(string); ok {
 			k.text(server, ptr+"/"+key, "serverInfo."+key, s)

@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // RuleIDs lists every rule this package reports, sorted. Each is in the
@@ -159,6 +160,10 @@ type checker struct {
 	revisions revisionComparison
 	// scan holds the text patterns, built-in and configured.
 	scan *textscan.Scanner
+	// clients are the profiles of LintOptions.Clients; serverName is the
+	// serverInfo.name a prefixing client puts before tool names.
+	clients    []clients.Profile
+	serverName string
 }
 
 func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
@@ -170,7 +175,7 @@ func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
 var server = finding.Subject{Kind: finding.KindServer}
 
 func newChecker(version string, s *Schemas, lo LintOptions) (*checker, error) {
-	c := &checker{scan: lo.scanner(), all: s, bySec: map[*section][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
+	c := &checker{scan: lo.scanner(), clients: lo.Clients, all: s, bySec: map[*section][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
 	rev, ok := LookupRevision(version)
 	c.rev, c.known = rev, ok
 	if !ok {
@@ -225,6 +230,7 @@ func ValidateWith(c *capture.Capture, s *Schemas, lo LintOptions) ([]finding.Fin
 		k.probe(x, toolsRead)
 	}
 	k.checkItems()
+	k.clientProfiles()
 	return k.finish(), nil
 }
 
@@ -303,6 +309,7 @@ func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]f
 		}
 	}
 	k.checkItems()
+	k.clientProfiles()
 	return k.finish(), nil
 }
 

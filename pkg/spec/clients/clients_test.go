@@ -1,0 +1,220 @@
+package clients
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+
+// A fixture is testdata/<constraint>.txtar: the profiles (names separated
+// by spaces), a tool list each of them accepts (accept.json, one tool per
+// line) and one some of them reject (reject.json), and in want what the
+// rejected list gets: rule, subject, pointer and the profiles that reject
+// it. An optional count section repeats the tools ("128 129": accept
+// 128 times, reject 129 times) under numbered names.
+func TestFixtures(t *testing.T) {
+	paths, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	seen := map[string]bool{}
+	kinds := map[string]bool{}
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps, err := ParseList(strings.Fields(string(file(a, "profiles"))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := strings.Fields(string(file(a, "count")))
+			accept := tools(t, file(a, "accept.json"), counts, 0)
+			if vs := Violations("demo-server", accept, ps); len(vs) > 0 {
+				t.Errorf("accept.json is rejected:\n%s", render(vs))
+			}
+			reject := tools(t, file(a, "reject.json"), counts, 1)
+			vs := Violations("demo-server", reject, ps)
+			for _, v := range vs {
+				seen[v.Constraint.Rule()] = true
+				kinds[v.Constraint.Kind] = true
+			}
+			got := render(vs)
+			if *update {
+				set(a, "want", got)
+				if err := os.WriteFile(p, txtar.Format(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if d := cmp.Diff(string(file(a, "want")), got); d != "" {
+				t.Errorf("violations differ (-want +got):\n%s", d)
+			}
+			// The findings say the same, one per place.
+			fs := Findings(vs)
+			if len(fs) != strings.Count(got, "\n") {
+				t.Errorf("%d findings for %d places", len(fs), strings.Count(got, "\n"))
+			}
+			for _, f := range fs {
+				if !slices.Contains(f.Tags, "compat") || f.Level != rules.LevelWarning {
+					t.Errorf("%s: tags %v level %s, want compat and warning", f.Rule, f.Tags, f.Level)
+				}
+				if !strings.Contains(f.Message, "https://") || !strings.Contains(f.Message, "checked ") {
+					t.Errorf("%s: the message cites no documentation: %s", f.Rule, f.Message)
+				}
+			}
+		})
+	}
+	for _, id := range RuleIDs() {
+		if !seen[id] {
+			t.Errorf("%s: no fixture rejects anything under it", id)
+		}
+	}
+	for k := range ruleOf {
+		if !kinds[k] {
+			t.Errorf("constraint kind %s: no fixture", k)
+		}
+	}
+}
+
+func tools(t *testing.T, data []byte, counts []string, which int) []Tool {
+	t.Helper()
+	var out []Tool
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		out = append(out, Tool{Name: v["name"].(string), Value: v})
+	}
+	if len(counts) == 2 {
+		n, _ := strconv.Atoi(counts[which])
+		var rep []Tool
+		for i := range n {
+			tl := out[i%len(out)]
+			rep = append(rep, Tool{Name: fmt.Sprintf("%s%d", tl.Name, i), Value: tl.Value})
+		}
+		out = rep
+	}
+	return out
+}
+
+// render lists each place once with the profiles that reject it.
+func render(vs []Violation) string {
+	type key struct{ rule, kind, name, ptr string }
+	var order []key
+	by := map[key][]string{}
+	for _, v := range vs {
+		k := key{v.Constraint.Rule(), finding.KindTool, v.Tool, v.Pointer}
+		if v.Tool == "" {
+			k.kind, k.name = finding.KindServer, `""`
+		}
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], v.Profile.Label())
+	}
+	slices.SortFunc(order, func(a, b key) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	var b strings.Builder
+	for _, k := range order {
+		ps := by[k]
+		slices.Sort(ps)
+		fmt.Fprintf(&b, "%s %s %s %s %s\n", k.rule, k.kind, k.name, k.ptr, strings.Join(slices.Compact(ps), ","))
+	}
+	return b.String()
+}
+
+func file(a *txtar.Archive, name string) []byte {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+func set(a *txtar.Archive, name, data string) {
+	for i, f := range a.Files {
+		if f.Name == name {
+			a.Files[i].Data = []byte(data)
+			return
+		}
+	}
+	a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
+}
+
+// Every built-in profile loads and cites, for each constraint, a page that
+// its rule's help text links too: the help is where users read why.
+func TestProfilesCiteTheirDocumentation(t *testing.T) {
+	for _, want := range []string{"anthropic", "claude-code", "gemini", "openai", "openai-strict"} {
+		if _, ok := builtin[want]; !ok {
+			t.Errorf("no profile %s", want)
+		}
+	}
+	for _, p := range All() {
+		for _, c := range p.Constraints {
+			r := rules.MustLookup(c.Rule())
+			for _, u := range []string{c.Source, c.Also} {
+				if u != "" && !strings.Contains(r.Help, u) {
+					t.Errorf("%s %s: the help of %s does not cite %s", p.Name, c.Kind, r.ID, u)
+				}
+			}
+			if c.Checked != "2026-12-01" && testing.Verbose() {
+				t.Logf("%s %s: last checked %s", p.Name, c.Kind, c.Checked)
+			}
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	p, err := Parse("claude-code:github")
+	if err != nil || p.Server != "github" || p.Label() != "claude-code:github" {
+		t.Errorf("Parse(claude-code:github) = %+v, %v", p, err)
+	}
+	for _, bad := range []string{"openai:x", "nope", "claude-code:"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+	if _, err := Parse("nope"); err == nil || !strings.Contains(err.Error(), "openai-strict") {
+		t.Errorf("the error for an unknown profile lists the known ones: %v", err)
+	}
+	ps, err := ParseList([]string{"openai,gemini", " openai ", ""})
+	if err != nil || len(ps) != 2 {
+		t.Errorf("ParseList = %v, %v", ps, err)
+	}
+	var q struct{ Clients []Profile }
+	if err := json.Unmarshal([]byte(`{"Clients":["gemini","claude-code:x"]}`), &q); err != nil || q.Clients[1].Server != "x" {
+		t.Errorf("profiles from JSON names: %+v, %v", q, err)
+	}
+}
+
+// A profile without a source, or with an unknown kind, does not load.
+func TestUndocumentedConstraintDoesNotLoad(t *testing.T) {
+	for name, body := range map[string]string{
+		"no source":    "name: x\nprovider: P\ntitle: T\nconstraints:\n  - kind: tool-count\n    max: 1\n    reason: r\n    checked: 2026-12-01\n",
+		"no date":      "name: x\nprovider: P\ntitle: T\nconstraints:\n  - kind: tool-count\n    max: 1\n    reason: r\n    source: https://example.com/\n",
+		"unknown kind": "name: x\nprovider: P\ntitle: T\nconstraints:\n  - kind: vibes\n    reason: r\n    source: https://example.com/\n    checked: 2026-12-01\n",
+	} {
+		fsys := fstest.MapFS{"profiles/x.yaml": {Data: []byte(body)}}
+		if _, err := load(fsys); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+}
