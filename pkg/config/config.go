@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // DefaultFile is the configuration file read when present.
@@ -51,6 +53,9 @@ type Config struct {
 	// Servers to capture (servers:), for `check` and `snapshot` over
 	// several servers. Parsed now; used by later commands.
 	Servers []Server
+	// Clients are the client profiles every tool is checked against
+	// (clients:), by the lint of validate and check and by the diff.
+	Clients []clients.Profile
 }
 
 // Load reads and parses a configuration file.
@@ -119,5 +124,28 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 		"text":                 func(n *yaml.Node) { c.Text = p.text(n) },
 		"cost":                 func(n *yaml.Node) { c.Cost = p.cost(n) },
 		"servers":              func(n *yaml.Node) { c.Servers = p.servers(n) },
+		"clients":              func(n *yaml.Node) { c.Clients = p.clients(n) },
 	}
+}
+
+// clients parses the list of client profiles, each with its line.
+func (p *parser) clients(n *yaml.Node) []clients.Profile {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "clients must be a list of client profiles (%s)", strings.Join(clients.Names(), ", "))
+		return nil
+	}
+	var out []clients.Profile
+	for _, e := range n.Content {
+		s, ok := p.str(e, "clients entry")
+		if !ok {
+			continue
+		}
+		pr, err := clients.Parse(s)
+		if err != nil {
+			p.errf(e, "%v", err)
+			continue
+		}
+		out = append(out, pr)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ func (c *Config) DiffOptions(now time.Time) diff.Options {
 		DescriptionMarkers: c.Lifecycle.DescriptionMarkers,
 	}
 	o.ReservedMetaPrefixes = c.ReservedMetaPrefixes
+	o.Clients = c.Clients
 	o.RenameThreshold = c.Rename.Threshold
 	if c.Rename.Disabled {
 		o.RenameThreshold = -1

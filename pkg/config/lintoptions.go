@@ -13,5 +13,6 @@ func (c *Config) LintOptions() spec.LintOptions {
 		InjectionPatterns: c.Text.InjectionPatterns,
 		SensitivePatterns: c.Text.SensitivePatterns,
 		NoDefaultPatterns: c.Text.NoDefaultPatterns,
+		Clients:           c.Clients,
 	}
 }
