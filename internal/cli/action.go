@@ -164,6 +164,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		Config: cfg, Now: now, ProtocolVersion: c.ProtocolVersion,
 		Limits: capture.Limits{StartupTimeout: c.StartupTimeout}, Version: Version, Clock: time.Now,
 		SchemaOptions: sf.options(a.env), Environ: serverEnv(a.pipelineEnv(), nil), BuildOutput: a.env.Stderr, Log: a.logger,
+		Clients: c.Clients,
 	}
 	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
 		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory

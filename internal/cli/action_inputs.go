@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // actionInput is one input of action.yml as the binary reads it.
@@ -50,6 +51,7 @@ var actionInputs = []actionInput{
 	{"startup-timeout", capture.DefaultLimits.StartupTimeout.String()},
 	{"fail-on", "error"},
 	{"fail-on-tags", ""},
+	{"clients", ""},
 	{"comment", commentAlways},
 	{"comment-author", github.DefaultCommentAuthor},
 	{"review-comments", "false"},
@@ -93,6 +95,7 @@ type actionConfig struct {
 	StartupTimeout    time.Duration
 	FailOn            rules.Level
 	FailOnTags        []string
+	Clients           []clients.Profile
 	Comment           string
 	CommentAuthor     string
 	ReviewComments    bool
@@ -220,6 +223,10 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	}
 	r.spec("fail-on-tags")
 	c.FailOnTags = ae.InputList("fail-on-tags")
+	r.spec("clients")
+	if c.Clients, err = clients.ParseList(ae.InputList("clients")); err != nil {
+		r.errs = append(r.errs, &actionenv.InputError{Name: "clients", Value: ae.Input("clients"), Want: "client profiles: " + strings.Join(clients.Names(), ", ") + " (claude-code:SERVER names the server)"})
+	}
 	c.Comment = r.choiceOrBool("comment", commentAlways, commentNever, commentAlways, commentOnChange, commentNever)
 	c.CommentAuthor = r.str("comment-author")
 	c.ReviewComments = r.boolean("review-comments")

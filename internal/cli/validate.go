@@ -8,10 +8,12 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // schemaDirEnv names a directory of published schemas, like --schema-dir.
@@ -107,9 +109,14 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
+	clientList := fs.String("clients", "", "check every tool against these client `profiles` too, comma-separated ("+strings.Join(clients.Names(), ", ")+"; claude-code:SERVER names the server), besides the config's clients:")
 	flags, cmd := splitDashDash(args)
 	if err := parseFlags(fs, flags); err != nil {
 		return 0, err
+	}
+	profiles, err := clients.ParseList([]string{*clientList})
+	if err != nil {
+		return 0, usagef("--clients: %v", err)
 	}
 	live := len(cmd) > 0 || cf.url != ""
 	switch {
@@ -135,7 +142,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, err
 		}
 		o := cf.options(env, s)
-		o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
+		o.Config, o.Now, o.SchemaOptions, o.Clients = rf.cfg, rf.now, sf.options(env), profiles
 		res, err = check.Validate(ctx, o, revs)
 		if err := cf.writeFrames(res.Captures, nil, flagHints.wrap(err)); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
@@ -145,7 +152,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version}
+		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version, Clients: profiles}
 		if res, err = check.ValidateSnapshot(ctx, o, fs.Arg(0), m); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
 		}

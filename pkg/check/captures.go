@@ -76,7 +76,7 @@ func Validate(ctx context.Context, o Options, revisions []string) (*Result, erro
 	}
 	var runs []validation
 	for _, c := range caps {
-		found, err := spec.ValidateWith(c, o.Schemas, o.Config.LintOptions())
+		found, err := spec.ValidateWith(c, o.Schemas, o.lintOptions())
 		if err != nil {
 			return res, fmt.Errorf("validating %s: %w", c.Target, err)
 		}
@@ -109,7 +109,7 @@ func ValidateSnapshot(ctx context.Context, o Options, label string, m *manifest.
 		}
 		o.Schemas = s
 	}
-	found, err := spec.ValidateManifestWith(m, o.Schemas, o.Config.LintOptions())
+	found, err := spec.ValidateManifestWith(m, o.Schemas, o.lintOptions())
 	if err != nil {
 		return nil, fmt.Errorf("validating %s: %w", label, err)
 	}

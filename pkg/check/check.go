@@ -24,6 +24,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // Baseline modes (Options.Baseline); any other value is a snapshot file.
@@ -137,6 +138,10 @@ type Options struct {
 	Parallel int
 	// Log receives progress lines; nil for none.
 	Log func(format string, args ...any)
+	// Clients are client profiles every tool is checked against (the
+	// client-* lint, tool-became-client-incompatible in the diff), in
+	// addition to Config's clients:.
+	Clients []clients.Profile
 }
 
 // Outcome is what the pipeline found for one server.

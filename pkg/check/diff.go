@@ -13,7 +13,7 @@ import (
 // (protocol-feature-version-mismatch, config-acknowledgement-expired);
 // the labels name the two sides.
 func Diff(base, head *manifest.Manifest, baseLabel, headLabel string, o Options) *Result {
-	res := diff.Diff(base, head, o.Config.DiffOptions(o.Now))
+	res := diff.Diff(base, head, o.diffOptions())
 	sec := report.Section{
 		Command:       "diff",
 		Base:          &report.Side{Label: baseLabel, ManifestHash: res.BaseManifestHash, Revision: base.ProtocolVersion},

@@ -53,7 +53,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		return nil, fmt.Errorf("building the snapshot of %s: %w", label, err)
 	}
 	out.Head = head
-	found, err := spec.ValidateWith(c, o.Schemas, o.Config.LintOptions())
+	found, err := spec.ValidateWith(c, o.Schemas, o.lintOptions())
 	if err != nil {
 		return nil, fmt.Errorf("validating %s: %w", label, err)
 	}
@@ -96,7 +96,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	out.Base, out.BaseLabel = base, baseLabel
 	sortByKind(&sec, o.Config.Policy(o.Now).Apply(found), rules.KindSpec)
 	if base != nil {
-		dopts := o.Config.DiffOptions(o.Now)
+		dopts := o.diffOptions()
 		dopts.SkipFeatureVersionCheck = true // the spec gate reports it for head
 		res := diff.Diff(base, head, dopts)
 		out.Diff = res
