@@ -1,0 +1,166 @@
+package surfacetest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
+)
+
+// fakeTB records what Check reports instead of failing the test.
+type fakeTB struct {
+	logs, errors, fatals []string
+}
+
+func (f *fakeTB) Helper()                         {}
+func (f *fakeTB) Logf(format string, args ...any) { f.logs = append(f.logs, fmt.Sprintf(format, args...)) }
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeTB) failed() bool { return len(f.errors)+len(f.fatals) > 0 }
+
+// schemaDir is the published MCP schemas for this package's tests.
+func schemaDir(t testing.TB) string {
+	t.Helper()
+	dir, err := sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
+		for _, rev := range spec.RevisionNames() {
+			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sharedtest.Require(t, err)
+	return dir
+}
+
+// notesServer is a small server with the given tools.
+func notesServer(version string, tools ...string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: version}, nil)
+	for _, name := range tools {
+		s.AddTool(&mcp.Tool{
+			Name:        name,
+			Description: "The " + name + " tool of the notebook.",
+			InputSchema: map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"id": map[string]any{"type": "string"}},
+				"required":   []string{"id"},
+			},
+		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	return s
+}
+
+// A removed tool fails the check with the diff in the message; after an
+// update the same server passes.
+func TestRemovedToolFailsUntilUpdate(t *testing.T) {
+	dir := schemaDir(t)
+	snap := filepath.Join(t.TempDir(), "testdata", "mcp-surface.json")
+	o := Options{Snapshot: snap, SchemaDir: dir, NoDownload: true}
+
+	var tb fakeTB
+	Check(&tb, notesServer("1.0.0", "get_note", "delete_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	if tb.failed() {
+		t.Fatalf("update failed: %q %q", tb.errors, tb.fatals)
+	}
+	if _, err := os.Stat(snap); err != nil || !strings.Contains(strings.Join(tb.logs, "\n"), "wrote "+snap) {
+		t.Fatalf("no snapshot written (%v): %q", err, tb.logs)
+	}
+
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note", "delete_note"), o)
+	if tb.failed() || len(tb.logs) != 0 {
+		t.Errorf("an unchanged server: errors %q fatals %q logs %q", tb.errors, tb.fatals, tb.logs)
+	}
+
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note"), o)
+	if len(tb.errors) != 1 || len(tb.fatals) != 0 {
+		t.Fatalf("a removed tool: errors %q fatals %q", tb.errors, tb.fatals)
+	}
+	msg := tb.errors[0]
+	for _, want := range []string{"tool-removed", "delete_note", "-surfacetest.update", UpdateEnv + "=1", snap} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the failure does not say %q:\n%s", want, msg)
+		}
+	}
+	t.Logf("the failure reads:\n%s", msg)
+
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note"), o)
+	if tb.failed() {
+		t.Errorf("after the update: errors %q fatals %q", tb.errors, tb.fatals)
+	}
+}
+
+// A change below FailOn (an added tool is minor: a note) only logs.
+func TestNoteLevelChangeOnlyLogs(t *testing.T) {
+	dir := schemaDir(t)
+	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
+	var tb fakeTB
+	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note", "add_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true})
+	if tb.failed() {
+		t.Fatalf("an added tool failed: %q %q", tb.errors, tb.fatals)
+	}
+	if logs := strings.Join(tb.logs, "\n"); !strings.Contains(logs, "tool-added") || !strings.Contains(logs, "add_note") {
+		t.Errorf("the added tool is not logged: %q", tb.logs)
+	}
+	// At note, the same change fails.
+	tb = fakeTB{}
+	Check(&tb, notesServer("1.0.0", "get_note", "add_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, FailOn: "note"})
+	if len(tb.errors) != 1 {
+		t.Errorf("FailOn note: errors %q", tb.errors)
+	}
+}
+
+// Without a snapshot, or without schemas, the failure says what to do.
+func TestMissingSnapshotAndSchemas(t *testing.T) {
+	dir := schemaDir(t)
+	var tb fakeTB
+	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: filepath.Join(t.TempDir(), "none.json"), SchemaDir: dir, NoDownload: true})
+	if len(tb.fatals) != 1 || !strings.Contains(tb.fatals[0], "-surfacetest.update") {
+		t.Errorf("no snapshot: %q", tb.fatals)
+	}
+	tb = fakeTB{}
+	empty := t.TempDir()
+	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: filepath.Join(empty, "s.json"), SchemaDir: empty, CacheDir: empty, NoDownload: true})
+	if len(tb.fatals) != 1 || !strings.Contains(tb.fatals[0], "mcp-surface schemas fetch") || !strings.Contains(tb.fatals[0], SchemaDirEnv) {
+		t.Errorf("no schemas: %q", tb.fatals)
+	}
+}
+
+// A client profile's finding is reported like any lint: the SDK's
+// generated schemas are not what Gemini accepts.
+func TestClients(t *testing.T) {
+	dir := schemaDir(t)
+	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Get a note."}, func(context.Context, *mcp.CallToolRequest, struct {
+		ID string `json:"id"`
+	}) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	})
+	var tb fakeTB
+	Check(&tb, s, Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true, Clients: []string{"gemini"}, FailOn: "warning"})
+	if len(tb.errors) != 1 || !strings.Contains(tb.errors[0], "client-schema-keyword-unsupported") {
+		t.Errorf("gemini: errors %q fatals %q", tb.errors, tb.fatals)
+	}
+}
