@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/pkg/surfacetest"
+)
+
+// TestSurfaceSnapshot holds the server's surface against mcp-surface.json,
+// the snapshot this repository's own workflow also checks the server's
+// pull requests against. After an intended change:
+//
+//	go test ./examples/server -run TestSurfaceSnapshot -surfacetest.update
+func TestSurfaceSnapshot(t *testing.T) {
+	surfacetest.Check(t, newServer(newNotebook()), surfacetest.Options{
+		Snapshot: "mcp-surface.json",
+		// A server's own test leaves SchemaDir empty ($MCP_SURFACE_SCHEMA_DIR
+		// or the schema cache); this repository's tests name theirs.
+		SchemaDir: schemaDir(t),
+	})
+}
+
+func schemaDir(t *testing.T) string {
+	t.Helper()
+	dir, err := sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
+		for _, rev := range spec.RevisionNames() {
+			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sharedtest.Require(t, err)
+	return dir
+}
