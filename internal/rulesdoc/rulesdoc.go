@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/sarif"
+	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // Path is the page's path from the repository root.
@@ -33,7 +34,11 @@ var intros = map[string]string{
 	"Resources":           "Resources and their metadata.",
 	"Resource templates":  "Resource templates: their URI template (RFC 6570), variables and metadata.",
 	"Model-visible text":  "Text the model reads (descriptions, titles, instructions) that gained something suspicious: how a tool is turned against its users.",
+	compatArea:            "What a model provider or an MCP client refuses although MCP allows it, for the client profiles named with `validate --clients`, `clients:` in `.mcp-surface.yaml` or the action's `clients` input; none by default. Each constraint comes from the provider's own documentation, cited below with the day it was last checked.",
 }
+
+// compatArea is the area whose intro lists the client profiles.
+const compatArea = "Client compatibility"
 
 // sarifSection documents the one result the SARIF output adds itself.
 const sarifSection = "SARIF output"
@@ -108,6 +113,9 @@ func render(areas []rules.Area, ex map[string]example) []byte {
 		if intro := intros[g.Title]; intro != "" {
 			b.WriteString(intro + "\n\n")
 		}
+		if g.Title == compatArea {
+			writeProfiles(&b)
+		}
 		for _, r := range g.Rules {
 			writeRule(&b, r, ex)
 		}
@@ -118,6 +126,35 @@ func render(areas []rules.Area, ex map[string]example) []byte {
 	fmt.Fprintf(&b, "### %s\n\n", sarif.TruncatedRuleID)
 	fmt.Fprintf(&b, "**%s.**\n\nlevel **note**\n\n%s\n", sarif.TruncatedRuleSummary, sarif.TruncatedRuleHelp)
 	return b.Bytes()
+}
+
+// writeProfiles lists the client profiles with every constraint, the rule
+// that reports it and the documentation it comes from.
+func writeProfiles(b *bytes.Buffer) {
+	b.WriteString("**Client profiles.**\n\n| Profile | Constraint | Rule | Documentation | Checked |\n| --- | --- | --- | --- | --- |\n")
+	for _, p := range clients.All() {
+		for i, c := range p.Constraints {
+			name := ""
+			if i == 0 {
+				name = fmt.Sprintf("`%s` (%s)", p.Name, cell(p.Title))
+			}
+			doc := fmt.Sprintf("[%s](%s)", host(c.Source), c.Source)
+			if c.Also != "" {
+				doc += fmt.Sprintf(", [%s](%s)", host(c.Also), c.Also)
+			}
+			fmt.Fprintf(b, "| %s | %s | [`%s`](#%s) | %s | %s |\n", name, cell(c.Reason), c.Rule(), c.Rule(), doc, c.Checked)
+		}
+	}
+	b.WriteString("\n`claude-code:SERVER` names the server as it is added to Claude Code; without it the server's `serverInfo.name` is used.\n\n")
+}
+
+// host is a link's text: the page's host and path.
+func host(u string) string {
+	u = strings.TrimPrefix(u, "https://")
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u = u[:i]
+	}
+	return u
 }
 
 func defaultOf(r rules.Rule) string {

@@ -19,7 +19,7 @@ import (
 // first line of what Check reports, with the temporary directory as DIR.
 type printTB struct{ dir string }
 
-func (printTB) Helper() {}
+func (printTB) Helper()                             {}
 func (p printTB) Logf(format string, args ...any)   { p.print("log:", format, args) }
 func (p printTB) Errorf(format string, args ...any) { p.print("FAIL:", format, args) }
 func (p printTB) Fatalf(format string, args ...any) { p.print("FATAL:", format, args) }
@@ -34,7 +34,9 @@ func weather(tools ...string) *mcp.Server {
 	for _, name := range tools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Weather " + name + " for a city.", InputSchema: map[string]any{
 			"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []string{"city"},
-		}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	}
 	return s
 }

@@ -20,8 +20,10 @@ type fakeTB struct {
 	logs, errors, fatals []string
 }
 
-func (f *fakeTB) Helper()                         {}
-func (f *fakeTB) Logf(format string, args ...any) { f.logs = append(f.logs, fmt.Sprintf(format, args...)) }
+func (f *fakeTB) Helper() {}
+func (f *fakeTB) Logf(format string, args ...any) {
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
 func (f *fakeTB) Errorf(format string, args ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
