@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -158,9 +159,7 @@ func compact(v any) string {
 	return string(b)
 }
 
-func escape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
+func escape(s string) string { return jsonptr.Escape(s) }
 
 // Findings turns violations into findings: the profiles that refuse the
 // same thing at the same place make one finding, which names each with
