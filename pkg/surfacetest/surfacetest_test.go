@@ -149,20 +149,37 @@ func TestMissingSnapshotAndSchemas(t *testing.T) {
 	}
 }
 
-// A client profile's finding is reported like any lint: the SDK's
-// generated schemas are not what Gemini accepts.
+// A client profile's findings are reported like any other: the lint
+// names what Gemini refuses, and the comparison the tool it now loses.
 func TestClients(t *testing.T) {
 	dir := schemaDir(t)
 	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
-	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Get a note."}, func(context.Context, *mcp.CallToolRequest, struct {
-		ID string `json:"id"`
-	}) (*mcp.CallToolResult, any, error) {
-		return nil, nil, nil
-	})
+	server := func(extra map[string]any) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+		schema := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}
+		for k, v := range extra {
+			schema[k] = v
+		}
+		s.AddTool(&mcp.Tool{Name: "get", Description: "Get a note.", InputSchema: schema},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		return s
+	}
+	o := Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Clients: []string{"gemini"}, FailOn: "warning"}
 	var tb fakeTB
-	Check(&tb, s, Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true, Clients: []string{"gemini"}, FailOn: "warning"})
-	if len(tb.errors) != 1 || !strings.Contains(tb.errors[0], "client-schema-keyword-unsupported") {
-		t.Errorf("gemini: errors %q fatals %q", tb.errors, tb.fatals)
+	up := o
+	up.Update = true
+	Check(&tb, server(nil), up)
+	if tb.failed() {
+		t.Fatalf("a schema Gemini accepts: %q %q", tb.errors, tb.fatals)
+	}
+	tb = fakeTB{}
+	Check(&tb, server(map[string]any{"additionalProperties": false}), o)
+	if len(tb.errors) != 1 {
+		t.Fatalf("errors %q fatals %q", tb.errors, tb.fatals)
+	}
+	for _, want := range []string{"client-schema-keyword-unsupported", "tool-became-client-incompatible", "https://ai.google.dev/api/caching#Schema"} {
+		if !strings.Contains(tb.errors[0], want) {
+			t.Errorf("the failure does not say %q:\n%s", want, tb.errors[0])
+		}
 	}
 }
