@@ -161,7 +161,9 @@ func TestClients(t *testing.T) {
 			schema[k] = v
 		}
 		s.AddTool(&mcp.Tool{Name: "get", Description: "Get a note.", InputSchema: schema},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 		return s
 	}
 	o := Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Clients: []string{"gemini"}, FailOn: "warning"}
