@@ -165,7 +165,7 @@ func defaultOf(r rules.Rule) string {
 }
 
 func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "_", `\_`, "*", `\*`).Replace(s)
 }
 
 func writeRule(b *bytes.Buffer, r rules.Rule, ex map[string]example) {
