@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/outfile"
 )
 
 // BundleVersion is the format version of the bundle this package writes
@@ -182,7 +184,7 @@ func WriteBundleFile(path string, b *Bundle) error {
 	if err := WriteBundle(&buf, b); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := outfile.Write(context.Background(), path, buf.Bytes()); err != nil {
 		return fmt.Errorf("write bundle: %w", err)
 	}
 	return nil

@@ -40,7 +40,7 @@ func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options)
 		return nil, "", nil
 	case BaselineAuto, BaselineSnapshot, BaselineBuild:
 	default:
-		m, err := manifest.ReadFile(mode)
+		m, err := manifest.ReadFileContext(ctx, mode, o.MaxSnapshotBytes)
 		if err != nil {
 			return nil, "", err
 		}
@@ -55,7 +55,7 @@ func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options)
 		if s.Snapshot == "" {
 			return nil, "", nil
 		}
-		m, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot))
+		m, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			if mode == BaselineSnapshot {
 				return nil, "", &MissingSnapshotError{Path: s.Snapshot}
@@ -128,12 +128,13 @@ func (o *Options) runBuild(ctx context.Context, dir string) error {
 	return nil
 }
 
-// ReadSnapshot reads a snapshot file, or, when no file of that name
-// exists, REF:PATH from the git repository at dir (as `git show REF:PATH`).
-func ReadSnapshot(ctx context.Context, dir, arg string) (*manifest.Manifest, error) {
+// ReadSnapshot reads a snapshot file of at most maxBytes (0:
+// manifest.DefaultMaxFileBytes), or, when no file of that name exists,
+// REF:PATH from the git repository at dir (as `git show REF:PATH`).
+func ReadSnapshot(ctx context.Context, dir, arg string, maxBytes int64) (*manifest.Manifest, error) {
 	_, statErr := os.Stat(arg)
 	if statErr == nil || !strings.Contains(arg, ":") {
-		return manifest.ReadFile(arg)
+		return manifest.ReadFileContext(ctx, arg, maxBytes)
 	}
 	ref, path, _ := strings.Cut(arg, ":")
 	if ref == "" || path == "" {

@@ -119,6 +119,9 @@ type Options struct {
 	ProtocolVersion string
 	// Limits bound every capture (zero fields take capture.DefaultLimits).
 	Limits capture.Limits
+	// MaxSnapshotBytes bounds each snapshot file read (0:
+	// manifest.DefaultMaxFileBytes).
+	MaxSnapshotBytes int64
 	// Version is this program's version: the clientInfo of each capture
 	// and the report's.
 	Version string

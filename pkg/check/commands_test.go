@@ -111,12 +111,12 @@ func TestReadSnapshot(t *testing.T) {
 	sha := repo.commit("snapshot")
 	ctx := context.Background()
 	for _, arg := range []string{filepath.Join(repo.dir, "mcp-surface.json"), sha + ":mcp-surface.json"} {
-		got, err := check.ReadSnapshot(ctx, repo.dir, arg)
+		got, err := check.ReadSnapshot(ctx, repo.dir, arg, 0)
 		if err != nil || got.Fingerprints.Manifest != m.Fingerprints.Manifest {
 			t.Errorf("%s: %v", arg, err)
 		}
 	}
-	if _, err := check.ReadSnapshot(ctx, repo.dir, sha+":missing.json"); err == nil {
+	if _, err := check.ReadSnapshot(ctx, repo.dir, sha+":missing.json", 0); err == nil {
 		t.Errorf("a missing path at a ref was read")
 	}
 }

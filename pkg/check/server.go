@@ -79,7 +79,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 
 	// The committed snapshot in the work tree must match the live server.
 	if s.Snapshot != "" && o.RepoDir != "" {
-		if committed, err := manifest.ReadFile(filepath.Join(o.RepoDir, s.Snapshot)); err == nil {
+		if committed, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes); err == nil {
 			if committed.Fingerprints.Manifest != head.Fingerprints.Manifest {
 				found = append(found, finding.New(rules.SnapshotOutOfDate, finding.Subject{Kind: finding.KindServer}, "",
 					fmt.Sprintf("%s no longer matches the live server: run `mcp-surface snapshot` and commit it", s.Snapshot), nil, nil))

@@ -1,13 +1,14 @@
 package config
 
 import (
-	"os"
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/infile"
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
@@ -58,9 +59,20 @@ type Config struct {
 	Clients []clients.Profile
 }
 
+// MaxFileBytes bounds a configuration file: a thousand times a large
+// real one, so that a mistake (a snapshot or /dev/zero given as the
+// configuration) fails at once instead of filling memory.
+const MaxFileBytes int64 = 16 << 20
+
 // Load reads and parses a configuration file.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load that stops when ctx is cancelled (a FIFO given as
+// the file waits for its writer).
+func LoadContext(ctx context.Context, path string) (*Config, error) {
+	data, err := infile.Read(ctx, path, "a configuration file", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -22,10 +23,57 @@ func (e *Error) Error() string {
 // Errors is every mistake found in one file.
 type Errors []*Error
 
+// The bounds on what Errors prints: one mistake repeated through a large
+// file (a generated list, say) would otherwise print a line per entry.
+const (
+	maxSameMessage = 20  // lines for one message, then a count
+	maxErrorLines  = 200 // lines in all, then a count
+)
+
+// Error prints each mistake with its line, at most maxSameMessage times
+// for one message ("… and N more like this") and maxErrorLines in all.
 func (es Errors) Error() string {
-	msgs := make([]string, len(es))
-	for i, e := range es {
-		msgs[i] = e.Error()
+	count := map[string]int{}
+	for _, e := range es {
+		count[e.Msg]++
 	}
-	return strings.Join(msgs, "\n")
+	shown := map[string]int{}
+	summarized := map[string]bool{}
+	var lines []string
+	hidden := 0
+	for _, e := range es {
+		switch {
+		case shown[e.Msg] >= maxSameMessage:
+			if !summarized[e.Msg] {
+				hidden++
+			}
+			continue
+		case len(lines) >= maxErrorLines:
+			hidden++
+			continue
+		}
+		shown[e.Msg]++
+		lines = append(lines, e.Error())
+		if shown[e.Msg] == maxSameMessage && count[e.Msg] > maxSameMessage {
+			lines = append(lines, fmt.Sprintf("… and %s more like this", thousands(count[e.Msg]-maxSameMessage)))
+			summarized[e.Msg] = true
+		}
+	}
+	if hidden > 0 {
+		lines = append(lines, fmt.Sprintf("… and %s more", thousands(hidden)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -3,16 +3,18 @@ package manifest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/infile"
+	"github.com/mcp-surface/mcp-surface/internal/outfile"
 )
 
 // members returns the snapshot's small top-level members (all but the
@@ -225,9 +227,27 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	return m, nil
 }
 
-// ReadFile reads a snapshot file.
+// DefaultMaxFileBytes bounds the snapshot files ReadFile reads: four
+// times the default capture budget, far above any snapshot a default
+// capture writes, and far below what would exhaust a runner's memory.
+const DefaultMaxFileBytes int64 = 256 << 20
+
+// FileLimit is what a *infile.TooLargeError from ReadFileContext names.
+const FileLimit = "a snapshot file"
+
+// ReadFile reads a snapshot file of at most DefaultMaxFileBytes.
 func ReadFile(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+	return ReadFileContext(context.Background(), path, 0)
+}
+
+// ReadFileContext reads a snapshot file of at most maxBytes
+// (DefaultMaxFileBytes when 0); cancelling ctx stops a read that waits,
+// on a FIFO for one.
+func ReadFileContext(ctx context.Context, path string, maxBytes int64) (*Manifest, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	data, err := infile.Read(ctx, path, FileLimit, maxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -238,37 +258,13 @@ func ReadFile(path string) (*Manifest, error) {
 	return m, nil
 }
 
-// WriteFile writes the snapshot file atomically (temporary file, then
-// rename), so an interrupted run never leaves half a snapshot.
+// WriteFile writes the snapshot file whole: an interrupted run never
+// leaves half a snapshot, and a device or FIFO is written in place
+// (outfile).
 func WriteFile(path string, m *Manifest) error {
 	data, err := Encode(m)
 	if err != nil {
 		return err
 	}
-	dir, base := splitPath(path)
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-func splitPath(p string) (dir, base string) {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' || p[i] == os.PathSeparator {
-			return p[:i+1], p[i+1:]
-		}
-	}
-	return ".", p
+	return outfile.Write(context.Background(), path, data)
 }

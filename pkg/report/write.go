@@ -1,30 +1,15 @@
 package report
 
 import (
-	"os"
-	"path/filepath"
+	"context"
+
+	"github.com/mcp-surface/mcp-surface/internal/outfile"
 )
 
-// WriteFile writes data to path atomically: a temporary file in the same
-// directory, then a rename, so a reader (an upload step, a second run)
-// never sees half a report and a longer old file is never left with a
-// stale tail.
+// WriteFile writes data to path whole: a regular file is replaced by a
+// rename, so a reader (an upload step, a second run) never sees half a
+// report and a longer old file is never left with a stale tail; a device
+// or FIFO is written in place (outfile).
 func WriteFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outfile.Write(context.Background(), path, data)
 }
