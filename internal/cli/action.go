@@ -135,7 +135,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	}
 	var cfg *config.Config
 	if cfgPath != "" {
-		if cfg, err = loadDiffConfig(cfgPath); err != nil {
+		if cfg, err = loadDiffConfig(ctx, cfgPath); err != nil {
 			return a.fail(err)
 		}
 	}
@@ -152,6 +152,10 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
+	maxSnapshot, err := snapshotLimit(a.env)
+	if err != nil {
+		return a.fail(err)
+	}
 	var sf schemaFlags
 	build := c.Build
 	if build != "" && relWork != "." {
@@ -162,7 +166,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	opts := check.Options{
 		Servers: servers, Baseline: c.Baseline, BaseRef: baseRef, Build: build, RepoDir: repo,
 		Config: cfg, Now: now, ProtocolVersion: c.ProtocolVersion,
-		Limits: capture.Limits{StartupTimeout: c.StartupTimeout}, Version: Version, Clock: time.Now,
+		Limits: capture.Limits{StartupTimeout: c.StartupTimeout}, MaxSnapshotBytes: maxSnapshot, Version: Version, Clock: time.Now,
 		SchemaOptions: sf.options(a.env), Environ: serverEnv(a.pipelineEnv(), nil), BuildOutput: a.env.Stderr, Log: a.logger,
 		Clients: c.Clients,
 	}

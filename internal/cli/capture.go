@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -109,12 +109,13 @@ func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options
 	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil)}
 }
 
-// checkLimits refuses limits a capture cannot work with.
+// checkLimits refuses limits a capture cannot work with, and a --frames
+// file that cannot be written.
 func (cf *captureFlags) checkLimits() error {
 	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 {
 		return usagef("--max-pages, --max-bytes, --startup-timeout and --request-timeout must be positive")
 	}
-	return nil
+	return checkOutput("--frames", cf.frames)
 }
 
 func (cf *captureFlags) revisions() ([]string, error) {
@@ -149,21 +150,24 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
-	return caps, cf.writeFrames(caps, nil, flagHints.wrap(err))
+	return caps, cf.writeFrames(ctx, env, caps, nil, flagHints.wrap(err))
 }
 
 // writeFrames writes --frames, when asked and capturing was attempted
 // (caps not nil), with the secrets redacted, and adds its failure to err.
-func (cf *captureFlags) writeFrames(caps []*capture.Capture, secrets []string, err error) error {
+func (cf *captureFlags) writeFrames(ctx context.Context, env *Env, caps []*capture.Capture, secrets []string, err error) error {
 	if cf.frames == "" || caps == nil {
 		return err
 	}
-	f, ferr := os.Create(cf.frames)
-	if ferr == nil {
-		ferr = capture.WriteFrames(f, caps, secrets)
-		if cerr := f.Close(); ferr == nil {
-			ferr = cerr
-		}
+	var ferr error
+	if cf.frames == stdoutPath {
+		ferr = capture.WriteFrames(env.Stdout, caps, secrets)
+	} else if f, cerr := outfile.Create(ctx, cf.frames); cerr != nil {
+		ferr = cerr
+	} else if ferr = capture.WriteFrames(f, caps, secrets); ferr != nil {
+		f.Abort()
+	} else {
+		ferr = f.Commit()
 	}
 	if ferr != nil {
 		return errors.Join(err, fmt.Errorf("writing --frames: %w", ferr))
@@ -237,8 +241,13 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(revs) > 1 && *out == "" {
+	if len(revs) > 1 && (*out == "" || *out == stdoutPath) {
 		return 0, usagef("several --protocol-version values need -o FILE (one snapshot per revision: FILE.<revision>.json)")
+	}
+	for _, rev := range revs {
+		if err := checkOutput("-o", outputPath(*out, rev, len(revs) > 1)); err != nil {
+			return 0, err
+		}
 	}
 	caps, err := cf.captureAll(ctx, env, cmd)
 	if err != nil {
@@ -250,19 +259,18 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
+		data, err := manifest.Encode(m)
+		if err != nil {
+			return 0, err
+		}
 		if *out == "" {
-			data, err := manifest.Encode(m)
-			if err != nil {
-				return 0, err
-			}
-			if _, err := env.Stdout.Write(data); err != nil {
-				return 0, err
-			}
-		} else {
-			path := outputPath(*out, c.RequestedVersion, len(revs) > 1)
-			if err := manifest.WriteFile(path, m); err != nil {
-				return 0, err
-			}
+			*out = stdoutPath
+		}
+		path := outputPath(*out, c.RequestedVersion, len(revs) > 1)
+		if err := writeOutput(ctx, env, path, data); err != nil {
+			return 0, err
+		}
+		if path != stdoutPath {
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 		}
 		fmt.Fprintln(env.Stderr, sanitizeLine(summarize(c, m)))

@@ -36,7 +36,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
-	if err := rf.resolve(env); err != nil {
+	if err := rf.resolve(ctx, env); err != nil {
 		return 0, err
 	}
 	if *baseline == check.BaselineBuild && *baseRef == "" {
@@ -56,7 +56,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	opts := check.Options{
 		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
 		Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env),
-		Limits: cf.limits(), Version: Version, Clock: time.Now,
+		Limits: cf.limits(), MaxSnapshotBytes: rf.maxSnapshot, Version: Version, Clock: time.Now,
 		Environ: serverEnv(env, nil), BuildOutput: env.Stderr,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, "mcp-surface: "+format+"\n", args...) },
 	}
@@ -93,7 +93,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := rf.emit(env, res.Report); err != nil {
+	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err
 	}
 	return res.Code, nil

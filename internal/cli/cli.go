@@ -105,6 +105,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
+		err = inputHint(err)
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, ue.msg)
@@ -125,6 +126,9 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\nFlags may come before or after the arguments; everything after -- is the server's")
+	fmt.Fprintln(w, "command, untouched. FILE outputs may be - (stdout), a device or a FIFO, written in place.")
+	fmt.Fprintln(w, "A first Ctrl-C (SIGINT, SIGTERM) stops the command cleanly; a second exits at once (130).")
 	fmt.Fprintln(w, "\nRun `mcp-surface COMMAND -h` for a command's flags.")
 }
 

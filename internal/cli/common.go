@@ -58,14 +58,52 @@ func newFlagSet(name, usage string, w io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args; -h prints usage and yields errHelp (exit 0).
+// Flags may follow the arguments (`validate x.json --format json`): the
+// standard parser stops at the first argument, so parsing resumes after
+// each one until "--", after which everything is an argument. fs.Args()
+// is then every argument, in order.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return errHelp
+			}
+			return usagef("%v", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
 		}
-		return usagef("%v", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" && !isFlagValue(fs, args[:used-1]) {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parsing "--" alone leaves exactly the arguments in fs.Args().
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// isFlagValue reports whether the argument after before is the value of
+// a flag (as in `--output --`) rather than the end of the flags: before
+// ends with a non-boolean flag given without "=".
+func isFlagValue(fs *flag.FlagSet, before []string) bool {
+	if len(before) == 0 {
+		return false
+	}
+	last := before[len(before)-1]
+	name := strings.TrimLeft(last, "-")
+	if !strings.HasPrefix(last, "-") || name == "" || len(last)-len(name) > 2 || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // errHelp signals that usage was printed on request.

@@ -28,14 +28,14 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if fs.NArg() != 2 {
 		return 0, usagef("need BASE and HEAD, got %d argument(s); run `mcp-surface diff -h`", fs.NArg())
 	}
-	if err := rf.resolve(env, "ignore-yaml"); err != nil {
+	if err := rf.resolve(ctx, env, "ignore-yaml"); err != nil {
 		return 0, err
 	}
-	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0))
+	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0), rf.maxSnapshot)
 	if err != nil {
 		return 0, fmt.Errorf("base: %w", err)
 	}
-	head, err := check.ReadSnapshot(ctx, ".", fs.Arg(1))
+	head, err := check.ReadSnapshot(ctx, ".", fs.Arg(1), rf.maxSnapshot)
 	if err != nil {
 		return 0, fmt.Errorf("head: %w", err)
 	}
@@ -55,7 +55,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {
 			return 0, err
 		}
-	} else if err := rf.emit(env, res.Report); err != nil {
+	} else if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err
 	}
 	if check.Fails(res.Findings, rf.failOn, failTags) {
@@ -81,14 +81,14 @@ func diffNow(env *Env) (time.Time, error) {
 
 // loadDiffConfig reads --config, or .mcp-surface.yaml when present; nil
 // when there is none.
-func loadDiffConfig(path string) (*config.Config, error) {
+func loadDiffConfig(ctx context.Context, path string) (*config.Config, error) {
 	if path == "" {
 		if _, err := os.Stat(config.DefaultFile); err != nil {
 			return nil, nil
 		}
 		path = config.DefaultFile
 	}
-	c, err := config.Load(path)
+	c, err := config.LoadContext(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}

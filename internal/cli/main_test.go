@@ -14,6 +14,9 @@ import (
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
+	if os.Getenv(mainEnv) != "" {
+		os.Exit(Main())
+	}
 	os.Exit(m.Run())
 }
 

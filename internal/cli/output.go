@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"slices"
@@ -29,6 +30,8 @@ type reportFlags struct {
 	failOn rules.Level
 	now    time.Time
 	cfg    *config.Config // nil without a configuration file
+	// maxSnapshot bounds each snapshot file read (0: the default).
+	maxSnapshot int64
 }
 
 func (rf *reportFlags) register(fs *flag.FlagSet) {
@@ -38,26 +41,32 @@ func (rf *reportFlags) register(fs *flag.FlagSet) {
 
 // resolve checks the formats (but one of own, which the command renders
 // itself) and --fail-on, then reads the date and the configuration.
-func (rf *reportFlags) resolve(env *Env, own ...string) error {
+func (rf *reportFlags) resolve(ctx context.Context, env *Env, own ...string) error {
 	if !slices.Contains(own, rf.format) {
 		if err := rf.out.check(); err != nil {
 			return err
 		}
 	}
+	if err := rf.out.checkFiles(); err != nil {
+		return err
+	}
 	var err error
 	if rf.failOn, err = rf.failLevel(); err != nil {
+		return err
+	}
+	if rf.maxSnapshot, err = snapshotLimit(env); err != nil {
 		return err
 	}
 	if rf.now, err = diffNow(env); err != nil {
 		return err
 	}
-	rf.cfg, err = loadDiffConfig(rf.config)
+	rf.cfg, err = loadDiffConfig(ctx, rf.config)
 	return err
 }
 
 // emit renders a report to stdout and to every --output.
-func (rf *reportFlags) emit(env *Env, r *report.Report) error {
-	return rf.out.emit(env, r, rf.out.options(env, rf.failOn))
+func (rf *reportFlags) emit(ctx context.Context, env *Env, r *report.Report) error {
+	return rf.out.emit(ctx, env, r, rf.out.options(env, rf.failOn))
 }
 
 // outputFlags choose what a reporting command writes besides stdout:
@@ -107,6 +116,16 @@ func (of *outputFlags) check() error {
 	return nil
 }
 
+// checkFiles refuses, before any work, an --output that cannot be written.
+func (of *outputFlags) checkFiles() error {
+	for _, o := range of.outputs {
+		if err := checkOutput("--output "+o.format+"="+o.path, o.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
 	color := of.color == "always"
 	if of.color == "auto" && env.Getenv("NO_COLOR") == "" && env.IsTerminal != nil && env.IsTerminal() {
@@ -116,7 +135,7 @@ func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
 }
 
 // emit renders the report to stdout in --format and to every --output.
-func (of *outputFlags) emit(env *Env, r *report.Report, o report.Options) error {
+func (of *outputFlags) emit(ctx context.Context, env *Env, r *report.Report, o report.Options) error {
 	var out bytes.Buffer
 	if err := formats.Render(&out, of.common.format, r, o); err != nil {
 		return err
@@ -128,8 +147,8 @@ func (of *outputFlags) emit(env *Env, r *report.Report, o report.Options) error 
 		if err != nil {
 			return err
 		}
-		if err := report.WriteFile(spec.path, data); err != nil {
-			return fmt.Errorf("writing %s: %w", spec.path, err)
+		if err := writeOutput(ctx, env, spec.path, data); err != nil {
+			return fmt.Errorf("--output %s=%s: %w", spec.format, spec.path, err)
 		}
 	}
 	_, err := env.Stdout.Write(out.Bytes())

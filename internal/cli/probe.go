@@ -91,7 +91,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, usagef("--require %q: use %s or %s", r, strings.Join(capture.ProbeMethods, ", "), probe.RequireAllAdvertised)
 		}
 	}
-	if err := rf.resolve(env); err != nil {
+	if err := rf.resolve(ctx, env); err != nil {
 		return 0, err
 	}
 	cfgPath := rf.config
@@ -172,13 +172,13 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(res.Captures, srv.Secrets, flagHints.wrap(err)); err != nil {
+	if err := cf.writeFrames(ctx, env, res.Captures, srv.Secrets, flagHints.wrap(err)); err != nil {
 		return 0, schemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {
 		reportDiagnostics(env.Stderr, c)
 	}
-	if err := rf.emit(env, res.Report); err != nil {
+	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err
 	}
 	if res.Fails(rf.failOn, nil) {

@@ -27,6 +27,18 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	maxSnapshot, err := snapshotLimit(env)
+	if err != nil {
+		return 0, err
+	}
+	for _, rev := range revs {
+		if *check {
+			break
+		}
+		if err := checkOutput("-o", outputPath(*out, rev, len(revs) > 1)); err != nil {
+			return 0, err
+		}
+	}
 	caps, err := cf.captureAll(ctx, env, cmd)
 	if err != nil {
 		return 0, err
@@ -40,14 +52,18 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		path := outputPath(*out, c.RequestedVersion, len(revs) > 1)
 		if !*check {
-			if err := manifest.WriteFile(path, head); err != nil {
+			data, err := manifest.Encode(head)
+			if err != nil {
+				return 0, err
+			}
+			if err := writeOutput(ctx, env, path, data); err != nil {
 				return 0, err
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 			fmt.Fprintln(env.Stderr, sanitizeLine(summarize(c, head)))
 			continue
 		}
-		base, err := manifest.ReadFile(path)
+		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
 		if errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(env.Stdout, "%s does not exist: run `mcp-surface snapshot%s` and commit it\n", path, rerunHint(args))
 			code = ExitFindings

@@ -125,7 +125,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	case !live && fs.NArg() != 1:
 		return 0, usagef("nothing to validate: give a SNAPSHOT file, a server command after --, or --url URL; run `mcp-surface validate -h`")
 	}
-	if err := rf.resolve(env); err != nil {
+	if err := rf.resolve(ctx, env); err != nil {
 		return 0, err
 	}
 	var res *check.Result
@@ -144,20 +144,20 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		o := cf.options(env, s)
 		o.Config, o.Now, o.SchemaOptions, o.Clients = rf.cfg, rf.now, sf.options(env), profiles
 		res, err = check.Validate(ctx, o, revs)
-		if err := cf.writeFrames(res.Captures, nil, flagHints.wrap(err)); err != nil {
+		if err := cf.writeFrames(ctx, env, res.Captures, nil, flagHints.wrap(err)); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
 		}
 	} else {
-		m, err := manifest.ReadFile(fs.Arg(0))
+		m, err := manifest.ReadFileContext(ctx, fs.Arg(0), rf.maxSnapshot)
 		if err != nil {
 			return 0, err
 		}
-		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version, Clients: profiles}
+		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version, Clients: profiles, MaxSnapshotBytes: rf.maxSnapshot}
 		if res, err = check.ValidateSnapshot(ctx, o, fs.Arg(0), m); err != nil {
 			return 0, schemaHint(err, o.SchemaOptions)
 		}
 	}
-	if err := rf.emit(env, res.Report); err != nil {
+	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err
 	}
 	if res.Fails(rf.failOn, nil) {

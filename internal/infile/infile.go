@@ -3,6 +3,7 @@ package infile
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -56,21 +57,64 @@ func Read(ctx context.Context, path, what string, limit int64) ([]byte, error) {
 	// poller holds them); a regular file's reads do not block.
 	stop := context.AfterFunc(ctx, func() { f.Close() })
 	defer stop()
-	var buf bytes.Buffer
+	var data []byte
 	if fi.Mode().IsRegular() {
-		buf.Grow(int(fi.Size()) + bytes.MinRead)
+		data, err = readKnown(f, fi.Size(), limit)
+	} else {
+		data, err = readStream(f, limit)
 	}
-	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, context.Cause(ctx))
+	}
+	if errors.Is(err, errOverLimit) || (err == nil && int64(len(data)) > limit) {
+		return nil, &TooLargeError{Path: path, What: what, Limit: limit}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if int64(buf.Len()) > limit {
-		return nil, &TooLargeError{Path: path, What: what, Limit: limit}
+	return data, nil
+}
+
+// readKnown reads a regular file of the given size (which may still grow
+// while read) up to limit+1 bytes.
+func readKnown(r io.Reader, size, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(int(size) + bytes.MinRead)
+	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	return buf.Bytes(), err
+}
+
+var errOverLimit = errors.New("over the limit")
+
+// chunkSize is the unit a stream of unknown length is read in.
+const chunkSize = 1 << 20
+
+// readStream reads a stream of unknown length up to limit+1 bytes in
+// chunks, joined only when it ends within the limit: an endless stream
+// (/dev/zero) costs the limit in memory, not the doubling of a growing
+// buffer.
+func readStream(r io.Reader, limit int64) ([]byte, error) {
+	var chunks [][]byte
+	var total int64
+	lr := io.LimitReader(r, limit+1)
+	for {
+		c := make([]byte, chunkSize)
+		n, err := io.ReadFull(lr, c)
+		if n > 0 {
+			chunks = append(chunks, c[:n])
+			total += int64(n)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return buf.Bytes(), nil
+	if total > limit {
+		return nil, errOverLimit
+	}
+	return bytes.Join(chunks, nil), nil
 }
 
 // open opens path for reading. A FIFO's open blocks until a writer comes,

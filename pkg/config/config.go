@@ -59,10 +59,10 @@ type Config struct {
 	Clients []clients.Profile
 }
 
-// MaxFileBytes bounds a configuration file: a thousand times a large
+// MaxFileBytes bounds a configuration file: about a thousand times a large
 // real one, so that a mistake (a snapshot or /dev/zero given as the
 // configuration) fails at once instead of filling memory.
-const MaxFileBytes int64 = 16 << 20
+const MaxFileBytes int64 = 4 << 20
 
 // Load reads and parses a configuration file.
 func Load(path string) (*Config, error) {

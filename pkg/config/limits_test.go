@@ -63,7 +63,7 @@ func TestAHugeFileIsRefusedBeforeParsing(t *testing.T) {
 	f.Close()
 	_, err := LoadContext(context.Background(), path)
 	var te *infile.TooLargeError
-	if !errors.As(err, &te) || !strings.Contains(err.Error(), "larger than 16 MiB, the limit for a configuration file") {
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "larger than 4 MiB, the limit for a configuration file") {
 		t.Errorf("got %v", err)
 	}
 	if _, err := LoadContext(context.Background(), "/dev/zero"); !errors.As(err, &te) {
