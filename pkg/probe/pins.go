@@ -1,12 +1,14 @@
 package probe
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/infile"
+	"github.com/mcp-surface/mcp-surface/internal/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -78,9 +80,9 @@ func ParsePins(data []byte) (*Pins, error) {
 }
 
 // ReadPins reads a pins file. A missing file is an error that wraps
-// fs.ErrNotExist (no pins yet).
+// fs.ErrNotExist (no pins yet). It is bounded like a snapshot file.
 func ReadPins(path string) (*Pins, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(context.Background(), path, "a probe pins file", manifest.DefaultMaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -112,36 +114,14 @@ func (p *Pins) Encode() ([]byte, error) {
 	return manifest.Indent(canon)
 }
 
-// WritePins writes the pins file atomically.
+// WritePins writes the pins file whole (outfile): never half a file, and
+// a device or FIFO written in place.
 func WritePins(path string, p *Pins) error {
 	data, err := p.Encode()
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return outfile.Write(context.Background(), path, data)
 }
 
 // PinsOf derives the pins of a capture: the shape of every result of a
