@@ -43,7 +43,11 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cfg, err := loadDiffConfig(common.config)
+	cfg, err := loadDiffConfig(ctx, common.config)
+	if err != nil {
+		return 0, err
+	}
+	maxSnapshot, err := snapshotLimit(env)
 	if err != nil {
 		return 0, err
 	}
@@ -69,7 +73,7 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 		if m, err = manifest.Build(c); err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
-	} else if m, err = check.ReadSnapshot(ctx, ".", fs.Arg(0)); err != nil {
+	} else if m, err = check.ReadSnapshot(ctx, ".", fs.Arg(0), maxSnapshot); err != nil {
 		return 0, err
 	}
 

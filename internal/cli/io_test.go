@@ -343,6 +343,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 		{"validate", head, "--format", "json", "--schema-dir", sharedMCPSchemaDir(t)},
 		{"diff", head, "--format", "json", head},
 		{"diff", head, head, "--format=json", "--fail-on", "none"},
+		{"cost", head, "--format", "json"},
 	} {
 		r := run(t, nil, args...)
 		if r.code != ExitOK || !strings.HasPrefix(r.stdout, "{") {
