@@ -22,7 +22,7 @@ import (
 // fail reports a failure of the tool (exit 2) where a workflow shows it:
 // an error annotation, the job summary and the outputs.
 func (a *actionRun) fail(err error) (int, error) {
-	msg := err.Error()
+	msg := inputHint(err).Error()
 	a.ae.Error("mcp-surface could not do its job: "+msg, actionenv.Annotation{Title: "mcp-surface"})
 	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
 	a.setOutput("verdict", "error")
