@@ -133,6 +133,11 @@ type Rule struct {
 	Summary string
 	// Help is markdown: why it matters and what to do.
 	Help string
+	// Breaks and Fix are one line each for the PR comment's table of
+	// breaking changes: what existing clients lose, and the usual way to
+	// avoid it. Every rule whose default level is error has both
+	// (remedy.go); others may leave them empty.
+	Breaks, Fix string
 }
 
 // HasTag reports whether the rule carries tag t.
@@ -174,6 +179,9 @@ func merge(areas [][]Rule) ([]Rule, map[string]int) {
 	for i := range all {
 		if all[i].Kind == KindChange && all[i].Level == "" {
 			all[i].Level = all[i].Severity.Level()
+		}
+		if rm, ok := remedies[all[i].ID]; ok {
+			all[i].Breaks, all[i].Fix = rm.Breaks, rm.Fix
 		}
 	}
 	slices.SortStableFunc(all, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })

@@ -96,3 +96,26 @@ func TestSeverityLevels(t *testing.T) {
 		}
 	}
 }
+
+// Every rule that fails a run by default tells the PR comment what breaks
+// and how to fix it, in one line each; remedies name only known rules.
+func TestRemedies(t *testing.T) {
+	for _, r := range All() {
+		if r.Level != LevelError && r.Severity != SeverityBreaking {
+			continue
+		}
+		if r.Breaks == "" || r.Fix == "" {
+			t.Errorf("%s: an error rule needs Breaks and Fix in remedy.go", r.ID)
+		}
+	}
+	for id, rm := range remedies {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("remedy for unknown rule %q", id)
+		}
+		for _, s := range []string{rm.Breaks, rm.Fix} {
+			if strings.TrimSpace(s) != s || strings.ContainsAny(s, "\n|") || strings.HasSuffix(s, ".") || len(s) > 100 {
+				t.Errorf("%s: remedy text must be one short line without a trailing period or a pipe: %q", id, s)
+			}
+		}
+	}
+}
