@@ -294,6 +294,45 @@ type Options struct {
 	// AllRules declares every rule of the table in SARIF, not only those
 	// with results.
 	AllRules bool
+
+	// Full renders the markdown as the job summary, the full report: every
+	// finding, info included, each with all its details, within
+	// MaxMarkdownBytes or else DefaultSummaryBudget (GitHub's 1 MiB). Without
+	// it the markdown is the PR comment.
+	Full bool
+	// Verbose makes the text format list every finding on its own (no
+	// collapsed runs) with every before and after value, and the comment's
+	// tables list each finding of a run.
+	Verbose bool
+
+	// What a publisher knows about the run; the markdown renders each when
+	// set and leaves it out when not. They are ours, not a server's: URLs
+	// that are not plain http(s) are dropped all the same.
+
+	// RunURL is the workflow run; the comment's footer links it.
+	RunURL string
+	// SummaryURL is where the job summary (the full report) is read; ""
+	// means RunURL. The comment links it as "full report".
+	SummaryURL string
+	// BaseSHA and HeadSHA are the commits compared (the footer shows
+	// "base ← head").
+	BaseSHA, HeadSHA string
+	// AcceptLabel is the pull request label that accepts breaking
+	// findings ("mcp-surface: accept-breaking"); the comment offers it.
+	AcceptLabel string
+	// AcceptedByLabel says the label is on this pull request and turned
+	// its breaking findings into acknowledged ones; the comment says so.
+	AcceptedByLabel bool
+	// SnapshotCommands, by server name ("" for a single unnamed server),
+	// is the command that refreshes that server's committed snapshot
+	// ("mcp-surface snapshot --server NAME"); missing entries get that
+	// form, or "mcp-surface snapshot -- <your server command>".
+	SnapshotCommands map[string]string
+	// AckYAML, by server name, is the acknowledgement lines for
+	// .mcp-surface.yaml ready to paste (config.WriteAcknowledgements, with
+	// the server's name when there are several); missing entries get
+	// lines for the failing findings, at most 20.
+	AckYAML map[string]string
 }
 
 // RulesDocURL is where each rule is documented: RulesDocURL + "#" + ID.

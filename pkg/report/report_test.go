@@ -302,7 +302,7 @@ func TestMarkdownLargeDiffStaysUnderTheLimit(t *testing.T) {
 		t.Errorf("comment is %d bytes, %d characters", len(out), n)
 	}
 	s := string(out)
-	for _, want := range []string{"<!-- mcp-surface:report id=catalogue -->\n", "❌ **200 findings at or above error**", "| 200 | 100 | 300 | 0 | 0 |", "This comment was shortened", "What to do"} {
+	for _, want := range []string{"<!-- mcp-surface:report id=catalogue -->\n", "### ❌ 125 tools break existing clients", "- **Tools**: 150 changed", "Shortened to stay under", "If this change is intended"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("large comment lacks %q", want)
 		}
@@ -311,10 +311,10 @@ func TestMarkdownLargeDiffStaysUnderTheLimit(t *testing.T) {
 		t.Error("the marker is not alone on the first line")
 	}
 	checkMarkdownStructure(t, s)
-	// A tiny budget keeps the verdict and the counts.
-	small := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError, MaxMarkdownBytes: 6000}))
-	if len(small) > 6000 || !strings.Contains(small, "❌ **200 findings") || !strings.Contains(small, "| 200 | 100 | 300 |") || !strings.Contains(small, "of 600 table rows are not shown") {
-		t.Errorf("6000-byte comment (%d bytes) lost its verdict or counts:\n%s", len(small), small)
+	// A tiny budget keeps the headline and the counts.
+	small := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError, MaxMarkdownBytes: 4000}))
+	if len(small) > 4000 || !strings.Contains(small, "### ❌ 125 tools") || !strings.Contains(small, "- **Tools**: 150 changed") || !strings.Contains(small, "left out") {
+		t.Errorf("4000-byte comment (%d bytes) lost its headline or counts:\n%s", len(small), small)
 	}
 }
 

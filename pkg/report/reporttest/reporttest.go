@@ -275,3 +275,31 @@ func MultiServer() *report.Report {
 	}
 	return &report.Report{Version: d.Version, Servers: []report.Section{d.Servers[0], clean}}
 }
+
+// DescriptionOnly is a pull request that added tools and edited the text
+// models read, and broke nothing.
+func DescriptionOnly() *report.Report {
+	changes := []finding.Finding{
+		F(Spec{Rule: rules.ToolDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
+			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/description", Message: "description changed",
+			Before: "Get the weather forecast for a city.", After: "Get the weather forecast for a city, in metric units."}),
+		F(Spec{Rule: rules.InputPropertyDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm"},
+			Kind: finding.KindTool, Name: "get_alerts", Pointer: "/inputSchema/properties/region/description",
+			Message: `description of "region" changed`, Before: "A region code.", After: "A two-letter region code, such as CA."}),
+		F(Spec{Rule: rules.ToolAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor, Kind: finding.KindTool, Name: "get_radar",
+			Message: `tool "get_radar" was added`, After: "get_radar"}),
+		F(Spec{Rule: rules.ToolAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor, Kind: finding.KindTool, Name: "get_tides",
+			Message: `tool "get_tides" was added`, After: "get_tides"}),
+		F(Spec{Rule: rules.ToolAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor, Kind: finding.KindTool, Name: "get_uv_index",
+			Message: `tool "get_uv_index" was added`, After: "get_uv_index"}),
+		F(Spec{Rule: rules.ServerVersionChanged, Level: rules.LevelInfo, Severity: rules.SeverityInfo,
+			Kind: finding.KindServer, Pointer: "/serverInfo/version", Message: "version changed from 1.4.0 to 1.5.0", Before: "1.4.0", After: "1.5.0"}),
+	}
+	return &report.Report{Version: "v0.3.0", Servers: []report.Section{{
+		Server: "weather", Command: "check",
+		Base:     &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
+		Head:     &report.Side{Label: "node dist/index.js", ManifestHash: headHash, Revision: "2025-06-18"},
+		Changes:  changes,
+		Snapshot: "mcp-surface.json",
+	}}}
+}

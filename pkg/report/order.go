@@ -1,0 +1,253 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// kindOrder puts what clients call first: a reviewer reads about tools
+// before prompts, resources, templates and the server itself.
+var kindOrder = []string{finding.KindTool, finding.KindPrompt, finding.KindResource, finding.KindResourceTemplate, finding.KindServer}
+
+func kindRank(k string) int {
+	if i := slices.Index(kindOrder, k); i >= 0 {
+		return i
+	}
+	return len(kindOrder)
+}
+
+// kindNoun names n subjects of a kind: "1 tool", "3 resource templates".
+func kindNoun(kind string, n int) string {
+	switch kind {
+	case finding.KindResourceTemplate:
+		return plural(n, "resource template", "resource templates")
+	case finding.KindServer:
+		return plural(n, "server change", "server changes")
+	case "":
+		return plural(n, "finding", "findings")
+	}
+	return plural(n, kind, kind+"s")
+}
+
+// naturalCompare orders strings with runs of digits compared as numbers,
+// so that resource/2 comes before resource/10.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// compareItems is the reading order of the comment and the text output:
+// tools first, worst first, then by name (natural order), pointer, rule.
+func compareItems(a, b Item) int {
+	return cmp.Or(
+		cmp.Compare(kindRank(a.Subject.Kind), kindRank(b.Subject.Kind)),
+		cmp.Compare(b.Level.Rank(), a.Level.Rank()),
+		naturalCompare(a.Subject.Name, b.Subject.Name),
+		strings.Compare(a.Pointer, b.Pointer),
+		strings.Compare(a.Rule, b.Rule),
+		strings.Compare(a.Fingerprint, b.Fingerprint),
+	)
+}
+
+// collapseFrom findings of one rule on one kind of subject are shown as
+// one line that names the subjects; fewer are shown one by one.
+const collapseFrom = 3
+
+// A run is the findings of one rule on one kind of subject at one level.
+type run struct {
+	rule  string
+	kind  string
+	level rules.Level
+	items []Item
+}
+
+// collapsed reports whether the run is shown as one line.
+func (r *run) collapsed() bool { return len(r.items) >= collapseFrom }
+
+// names are the run's subjects (for the server, the pointers), in
+// natural order, each once.
+func (r *run) names() []string {
+	var out []string
+	for _, it := range r.items {
+		n := it.Subject.Name
+		if it.Subject.Kind == finding.KindServer || n == "" {
+			n = it.Pointer
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.SortFunc(out, naturalCompare)
+	return out
+}
+
+// phrase is the rule in words for a run's line: the ID without the kind's
+// prefix ("tool-removed" on tools: "removed").
+func (r *run) phrase() string {
+	id := r.rule
+	switch r.kind {
+	case finding.KindResourceTemplate:
+		id = strings.TrimPrefix(id, "resource-template-")
+	default:
+		id = strings.TrimPrefix(id, r.kind+"-")
+	}
+	return strings.ReplaceAll(id, "-", " ")
+}
+
+// runsOf groups items into runs: tools first, worst first, larger runs
+// first, then by rule; items inside a run in reading order.
+func runsOf(items []Item) []*run {
+	type key struct {
+		rule, kind string
+		level      rules.Level
+	}
+	idx := map[key]*run{}
+	var out []*run
+	for _, it := range items {
+		k := key{it.Rule, it.Subject.Kind, it.Level}
+		r := idx[k]
+		if r == nil {
+			r = &run{rule: it.Rule, kind: it.Subject.Kind, level: it.Level}
+			idx[k] = r
+			out = append(out, r)
+		}
+		r.items = append(r.items, it)
+	}
+	for _, r := range out {
+		slices.SortStableFunc(r.items, compareItems)
+	}
+	// Collapsed runs lead, largest first; single findings follow in
+	// reading order, so that one subject's findings stay together.
+	slices.SortStableFunc(out, func(a, b *run) int {
+		c := cmp.Or(
+			cmp.Compare(kindRank(a.kind), kindRank(b.kind)),
+			cmp.Compare(b.level.Rank(), a.level.Rank()),
+		)
+		if c != 0 {
+			return c
+		}
+		if a.collapsed() || b.collapsed() {
+			return cmp.Or(cmp.Compare(len(b.items), len(a.items)), strings.Compare(a.rule, b.rule))
+		}
+		return compareItems(a.items[0], b.items[0])
+	})
+	return out
+}
+
+// shortNames abbreviates a list of names for one line: every name when
+// there are few, else the first three and the last, the later ones
+// shortened to what follows the first name's directory when they share it
+// ("test://static/resource/1", "/2", "/3" … "/100"). show renders a name.
+func shortNames(names []string, show func(string) string) string {
+	const all = 8
+	if len(names) <= all {
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = show(n)
+		}
+		return strings.Join(parts, ", ")
+	}
+	first := names[0]
+	dir := strings.LastIndexByte(first, '/')
+	abbrev := func(n string) string {
+		if dir > 0 && strings.HasPrefix(n, first[:dir+1]) && len(n) > dir+1 {
+			return show(n[dir:])
+		}
+		return show(n)
+	}
+	return show(first) + ", " + abbrev(names[1]) + ", " + abbrev(names[2]) + " … " + abbrev(names[len(names)-1])
+}
+
+// Change classes of the count line: what happened to a subject as a whole.
+const (
+	classRemoved = iota
+	classRenamed
+	classChanged
+	classAdded
+	classEdited
+	numClasses
+)
+
+var classNames = [numClasses]string{"removed", "renamed", "changed", "added", "text edits"}
+
+// classRules name the rules that say, on their own, what happened to an
+// item: it left, moved or arrived. Anything else changed it.
+var classRules = map[string]int{
+	rules.ToolRemoved: classRemoved, rules.ToolRemovedAfterDeprecation: classRemoved, rules.ToolRemovedBeforeSunset: classRemoved,
+	rules.PromptRemoved: classRemoved, rules.PromptRemovedAfterDeprecation: classRemoved,
+	rules.ResourceRemoved: classRemoved, rules.ResourceTemplateRemoved: classRemoved,
+	rules.ToolRenamed: classRenamed, rules.ToolNameCaseChanged: classRenamed, rules.PromptRenamed: classRenamed,
+	rules.ResourceUriChanged: classRenamed,
+	rules.ToolAdded:          classAdded, rules.ToolAddedConfusableName: classAdded, rules.PromptAdded: classAdded,
+	rules.ResourceAdded: classAdded, rules.ResourceTemplateAdded: classAdded,
+}
+
+// kindCounts counts, per kind, the subjects of each change class. A
+// subject is removed, renamed or added when one of its findings says so;
+// else it is a text edit when every change is patch-level or less (its
+// prose), else changed.
+func kindCounts(changes []Item) map[string]*[numClasses]int {
+	type acc struct {
+		class  int
+		strong bool // a removal, rename or addition
+		prose  bool
+	}
+	subjects := map[finding.Subject]*acc{}
+	var order []finding.Subject
+	for _, it := range changes {
+		a := subjects[it.Subject]
+		if a == nil {
+			a = &acc{prose: true}
+			subjects[it.Subject] = a
+			order = append(order, it.Subject)
+		}
+		if c, ok := classRules[it.Rule]; ok && !a.strong {
+			a.class, a.strong = c, true
+		}
+		if it.Severity.Rank() > rules.SeverityPatch.Rank() {
+			a.prose = false
+		}
+	}
+	out := map[string]*[numClasses]int{}
+	for _, s := range order {
+		a := subjects[s]
+		c := a.class
+		if !a.strong {
+			c = classChanged
+			if a.prose {
+				c = classEdited
+			}
+		}
+		if out[s.Kind] == nil {
+			out[s.Kind] = &[numClasses]int{}
+		}
+		out[s.Kind][c]++
+	}
+	return out
+}
