@@ -758,7 +758,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	if h := first.outputs["manifest-hash"]; len(h) < 12 || h == first.outputs["base-manifest-hash"] || first.outputs["base-manifest-hash"] == "" {
 		t.Errorf("manifest hashes: head %q, base %q", h, first.outputs["base-manifest-hash"])
 	}
-	if !strings.Contains(first.summary, "<!-- mcp-surface:report id=default -->") || !strings.Contains(first.summary, "this check fails") {
+	if !strings.Contains(first.summary, "<!-- mcp-surface:report id=default -->") || !strings.Contains(first.summary, "### ❌ ") {
 		t.Errorf("job summary lacks the report:\n%s", first.summary)
 	}
 	if !strings.Contains(first.stdout, "::error ") && !strings.Contains(first.stdout, "::error::") {
@@ -801,7 +801,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		t.Errorf("%d comment updates, want 1", n)
 	}
 	comments = api.prComments(pr)
-	if len(comments) != 1 || strings.Contains(comments[0].Body, "tool-removed") || !strings.Contains(comments[0].Body, "this check passes") {
+	if len(comments) != 1 || strings.Contains(comments[0].Body, "tool-removed") || !strings.Contains(comments[0].Body, "### ✅ ") {
 		t.Errorf("comment after the fix:\n%+v", comments)
 	}
 	if second.outputs["breaking"] != "false" || second.outputs["verdict"] != "pass" || second.outputs["errors"] != "0" {
@@ -821,7 +821,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		if !strings.Contains(res.stdout, "::warning") || !strings.Contains(res.stdout, "forbidden") {
 			t.Errorf("no warning for the 403:\n%s", res.stdout)
 		}
-		if !strings.Contains(res.summary, "Publishing") || !strings.Contains(res.summary, "pull-requests: write") || !strings.Contains(res.summary, "this check fails") {
+		if !strings.Contains(res.summary, "Publishing") || !strings.Contains(res.summary, "pull-requests: write") || !strings.Contains(res.summary, "### ❌ ") {
 			t.Errorf("the job summary should hold the verdict and the publishing problem:\n%s", res.summary)
 		}
 	})
@@ -838,7 +838,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		if n := api.count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) + api.count("PATCH", `.*`); n != 0 {
 			t.Errorf("nothing changed and no comment yet: %d comments written", n)
 		}
-		if !strings.Contains(res.summary, "this check passes") {
+		if !strings.Contains(res.summary, "### ✅ ") {
 			t.Errorf("the job summary is written whatever the comment mode:\n%s", res.summary)
 		}
 		api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
@@ -1212,7 +1212,7 @@ func TestActionSeveralServers(t *testing.T) {
 	}
 	comments := api.prComments(3)
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "id=issues+tracker") ||
-		!strings.Contains(comments[0].Body, "#### Server <code>issues</code>") || !strings.Contains(comments[0].Body, "#### Server <code>tracker</code>") {
+		!strings.Contains(comments[0].Body, "#### <code>issues</code>") || !strings.Contains(comments[0].Body, "#### <code>tracker</code>") {
 		t.Fatalf("one comment with a section per server: %+v", comments)
 	}
 	data, err := os.ReadFile(res.outputs["sarif-file"])

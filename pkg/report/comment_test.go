@@ -107,7 +107,7 @@ func TestCommentEverythingFirstScreen(t *testing.T) {
 		t.Fatalf("fixture: %d removed tools, want at least 7", len(removed))
 	}
 	for _, name := range removed {
-		if !strings.Contains(first, report.Code(name, report.MaxName)) {
+		if !strings.Contains(first, "<code>"+report.Markdown(name, report.MaxName)) {
 			t.Errorf("tool %q is not named in the first 40 lines", name)
 		}
 	}

@@ -636,7 +636,7 @@ func (b *mdBuilder) changePhrase(i int) string {
 			continue
 		}
 		if k == finding.KindServer {
-			parts = append(parts, kindNoun(k, sumClasses(c)))
+			parts = append(parts, kindNoun(k, serverChanges(b.items[i])))
 			continue
 		}
 		for cl, n := range c {
@@ -666,10 +666,14 @@ func kind1(k string) string {
 	return k
 }
 
-func sumClasses(c *[numClasses]int) int {
+// serverChanges counts the change findings about the server itself (one
+// subject, many fields).
+func serverChanges(items []Item) int {
 	n := 0
-	for _, x := range c {
-		n += x
+	for _, it := range items {
+		if it.Category == CategoryChange && it.Subject.Kind == finding.KindServer {
+			n++
+		}
 	}
 	return n
 }
@@ -690,7 +694,7 @@ func (b *mdBuilder) countLines(i int) []string {
 			continue
 		}
 		if k == finding.KindServer {
-			out = append(out, "**Server**: "+plural(sumClasses(c), "change", "changes"))
+			out = append(out, "**Server**: "+plural(serverChanges(b.items[i]), "change", "changes"))
 			continue
 		}
 		var parts []string
@@ -741,7 +745,11 @@ func (b *mdBuilder) headline(vs []sectionVerdict) string {
 	}
 	var failing, breaking []string
 	unchanged, acked := 0, 0
+	allBreaking := true
 	for i, v := range vs {
+		if v.failed && !v.breaking {
+			allBreaking = false
+		}
 		name := Code(nonEmpty(b.secs[i].Server, "(unnamed)"), MaxName)
 		switch {
 		case v.failed:
@@ -762,6 +770,8 @@ func (b *mdBuilder) headline(vs []sectionVerdict) string {
 		return joinAnd(l)
 	}
 	switch {
+	case len(failing) > 0 && allBreaking:
+		return fmt.Sprintf("❌ %s break%s existing clients (%d of %d servers)", names(failing), verbS(len(failing)), len(failing), n)
 	case len(failing) > 0:
 		return fmt.Sprintf("❌ %s fail%s this check (%d of %d servers)", names(failing), verbS(len(failing)), len(failing), n)
 	case len(breaking) > 0:
@@ -979,9 +989,9 @@ func nonEmpty(s, def string) string {
 
 func subjectMarkdown(s finding.Subject) string {
 	if s.Name == "" {
-		return s.Kind
+		return kindLabel(s.Kind)
 	}
-	return s.Kind + " " + Code(s.Name, MaxName)
+	return kindLabel(s.Kind) + " " + Code(s.Name, MaxName)
 }
 
 func comparedMarkdown(s *Section) string {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -98,6 +99,9 @@ func (r *run) names() []string {
 		n := it.Subject.Name
 		if it.Subject.Kind == finding.KindServer || n == "" {
 			n = it.Pointer
+		}
+		if to := renamedTo(it); to != "" {
+			n += " → " + to
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
@@ -251,3 +255,22 @@ func kindCounts(changes []Item) map[string]*[numClasses]int {
 	}
 	return out
 }
+
+// renameRules report an item under its old name with the new name as the
+// finding's after value.
+var renameRules = []string{rules.ToolRenamed, rules.ToolNameCaseChanged, rules.PromptRenamed}
+
+// renamedTo is the new name of a renamed item, or "".
+func renamedTo(it Item) string {
+	if !slices.Contains(renameRules, it.Rule) {
+		return ""
+	}
+	var to string
+	if json.Unmarshal(it.After, &to) != nil || to == it.Subject.Name {
+		return ""
+	}
+	return to
+}
+
+// kindLabel is a subject kind in prose: "resource template".
+func kindLabel(kind string) string { return strings.ReplaceAll(kind, "-", " ") }
