@@ -308,6 +308,9 @@ func renderMarkdown(w io.Writer, r *Report, o Options) error {
 }
 
 type mdBuilder struct {
+	// code shows our own short text (a label) as code in the output
+	// format: markdown's <code>, or backticks in the terminal.
+	code   func(string) string
 	r      *Report
 	o      Options
 	secs   []*Section
@@ -320,7 +323,7 @@ func newMDBuilder(r *Report, o Options) *mdBuilder {
 	if o.Full {
 		o.ShowInfo = true
 	}
-	b := &mdBuilder{r: r, o: o, secs: r.sections()}
+	b := &mdBuilder{r: r, o: o, secs: r.sections(), code: func(s string) string { return Code(s, MaxName) }}
 	for _, s := range b.secs {
 		all := s.Items()
 		slices.SortStableFunc(all, compareItems)
@@ -504,7 +507,7 @@ func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 	}
 	if ru.collapsed() && !b.o.Verbose {
 		names := ru.names()
-		what := "**" + kindNoun(ru.kind, len(names)) + "** " + Markdown(ru.phrase(), MaxName) + ": " +
+		what := ru.title(func(s string) string { return "**" + s + "**" }) + ": " +
 			shortNames(names, func(n string) string { return Code(n, MaxName) })
 		if len(names) != len(ru.items) {
 			what += " (" + plural(len(ru.items), "finding", "findings") + ")"
@@ -599,7 +602,7 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		sv.acked = true
 		sv.icon, sv.text = "✅", "breaking changes acknowledged: "+strings.TrimSuffix(strings.TrimSuffix(breakPhrase(breakingByKind(items, true)), " break existing clients"), " breaks existing clients")
 		if o.AcceptedByLabel && o.AcceptLabel != "" {
-			sv.text = "breaking changes accepted by label " + Code(o.AcceptLabel, MaxName)
+			sv.text = "breaking changes accepted by label " + b.code(o.AcceptLabel)
 		}
 	case !changed:
 		sv.unchanged = true

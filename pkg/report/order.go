@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -122,6 +123,15 @@ func (r *run) phrase() string {
 		id = strings.TrimPrefix(id, r.kind+"-")
 	}
 	return strings.ReplaceAll(id, "-", " ")
+}
+
+// title names a collapsed run: "7 tools removed", or for the server's
+// fields "server: capability tasks added (3)". bold marks the count.
+func (r *run) title(bold func(string) string) string {
+	if r.kind == finding.KindServer {
+		return bold("server") + ": " + r.phrase() + fmt.Sprintf(" (%d)", len(r.items))
+	}
+	return bold(kindNoun(r.kind, len(r.names()))) + " " + r.phrase()
 }
 
 // runsOf groups items into runs: tools first, worst first, larger runs

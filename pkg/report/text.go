@@ -2,12 +2,15 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -48,14 +51,19 @@ func (p painter) level(l rules.Level, acknowledged bool) string {
 
 const textIndent = "          "
 
-// renderText is the terminal view: per server, findings grouped by
-// subject, worst first; a summary line per server. Every untrusted value
-// goes through Line, so no server text can start a line of its own (a
-// "::" workflow command in a CI log) or carry escape sequences.
+// renderText is the terminal view: per server the verdict, the summary
+// and one line of counts per kind first, then the findings, tools first:
+// a rule that hit several subjects of a kind is one entry naming them
+// (unless Verbose), the rest grouped by subject, worst first. Every
+// untrusted value goes through LogLine, so no server text can start a
+// line of its own (a "::" workflow command in a CI log) or carry escape
+// sequences.
 func renderText(w io.Writer, r *Report, o Options) error {
 	bw := bufio.NewWriter(w)
 	p := painter(o.Color)
-	secs := r.sections()
+	b := newMDBuilder(r, o)
+	b.code = func(s string) string { return "`" + LogLine(s, MaxName) + "`" }
+	secs := b.secs
 	if len(secs) == 0 {
 		fmt.Fprintln(bw, "no servers were checked")
 	}
@@ -67,48 +75,131 @@ func renderText(w io.Writer, r *Report, o Options) error {
 		if multi {
 			fmt.Fprintln(bw, p.paint(ansiBold, "== "+serverTitle(s.Server)+" =="))
 		}
+		items, hidden := b.items[si], b.hidden[si]
+		sv := b.verdict(si)
+		fmt.Fprintln(bw, p.paint(ansiBold, sv.text))
+		prefix := ""
+		if multi {
+			prefix = serverTitle(s.Server) + ": "
+		}
+		fmt.Fprintln(bw, prefix+summaryLine(s, hidden, o))
+		for _, l := range textCounts(items) {
+			fmt.Fprintln(bw, "  "+l)
+		}
 		if line := comparedLine(s); line != "" {
 			fmt.Fprintln(bw, p.paint(ansiDim, line))
 		}
 		for _, n := range s.Notes {
 			fmt.Fprintln(bw, p.paint(ansiDim, "note: "+LogLine(n, MaxMessage)))
 		}
-		items, hidden := visibleItems(s.Items(), o.ShowInfo)
-		groups := groupBySubject(items)
-		for _, g := range groups {
-			fmt.Fprintln(bw)
-			fmt.Fprintln(bw, p.paint(ansiBold, subjectLine(g.subject.Kind, g.subject.Name)))
-			for _, it := range g.items {
-				writeTextItem(bw, p, it)
+		for _, kind := range append(slices.Clone(kindOrder), "") {
+			var mine []Item
+			for _, it := range items {
+				if it.Subject.Kind == kind || (kind == "" && kindRank(it.Subject.Kind) == len(kindOrder)) {
+					mine = append(mine, it)
+				}
+			}
+			// Collapsed runs and subjects, worst first; at one level the
+			// runs lead.
+			type entry struct {
+				rank int
+				run  *run
+				g    *group
+			}
+			var entries []entry
+			var single []Item
+			for _, ru := range runsOf(mine) {
+				if !ru.collapsed() || o.Verbose {
+					single = append(single, ru.items...)
+					continue
+				}
+				entries = append(entries, entry{rank: ru.level.Rank(), run: ru})
+			}
+			groups := groupBySubject(single)
+			slices.SortStableFunc(groups, func(x, y *group) int {
+				return cmp.Or(cmp.Compare(y.worst, x.worst), naturalCompare(x.subject.Name, y.subject.Name))
+			})
+			for _, g := range groups {
+				entries = append(entries, entry{rank: g.worst, g: g})
+			}
+			slices.SortStableFunc(entries, func(x, y entry) int { return cmp.Compare(y.rank, x.rank) })
+			for _, e := range entries {
+				if e.run != nil {
+					writeTextRun(bw, p, e.run)
+					continue
+				}
+				fmt.Fprintln(bw)
+				fmt.Fprintln(bw, p.paint(ansiBold, subjectLine(e.g.subject.Kind, e.g.subject.Name)))
+				slices.SortStableFunc(e.g.items, compareItems)
+				for _, it := range e.g.items {
+					writeTextItem(bw, p, it, o.Verbose)
+				}
 			}
 		}
-		if len(groups) > 0 {
-			fmt.Fprintln(bw)
-		}
-		prefix := ""
-		if multi {
-			prefix = serverTitle(s.Server) + ": "
-		}
-		fmt.Fprintln(bw, prefix+summaryLine(s, hidden, o))
 	}
 	return bw.Flush()
 }
 
-func writeTextItem(w io.Writer, p painter, it Item) {
+// textCounts is one line per kind with changes, then spec and lint.
+func textCounts(items []Item) []string {
+	counts := kindCounts(ofCategory(items, CategoryChange))
+	var out []string
+	for _, k := range kindOrder {
+		c := counts[k]
+		if c == nil {
+			continue
+		}
+		if k == finding.KindServer {
+			out = append(out, "server: "+plural(serverChanges(items), "change", "changes"))
+			continue
+		}
+		var parts []string
+		for cl, n := range c {
+			if n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, classNames[cl]))
+			}
+		}
+		out = append(out, kindLabel(k)+"s: "+strings.Join(parts, " · "))
+	}
+	return out
+}
+
+// writeTextRun writes a collapsed run: the rule, its level and every
+// subject it hit, one line.
+func writeTextRun(w io.Writer, p painter, ru *run) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, p.paint(ansiBold, ru.title(func(s string) string { return s })))
+	acked := true
+	for _, it := range ru.items {
+		acked = acked && it.Acknowledged != ""
+	}
+	fmt.Fprintln(w, "  "+p.level(ru.level, acked)+" "+ru.rule)
+	fmt.Fprintln(w, textIndent+shortNames(ru.names(), func(n string) string { return LogLine(n, MaxName) }))
+}
+
+func writeTextItem(w io.Writer, p painter, it Item, verbose bool) {
 	head := "  " + p.level(it.Level, it.Acknowledged != "") + " " + it.Rule
 	if it.Pointer != "" {
 		head += "  " + LogLine(it.Pointer, MaxName)
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, textIndent+LogLine(it.Message, MaxMessage))
+	// A plain addition or removal carries the item's name as its value:
+	// the heading already says it.
+	plain := (it.Before == nil || isName(it.Before, it.Subject.Name)) && (it.After == nil || isName(it.After, it.Subject.Name))
+	valueMax := 160
+	if verbose {
+		valueMax = MaxText
+	}
 	switch {
 	case it.TextDiff != "":
 		for _, l := range strings.Split(it.TextDiff, "\n") {
 			fmt.Fprintln(w, textIndent+LogLine(l, MaxText))
 		}
+	case plain && !verbose:
 	case it.Before != nil || it.After != nil:
-		fmt.Fprintln(w, textIndent+"before: "+rawValue(it.Before))
-		fmt.Fprintln(w, textIndent+"after:  "+rawValue(it.After))
+		fmt.Fprintln(w, textIndent+"before: "+rawValue(it.Before, valueMax))
+		fmt.Fprintln(w, textIndent+"after:  "+rawValue(it.After, valueMax))
 	}
 	if it.Location.Source != locate.SourceFallback && !it.Location.IsZero() {
 		fmt.Fprintf(w, "%sat %s:%d\n", textIndent, LogLine(it.Location.Path, MaxName), it.Location.Line)
@@ -118,11 +209,11 @@ func writeTextItem(w io.Writer, p painter, it Item) {
 	}
 }
 
-func rawValue(v json.RawMessage) string {
+func rawValue(v json.RawMessage, max int) string {
 	if v == nil {
 		return "(absent)"
 	}
-	return LogLine(string(v), 160)
+	return LogLine(string(v), max)
 }
 
 func serverTitle(name string) string {
@@ -134,9 +225,9 @@ func serverTitle(name string) string {
 
 func subjectLine(kind, name string) string {
 	if name == "" {
-		return kind
+		return kindLabel(kind)
 	}
-	return kind + " " + LogLine(name, MaxName)
+	return kindLabel(kind) + " " + LogLine(name, MaxName)
 }
 
 // comparedLine says what was compared, or "" when nothing was.
