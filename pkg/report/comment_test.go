@@ -234,3 +234,30 @@ func TestRenderUnchanged(t *testing.T) {
 		t.Errorf("unchanged comment = %q", out)
 	}
 }
+
+// The ten error annotations GitHub shows go to tools, each at a line that
+// says where the tool is, never line 1 of a file.
+func TestAnnotationsToolsFirst(t *testing.T) {
+	out := string(render(t, "github", everything(t), published()))
+	errors := 0
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "::") {
+			continue
+		}
+		if strings.Contains(l, ",line=1,") {
+			t.Errorf("annotation at line 1: %.120s", l)
+		}
+		if strings.HasPrefix(l, "::error ") {
+			errors++
+			if !strings.Contains(l, "(tool ") {
+				t.Errorf("error annotation %d is not about a tool: %.120s", errors, l)
+			}
+		}
+	}
+	if errors != 10 {
+		t.Errorf("%d error annotations, want 10", errors)
+	}
+	if !strings.Contains(out, "findings are not annotated") {
+		t.Error("no notice counts the rest")
+	}
+}

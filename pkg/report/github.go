@@ -2,11 +2,13 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 
+	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -26,9 +28,12 @@ func command(l rules.Level) string {
 }
 
 // renderGitHub writes workflow commands (::error file=...,line=...,
-// title=...::message), worst first, at most 10 of each kind, then one
-// notice that counts what was left out, then a plain summary line per
-// server. Acknowledged findings are not annotated; info only when asked.
+// title=...::message), worst first and tools first, at most 10 of each
+// kind, then one notice that counts what was left out, then a plain
+// summary line per server. Each points at the source line that defines
+// its subject, else at the subject's line in the committed snapshot, else
+// at no file. Acknowledged findings are not annotated; info only when
+// asked.
 func renderGitHub(w io.Writer, r *Report, o Options) error {
 	bw := bufio.NewWriter(w)
 	secs := r.sections()
@@ -37,9 +42,16 @@ func renderGitHub(w io.Writer, r *Report, o Options) error {
 		items, _ := visibleItems(s.Items(), o.ShowInfo)
 		all = append(all, unacknowledged(items)...)
 	}
-	// Worst first across servers; the sort is stable, so each server's
-	// order (already worst first) is kept within a level.
-	slices.SortStableFunc(all, func(a, b Item) int { return b.Level.Rank() - a.Level.Rank() })
+	// GitHub shows ten of each level: worst first across servers, and at
+	// one level tools first (what clients call), then prompts, resources,
+	// templates and the server, each by name in natural order.
+	slices.SortStableFunc(all, func(a, b Item) int {
+		return cmp.Or(
+			cmp.Compare(b.Level.Rank(), a.Level.Rank()),
+			cmp.Compare(kindRank(a.Subject.Kind), kindRank(b.Subject.Kind)),
+			naturalCompare(a.Subject.Name, b.Subject.Name),
+		)
+	})
 
 	count := map[string]int{}
 	for _, it := range all {
@@ -85,7 +97,9 @@ func writeAnnotation(w io.Writer, cmd string, it Item, multi bool) {
 		title = serverTitle(it.Server) + ": " + title
 	}
 	props := "title=" + WorkflowProperty(title)
-	if !it.Location.IsZero() {
+	// Line 1 of a file says nothing about where the item is: without a
+	// source or snapshot line the annotation goes on the run itself.
+	if !it.Location.IsZero() && it.Location.Source != locate.SourceFallback {
 		props = "file=" + WorkflowProperty(LogLine(it.Location.Path, MaxName)) + ",line=" + strconv.Itoa(max(1, it.Location.Line)) + "," + props
 	}
 	msg := WorkflowData(LogLine(it.Message, MaxMessage))
