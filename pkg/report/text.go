@@ -75,6 +75,9 @@ func renderText(w io.Writer, r *Report, o Options) error {
 		if multi {
 			fmt.Fprintln(bw, p.paint(ansiBold, "== "+serverTitle(s.Server)+" =="))
 		}
+		if line := comparedLine(s); line != "" {
+			fmt.Fprintln(bw, p.paint(ansiDim, line))
+		}
 		items, hidden := b.items[si], b.hidden[si]
 		sv := b.verdict(si)
 		fmt.Fprintln(bw, p.paint(ansiBold, sv.text))
@@ -85,9 +88,6 @@ func renderText(w io.Writer, r *Report, o Options) error {
 		fmt.Fprintln(bw, prefix+summaryLine(s, hidden, o))
 		for _, l := range textCounts(items) {
 			fmt.Fprintln(bw, "  "+l)
-		}
-		if line := comparedLine(s); line != "" {
-			fmt.Fprintln(bw, p.paint(ansiDim, line))
 		}
 		for _, n := range s.Notes {
 			fmt.Fprintln(bw, p.paint(ansiDim, "note: "+LogLine(n, MaxMessage)))
