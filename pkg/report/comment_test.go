@@ -172,6 +172,7 @@ func TestSummaryIsTheFullReport(t *testing.T) {
 	o := published()
 	o.Full = true
 	out := string(render(t, "markdown", r, o))
+	golden(t, "summary.everything.md", []byte(out))
 	if len(out) > report.GitHubSummaryLimit {
 		t.Fatalf("summary is %d bytes", len(out))
 	}

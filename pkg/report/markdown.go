@@ -594,6 +594,13 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 	switch {
 	case failed && sv.breaking:
 		sv.icon, sv.text = "❌", breakPhrase(brk)
+		if n := countFailing(ofCategory(b.items[i], ""), o.FailOn); n > 0 {
+			if o.FailOn == rules.LevelError {
+				sv.text += " · " + plural(n, "spec or lint error", "spec or lint errors")
+			} else {
+				sv.text += " · " + plural(n, "spec or lint finding", "spec or lint findings") + " at or above " + string(o.FailOn)
+			}
+		}
 	case failed:
 		sv.icon, sv.text = "❌", fmt.Sprintf("%s at or above %s: this check fails", plural(countFailing(b.items[i], o.FailOn), "finding", "findings"), o.FailOn)
 	case sv.breaking:
@@ -1045,7 +1052,7 @@ func (b *mdBuilder) detail(g *group) *mdDetail {
 	if shown == 0 {
 		return nil
 	}
-	d.Summary = fmt.Sprintf("%s %s: %s", levelIcon(levelOfRank(g.worst)), subjectMarkdown(g.subject), plural(len(g.items), "finding", "findings"))
+	d.Summary = fmt.Sprintf("%s %s: details of %s", levelIcon(levelOfRank(g.worst)), subjectMarkdown(g.subject), plural(shown+d.Omitted, "finding", "findings"))
 	return d
 }
 
