@@ -115,14 +115,7 @@ func (r *run) names() []string {
 // phrase is the rule in words for a run's line: the ID without the kind's
 // prefix ("tool-removed" on tools: "removed").
 func (r *run) phrase() string {
-	id := r.rule
-	switch r.kind {
-	case finding.KindResourceTemplate:
-		id = strings.TrimPrefix(id, "resource-template-")
-	default:
-		id = strings.TrimPrefix(id, r.kind+"-")
-	}
-	return strings.ReplaceAll(id, "-", " ")
+	return strings.ReplaceAll(strings.TrimPrefix(r.rule, r.kind+"-"), "-", " ")
 }
 
 // title names a collapsed run: "7 tools removed", or for the server's
