@@ -262,3 +262,42 @@ func TestAnnotationsToolsFirst(t *testing.T) {
 		t.Error("no notice counts the rest")
 	}
 }
+
+// A breaking change without the version bump it calls for gets a caution
+// line, though the versioning finding itself is info and hidden.
+func TestCommentCautionsAboutTheVersion(t *testing.T) {
+	r := reporttest.Diff()
+	s := &r.Servers[0]
+	s.Changes = append(s.Changes, reporttest.F(reporttest.Spec{Rule: rules.ServerMajorVersionNotBumped, Level: rules.LevelInfo,
+		Severity: rules.SeverityInfo, Kind: finding.KindServer, Pointer: "/serverInfo/version",
+		Message: "breaking changes but serverInfo.version went from 1.4.0 to 1.5.0"}))
+	out := string(render(t, "markdown", r, published()))
+	want := "> [!CAUTION]\n> breaking changes but serverInfo.version went from 1.4.0 to 1.5.0: the worst change is breaking, which calls for a **major** version bump."
+	if !strings.Contains(out, want) {
+		t.Errorf("no caution line:\n%s", out)
+	}
+	if strings.Contains(string(render(t, "markdown", reporttest.Diff(), published())), "[!CAUTION]") {
+		t.Error("a caution without a versioning finding")
+	}
+}
+
+// Verbose text lists each finding of a run with its values; the default
+// collapses the run and leaves out the names repeated as values.
+func TestTextVerbose(t *testing.T) {
+	r := everything(t)
+	short := string(render(t, "text", r, report.Options{FailOn: rules.LevelError}))
+	long := string(render(t, "text", r, report.Options{FailOn: rules.LevelError, Verbose: true}))
+	if !strings.Contains(short, "100 resources removed\n") || !strings.Contains(short, "test://static/resource/1, /2, /3 … /100") {
+		t.Error("the resource removals are not one entry")
+	}
+	if strings.Contains(short, `before: "add"`) {
+		t.Error("a plain removal shows its name as a before value")
+	}
+	if !strings.Contains(long, "resource test://static/resource/57\n") || !strings.Contains(long, `before: "add"`) {
+		t.Error("verbose does not list every finding with its values")
+	}
+	// The server's title and what was compared, then the verdict.
+	if line := strings.SplitN(short, "\n", 4)[2]; !strings.HasPrefix(line, "11 tools break existing clients") {
+		t.Errorf("the verdict does not lead: %q", line)
+	}
+}

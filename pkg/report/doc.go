@@ -4,18 +4,30 @@
 // but SARIF (pkg/sarif's Render, which a program adds to its table of
 // formats, report.Renderers):
 //
-//   - text: the terminal view, grouped by subject, worst first; colour only
-//     when the caller asks; info hidden unless asked.
+//   - text: the terminal view: per server what was compared, the verdict,
+//     the summary and one line of counts per kind first; then the
+//     findings, tools first, a rule that hit several subjects of a kind
+//     as one entry (Options.Verbose lists each, with every value);
+//     colour only when the caller asks; info hidden unless asked.
 //   - json: the contract of DESIGN.md ("findings" and "summary", plus
 //     "servers", "tool" and "reportVersion"), described by
 //     schema/report.schema.json; DecodeJSON reads it back for a publishing
 //     job.
-//   - markdown: the PR comment and job summary, from the embedded
-//     markdown.tmpl; a hidden marker on the first line (Marker) finds our
-//     sticky comment; it stays under GitHub's comment limit by leaving out
-//     details, then rows, and says so.
-//   - github: workflow commands (annotations), worst first, at most ten of
-//     each kind, as GitHub shows no more.
+//   - markdown: the PR comment, from the embedded markdown.tmpl: the
+//     verdict in words, counts per kind, a caution when the version was
+//     not bumped, a table of what breaks (tools first, runs of one rule
+//     collapsed, "what breaks" and "fix" from the rule table), folded
+//     warnings, notes and details, then how to accept an intended change
+//     and a footer with the commits, the run and the full report. A hidden
+//     marker on the first line (Marker) finds our sticky comment. It stays
+//     under GitHub's comment limit by cutting details first, least severe
+//     first, and rows of the breaking table last, resources before tools,
+//     and says so. With Options.Full it is the job summary: every finding
+//     with its details, within GitHub's 1 MiB. RenderUnchanged is the one
+//     line a comment becomes when the change was reverted.
+//   - github: workflow commands (annotations), worst first and tools
+//     first, at most ten of each kind, as GitHub shows no more; never on
+//     line 1 of a file that says nothing about the finding.
 //   - junit: one test case per subject, one failure per finding at or
 //     above --fail-on.
 //

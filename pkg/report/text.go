@@ -129,7 +129,7 @@ func renderText(w io.Writer, r *Report, o Options) error {
 					continue
 				}
 				fmt.Fprintln(bw)
-				fmt.Fprintln(bw, p.paint(ansiBold, subjectLine(e.g.subject.Kind, e.g.subject.Name)))
+				fmt.Fprintln(bw, p.paint(ansiBold, subjectHeading(e.g.subject.Kind, e.g.subject.Name)))
 				slices.SortStableFunc(e.g.items, compareItems)
 				for _, it := range e.g.items {
 					writeTextItem(bw, p, it, o.Verbose)
@@ -225,9 +225,14 @@ func serverTitle(name string) string {
 
 func subjectLine(kind, name string) string {
 	if name == "" {
-		return kindLabel(kind)
+		return kind
 	}
-	return kindLabel(kind) + " " + LogLine(name, MaxName)
+	return kind + " " + LogLine(name, MaxName)
+}
+
+// subjectHeading is a subject in prose for the text output's headings.
+func subjectHeading(kind, name string) string {
+	return subjectLine(kindLabel(kind), name)
 }
 
 // comparedLine says what was compared, or "" when nothing was.

@@ -12,7 +12,9 @@
 // rule's ID is a constant declared beside its spec (ToolRemoved for
 // tool-removed: the kebab-case words, each capitalized), so a grep for an
 // ID finds its definition and a grep for the constant finds every producer.
-// All returns the rules merged and sorted.
+// All returns the rules merged and sorted. remedy.go lists, for every rule
+// that is an error by default, the one-line Breaks and Fix texts of the PR
+// comment's table of what breaks; merge copies them onto the rules.
 //
 // Tests keep the table and the code in step: every rule has its constant
 // and a producer that names it (or a written reason why none can), no
