@@ -323,6 +323,13 @@ func rewriteWhy(bo, ho *node) string {
 	case bo.aliasKind == "$ref" && ho.aliasKind == "$ref" && bo.refStr != ho.refStr:
 		return "$ref target renamed"
 	}
+	b, h := bo.d.res(bo), ho.d.res(ho)
+	if b != nil && h != nil && b.hoisted != h.hoisted {
+		if h.hoisted != "" {
+			return "union wrapped in a single-branch " + h.hoisted + " with the same branches"
+		}
+		return "union unwrapped from a single-branch " + b.hoisted + " with the same branches"
+	}
 	return ""
 }
 

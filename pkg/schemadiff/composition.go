@@ -49,7 +49,12 @@ func (c *walker) composition(b, h *node) {
 		c.branches(bk[0], hk[0], compList(b, bk[0]), compList(h, hk[0]), b, h)
 	} else {
 		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
-			c.branches(k, k, compList(b, k), compList(h, k), b, h)
+			B, H := compList(b, k), compList(h, k)
+			if k != "allOf" && (len(B) == 0) != (len(H) == 0) {
+				c.unionAddedOrRemoved(k, b, h)
+				continue
+			}
+			c.branches(k, k, B, H, b, h)
 		}
 	}
 	c.notKw(b, h)
@@ -58,6 +63,15 @@ func (c *walker) composition(b, h *node) {
 
 func (c *walker) keywordChange(b, h *node, bk, hk string) {
 	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
+	// anyOf and oneOf differ only on values matching two branches: with the
+	// same branches, pairwise disjoint, they accept the same values.
+	if (bk == "anyOf" || bk == "oneOf") && (hk == "anyOf" || hk == "oneOf") {
+		B, H := compList(b, bk), compList(h, hk)
+		if pairwiseDisjoint(H) && c.sh.eqMultiset(B, H) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; the branches are the same and provably disjoint, so no value matches two", bk, hk)
+			return
+		}
+	}
 	switch bk + ">" + hk {
 	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
 		c.emit(c.rule(rules.InputCompositionKeywordNarrowed, rules.OutputCompositionKeywordNarrowed), bp, hp, nil, nil, "%s changed to %s", bk, hk)
@@ -518,4 +532,108 @@ func pureUnion(n *node) string {
 		return "oneOf"
 	}
 	return ""
+}
+
+// unionAddedOrRemoved judges an anyOf/oneOf present on one side only. An
+// absent union constrains nothing, so adding one narrows (and removing one
+// widens) unless a branch provably covers the side without it: then the
+// values are the same.
+func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
+	bp, hp := listPtr(b, kind), listPtr(h, kind)
+	if B := compList(b, kind); len(B) > 0 {
+		braw := b.raw.get(b.kw(kind))
+		if i, ok, why := c.unionCovers(kind, h, B); ok {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, braw, nil, "%s removed; its branch %d already accepted every value the schema allows", kind, i)
+			return
+		} else if why != "" && c.dir == Output {
+			c.undecidable(bp, hp, braw, nil, "%s removed: %s", kind, why)
+			return
+		}
+		if c.dir == Input {
+			c.emit(rules.InputCompositionRemoved, bp, hp, braw, nil, "%s removed: values no longer need to match one of its branches", kind)
+		} else {
+			c.emit(rules.OutputCompositionRemoved, bp, hp, braw, nil, "%s removed: results no longer need to match one of its branches", kind)
+		}
+		return
+	}
+	H := compList(h, kind)
+	hraw := h.raw.get(h.kw(kind))
+	if j, ok, why := c.unionCovers(kind, b, H); ok {
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, hraw, "%s added; its branch %d accepts every value the schema accepted", kind, j)
+		return
+	} else if why != "" && c.dir == Input {
+		c.undecidable(bp, hp, nil, hraw, "%s added where there was none: %s", kind, why)
+		return
+	}
+	if c.dir == Input {
+		c.emit(rules.InputCompositionAdded, bp, hp, nil, hraw, "%s added where there was none: values no branch accepts are rejected", kind)
+	} else {
+		c.emit(rules.OutputCompositionAdded, bp, hp, nil, hraw, "%s added where there was none: results must match its branches", kind)
+	}
+}
+
+// unionCovers reports whether every value n accepts matches the union
+// list: one branch accepts all of them and, for oneOf, no other branch can
+// match them too. why is set when a branch covers n but the oneOf overlap
+// cannot be ruled out.
+func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, string) {
+	if c.stop() {
+		return 0, false, ""
+	}
+	why := ""
+	for j, br := range list {
+		if !c.subset(n, br) {
+			continue
+		}
+		if kind == "anyOf" {
+			return j, true, ""
+		}
+		clear := true
+		for k, o := range list {
+			if k != j && !disjoint(n, o, 0) && !disjoint(br, o, 0) {
+				clear = false
+				why = "branch " + strconv.Itoa(j) + " accepts every value the schema accepted, but branch " + strconv.Itoa(k) + " may match them too (values matching two branches are rejected)"
+				break
+			}
+		}
+		if clear {
+			return j, true, ""
+		}
+	}
+	if kind == "anyOf" && typeUnionCovers(n, list) {
+		return 0, true, ""
+	}
+	return 0, false, why
+}
+
+// typeUnionCovers: n says nothing but type, and the branches are plain
+// types whose union contains n's.
+func typeUnionCovers(n *node, list []*node) bool {
+	if n.hasOwnAssertionsIgnoringNull() && !onlyType(n) {
+		return false
+	}
+	var t uint8
+	for _, br := range list {
+		r := br.d.res(br)
+		if r == nil || !(r.typeOnly() || r.isNullOnly()) {
+			return false
+		}
+		if r.isNullOnly() {
+			t |= tNull
+		} else {
+			t |= r.types
+		}
+	}
+	return typeMask(n)&^t == 0
+}
+
+func pairwiseDisjoint(l []*node) bool {
+	for i := range l {
+		for j := i + 1; j < len(l); j++ {
+			if !disjoint(l[i], l[j], 0) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -21,6 +21,35 @@ func acceptsNull(n *node) bool {
 	return (!n.hasType || n.types&tNull != 0) && (!n.hasVals || valsHaveNull(n))
 }
 
+// acceptsNullDeep is acceptsNull with the composition branches looked at:
+// false only when null is provably rejected.
+func acceptsNullDeep(n *node, depth int) bool {
+	if n.orNull {
+		return true
+	}
+	if !acceptsNull(n) || n.isFalse {
+		return false
+	}
+	if depth > 8 {
+		return true
+	}
+	branch := func(x *node) bool {
+		r := x.d.res(x)
+		return r == nil || r.opaque != "" || acceptsNullDeep(r, depth+1)
+	}
+	for _, x := range n.allOf {
+		if !branch(x) {
+			return false
+		}
+	}
+	for _, l := range [][]*node{n.anyOf, n.oneOf} {
+		if len(l) > 0 && !slices.ContainsFunc(l, branch) {
+			return false
+		}
+	}
+	return true
+}
+
 func valsHaveNull(n *node) bool {
 	_, ok := slices.BinarySearch(n.vals, "null")
 	return ok
@@ -29,6 +58,14 @@ func valsHaveNull(n *node) bool {
 // nullChangeByType: null acceptance changed, and not because enum/const or
 // the presence of `type` changed (those report it themselves).
 func nullChangeByType(b, h *node) bool {
+	if b.orNull != h.orNull {
+		// A null branch folded into one side: the other side's own keywords
+		// may let null through while its branches reject it.
+		if acceptsNullDeep(b, 0) != acceptsNullDeep(h, 0) {
+			return b.hasType == h.hasType && b.hasVals == h.hasVals
+		}
+		return false
+	}
 	if acceptsNull(b) == acceptsNull(h) || b.hasType != h.hasType || b.hasVals != h.hasVals {
 		return false
 	}
@@ -96,7 +133,11 @@ func (c *walker) types(b, h *node) {
 		if h.nullPtr != "" {
 			nhp, hv = h.nullPtr, h.nullRaw
 		}
-		if acceptsNull(h) {
+		nowNull := acceptsNull(h)
+		if b.orNull != h.orNull {
+			nowNull = acceptsNullDeep(h, 0)
+		}
+		if nowNull {
 			c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), nbp, nhp, bv, hv, "null is now allowed%s", how)
 		} else {
 			c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), nbp, nhp, bv, hv, "null is no longer allowed%s", how)
