@@ -133,6 +133,10 @@ func (d *doc) finish(n *node) *node {
 		}
 	}
 	n.foldNull()
+	if n.hasType && n.types == tAll {
+		// a union of every type (null folded in above) is no type constraint
+		n.hasType, n.types, n.typeRaw, n.foldedFrom = false, 0, nil, nil
+	}
 	return n
 }
 
