@@ -95,7 +95,7 @@ func (c *walker) emitFull(id, bp, hp string, before, after *value, format string
 	c.n++
 	c.local++
 	if c.sandbox {
-		if unsafeRule(id) {
+		if unprovenRule(id) {
 			c.unsafe = true
 		}
 		return
@@ -115,7 +115,7 @@ func (c *walker) emitRaw(id, bp, hp string, before, after *value, msg string) {
 	c.n++
 	c.local++
 	if c.sandbox {
-		if unsafeRule(id) {
+		if unprovenRule(id) {
 			c.unsafe = true
 		}
 		return

@@ -1,6 +1,7 @@
 package schemadiff
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -196,7 +197,9 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 	changed := make([]bool, len(B))
 	for i := range B {
 		if j := mB[i]; j >= 0 {
-			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0
+			// a branch rewritten without changing its values (a wrapper, a
+			// tautology) cannot start overlapping another
+			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
 		}
 	}
 	for i := range B {
@@ -234,6 +237,8 @@ func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node
 	case "allOf":
 		if trueish(B[i]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, raw, nil, "allOf entry with only annotations removed")
+		} else if c.subset(h, B[i]) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", i)
 		} else {
 			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", i)
 		}
@@ -262,6 +267,8 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) 
 	case "allOf":
 		if trueish(H[j]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, nil, raw, "allOf entry with only annotations added")
+		} else if c.subset(b, H[j]) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", j)
 		} else {
 			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", j)
 		}
@@ -309,6 +316,11 @@ func disjoint(a, b *node, depth int) bool {
 		return true
 	}
 	if a.opaque != "" || b.opaque != "" {
+		return false
+	}
+	// A folded null branch is accepted beside the enum and the properties
+	// the tests below look at.
+	if (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
 		return false
 	}
 	ta, tb := typeMask(a), typeMask(b)
@@ -446,7 +458,10 @@ func (c *walker) liftUnion(b, h *node) bool {
 	if trueish(single) || len(single.allOf)+len(single.anyOf)+len(single.oneOf) > 0 {
 		return false
 	}
-	explicitNull := single.orNull || (single.hasType && single.types&tNull != 0 && single.types != tNull)
+	// null the single side names itself: in its type set, or folded into its
+	// enum from a null branch.
+	valsNull := single.hasVals && len(single.vals) > 1 && valsHaveNull(single) && (!single.hasType || single.types&tNull != 0)
+	explicitNull := single.orNull || (single.hasType && single.types&tNull != 0 && single.types != tNull) || valsNull
 	var list []*node
 	if onlyType(single) && len(typeNames(single.types&^tNull)) >= 2 {
 		if single.foldedFrom != nil {
@@ -467,6 +482,11 @@ func (c *walker) liftUnion(b, h *node) bool {
 			cp.res, cp.resState = cp, resDone
 			if cp.hasType {
 				cp.types &^= tNull
+			}
+			if valsNull {
+				i, _ := slices.BinarySearch(cp.vals, "null")
+				cp.vals = slices.Delete(slices.Clone(cp.vals), i, i+1)
+				cp.valVals = slices.Delete(slices.Clone(cp.valVals), i, i+1)
 			}
 			cp.orNull = false
 			cp.nullWrap = ""

@@ -16,6 +16,9 @@ import (
 //   - a type list naming every JSON type;
 //   - propertyNames that only says the names are strings (object keys
 //     always are);
+//   - keywords of a type the node's type excludes (maxLength next to
+//     type: object, properties next to type: string): they apply to no
+//     value the node accepts;
 //   - not: {not: X}, which is X (kept as an allOf member, so it compares
 //     like X written in place).
 //
@@ -44,6 +47,9 @@ func (d *doc) normalize(n *node) {
 	}
 	if n.pattern.v != nil && universalPattern(n.pattern.v.s) {
 		n.pattern = optStr{}
+	}
+	if n.hasType {
+		d.dropInapplicable(n)
 	}
 	if n.hasType && n.types == tAll {
 		n.hasType, n.types, n.typeRaw = false, 0, nil
@@ -108,4 +114,26 @@ func doubleNegation(v *value) *value {
 		}
 	}
 	return inner
+}
+
+// dropInapplicable removes the keywords that apply only to types n's type
+// keyword excludes.
+func (d *doc) dropInapplicable(n *node) {
+	t := n.types
+	if t&tStr == 0 {
+		n.minLength, n.maxLength, n.pattern = num{}, num{}, optStr{}
+		n.contentEncoding, n.contentMediaType, n.contentSchema = optStr{}, optStr{}, nil
+	}
+	if t&tNumber == 0 {
+		n.minimum, n.maximum, n.exclMin, n.exclMax, n.multipleOf = num{}, num{}, num{}, num{}, num{}
+	}
+	if t&tArr == 0 {
+		n.minItems, n.maxItems, n.minContains, n.maxContains = num{}, num{}, num{}, num{}
+		n.prefix, n.items, n.unevalItems, n.contains, n.unique = nil, nil, nil, nil, false
+	}
+	if t&tObj == 0 {
+		n.minProps, n.maxProps = num{}, num{}
+		n.props, n.required, n.reqRaw, n.addl, n.uneval, n.patProps, n.propNames = nil, nil, nil, nil, nil, nil, nil
+		n.depReq, n.depSchemas = nil, nil
+	}
 }

@@ -21,33 +21,72 @@ func acceptsNull(n *node) bool {
 	return (!n.hasType || n.types&tNull != 0) && (!n.hasVals || valsHaveNull(n))
 }
 
-// acceptsNullDeep is acceptsNull with the composition branches looked at:
-// false only when null is provably rejected.
+// acceptsNullDeep is acceptsNull with not and the composition branches
+// looked at: false only when null is provably rejected.
 func acceptsNullDeep(n *node, depth int) bool {
-	if n.orNull {
-		return true
+	ok, known := nullValid(n, depth)
+	return ok || !known
+}
+
+// nullValid evaluates a resolved node on the value null. Only type,
+// enum/const, not and the compositions apply to null; known is false where
+// that cannot be told (opaque nodes, conditionals, unknown keywords, depth).
+func nullValid(n *node, depth int) (ok, known bool) {
+	switch {
+	case n == nil || n.opaque != "" || depth > 8:
+		return true, false
+	case n.isFalse:
+		return false, true
+	case n.orNull:
+		return true, true
+	case !acceptsNull(n):
+		return false, true
 	}
-	if !acceptsNull(n) || n.isFalse {
-		return false
-	}
-	if depth > 8 {
-		return true
-	}
-	branch := func(x *node) bool {
-		r := x.d.res(x)
-		return r == nil || r.opaque != "" || acceptsNullDeep(r, depth+1)
+	known = n.ifS == nil && len(n.unknown) == 0
+	sub := func(x *node) (bool, bool) { return nullValid(x.d.res(x), depth+1) }
+	if n.not != nil {
+		v, k := sub(n.not)
+		if k && v {
+			return false, true
+		}
+		known = known && k
 	}
 	for _, x := range n.allOf {
-		if !branch(x) {
-			return false
+		v, k := sub(x)
+		if k && !v {
+			return false, true
 		}
+		known = known && k
 	}
-	for _, l := range [][]*node{n.anyOf, n.oneOf} {
-		if len(l) > 0 && !slices.ContainsFunc(l, branch) {
-			return false
+	if len(n.anyOf) > 0 {
+		any, allKnown := false, true
+		for _, x := range n.anyOf {
+			v, k := sub(x)
+			any = any || (v && k)
+			allKnown = allKnown && k
 		}
+		if !any && allKnown {
+			return false, true
+		}
+		known = known && (any || allKnown)
 	}
-	return true
+	if len(n.oneOf) > 0 {
+		sure, maybe := 0, 0
+		for _, x := range n.oneOf {
+			v, k := sub(x)
+			switch {
+			case v && k:
+				sure++
+			case !k:
+				maybe++
+			}
+		}
+		if sure >= 2 || sure+maybe == 0 {
+			return false, true
+		}
+		known = known && maybe == 0
+	}
+	return true, known
 }
 
 func valsHaveNull(n *node) bool {
