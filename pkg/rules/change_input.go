@@ -142,6 +142,8 @@ const (
 	InputCompositionKeywordNarrowed         = "input-composition-keyword-narrowed"
 	InputCompositionKeywordWidened          = "input-composition-keyword-widened"
 	InputWrappedInComposition               = "input-wrapped-in-composition"
+	InputCompositionAdded                   = "input-composition-added"
+	InputCompositionRemoved                 = "input-composition-removed"
 	InputNotAdded                           = "input-not-added"
 	InputNotRemoved                         = "input-not-removed"
 	InputNotChanged                         = "input-not-changed"
@@ -734,6 +736,20 @@ a real branch, not reported here.)
 	schemaChange(InputCompositionKeywordWidened, SeverityMinor, "",
 		"An input combinator became looser",
 		`‵oneOf‵ → ‵anyOf‵ or ‵allOf‵ → ‵anyOf‵: strictly more values are accepted.
+
+**What to do.** Nothing for compatibility.`+inputDirHelp),
+	schemaChange(InputCompositionAdded, SeverityBreaking, "wire",
+		"An input anyOf or oneOf was added where there was none",
+		`An absent ‵anyOf‵/‵oneOf‵ constrains nothing; adding one means every value must now
+match its branches (‵oneOf‵: exactly one). Values the schema accepted before and no branch
+covers are rejected. When one branch provably accepts every base value (and, for ‵oneOf‵, no
+other branch can match it too) the change is an equivalent rewrite instead.
+
+**What to do.** Add a branch that covers the old values, or ship a major version.`+inputDirHelp),
+	schemaChange(InputCompositionRemoved, SeverityMinor, "",
+		"An input anyOf or oneOf was removed",
+		`The values no longer need to match any of its branches: strictly more values are
+accepted.
 
 **What to do.** Nothing for compatibility.`+inputDirHelp),
 	schemaChange(InputWrappedInComposition, SeverityInfo, "",

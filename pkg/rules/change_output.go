@@ -116,6 +116,8 @@ const (
 	OutputCompositionKeywordWidened           = "output-composition-keyword-widened"
 	OutputCompositionKeywordNarrowed          = "output-composition-keyword-narrowed"
 	OutputWrappedInComposition                = "output-wrapped-in-composition"
+	OutputCompositionAdded                    = "output-composition-added"
+	OutputCompositionRemoved                  = "output-composition-removed"
 	OutputNotRemoved                          = "output-not-removed"
 	OutputNotAdded                            = "output-not-added"
 	OutputNotChanged                          = "output-not-changed"
@@ -621,6 +623,18 @@ as a real branch.)
 ‵output-schema-undecidable‵.)
 
 **What to do.** Nothing for compatibility.`+outputDirHelp),
+	schemaChange(OutputCompositionAdded, SeverityMinor, "",
+		"An output anyOf or oneOf was added where there was none",
+		`Results must now match its branches as well: a subset.
+
+**What to do.** Nothing for compatibility.`+outputDirHelp),
+	schemaChange(OutputCompositionRemoved, SeverityBreaking, "wire",
+		"An output anyOf or oneOf was removed",
+		`Results no longer need to match any of its branches: shapes no branch described may be
+returned. When one base branch provably allows every head value (and, for ‵oneOf‵, no other
+base branch could match it too) the change is an equivalent rewrite instead.
+
+**What to do.** Keep the branches, or ship a major version.`+outputDirHelp),
 	schemaChange(OutputWrappedInComposition, SeverityInfo, "",
 		"An output schema was wrapped in (or unwrapped from) a single-branch combinator",
 		`Equivalent; reported once instead of as noise. The nullable wrapper

@@ -109,15 +109,17 @@ func (n *node) computeVals() {
 
 // hasAssertions reports whether n constrains values by anything other than
 // its (possibly empty) composition keywords, which the caller inspects.
+// Subschema keywords that accept everything (additionalProperties: true,
+// items: {}) constrain nothing.
 func (n *node) hasOwnAssertions() bool {
 	return n.isFalse || n.opaque != "" || n.hasType || n.hasVals || n.orNull ||
 		n.minimum.v != nil || n.maximum.v != nil || n.exclMin.v != nil || n.exclMax.v != nil || n.multipleOf.v != nil ||
 		n.minLength.v != nil || n.maxLength.v != nil || n.minItems.v != nil || n.maxItems.v != nil ||
 		n.minContains.v != nil || n.maxContains.v != nil || n.minProps.v != nil || n.maxProps.v != nil ||
 		n.pattern.v != nil || n.format.v != nil || n.contentEncoding.v != nil || n.contentMediaType.v != nil ||
-		n.contentSchema != nil || len(n.props) > 0 || len(n.required) > 0 || n.addl != nil ||
-		n.uneval != nil || len(n.patProps) > 0 || n.propNames != nil || len(n.depReq) > 0 ||
-		len(n.depSchemas) > 0 || len(n.prefix) > 0 || n.items != nil || n.unevalItems != nil ||
+		n.contentSchema != nil || len(n.props) > 0 || len(n.required) > 0 || eff(n.addl) != nil ||
+		eff(n.uneval) != nil || len(n.patProps) > 0 || eff(n.propNames) != nil || len(n.depReq) > 0 ||
+		len(n.depSchemas) > 0 || len(n.prefix) > 0 || eff(n.items) != nil || eff(n.unevalItems) != nil ||
 		n.contains != nil || n.unique || n.not != nil || n.ifS != nil || len(n.unknown) > 0 ||
 		n.refStr != ""
 }

@@ -95,7 +95,7 @@ func (c *walker) emitFull(id, bp, hp string, before, after *value, format string
 	c.n++
 	c.local++
 	if c.sandbox {
-		if unsafeRule(id) {
+		if unprovenRule(id) {
 			c.unsafe = true
 		}
 		return
@@ -115,7 +115,7 @@ func (c *walker) emitRaw(id, bp, hp string, before, after *value, msg string) {
 	c.n++
 	c.local++
 	if c.sandbox {
-		if unsafeRule(id) {
+		if unprovenRule(id) {
 			c.unsafe = true
 		}
 		return
@@ -322,6 +322,13 @@ func rewriteWhy(bo, ho *node) string {
 		return "$ref inlined"
 	case bo.aliasKind == "$ref" && ho.aliasKind == "$ref" && bo.refStr != ho.refStr:
 		return "$ref target renamed"
+	}
+	b, h := bo.d.res(bo), ho.d.res(ho)
+	if b != nil && h != nil && b.hoisted != h.hoisted {
+		if h.hoisted != "" {
+			return "union wrapped in a single-branch " + h.hoisted + " with the same branches"
+		}
+		return "union unwrapped from a single-branch " + b.hoisted + " with the same branches"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package schemadiff
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -49,7 +50,12 @@ func (c *walker) composition(b, h *node) {
 		c.branches(bk[0], hk[0], compList(b, bk[0]), compList(h, hk[0]), b, h)
 	} else {
 		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
-			c.branches(k, k, compList(b, k), compList(h, k), b, h)
+			B, H := compList(b, k), compList(h, k)
+			if k != "allOf" && (len(B) == 0) != (len(H) == 0) {
+				c.unionAddedOrRemoved(k, b, h)
+				continue
+			}
+			c.branches(k, k, B, H, b, h)
 		}
 	}
 	c.notKw(b, h)
@@ -58,6 +64,15 @@ func (c *walker) composition(b, h *node) {
 
 func (c *walker) keywordChange(b, h *node, bk, hk string) {
 	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
+	// anyOf and oneOf differ only on values matching two branches: with the
+	// same branches, pairwise disjoint, they accept the same values.
+	if (bk == "anyOf" || bk == "oneOf") && (hk == "anyOf" || hk == "oneOf") {
+		B, H := compList(b, bk), compList(h, hk)
+		if pairwiseDisjoint(H) && c.sh.eqMultiset(B, H) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; the branches are the same and provably disjoint, so no value matches two", bk, hk)
+			return
+		}
+	}
 	switch bk + ">" + hk {
 	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
 		c.emit(c.rule(rules.InputCompositionKeywordNarrowed, rules.OutputCompositionKeywordNarrowed), bp, hp, nil, nil, "%s changed to %s", bk, hk)
@@ -182,7 +197,9 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 	changed := make([]bool, len(B))
 	for i := range B {
 		if j := mB[i]; j >= 0 {
-			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0
+			// a branch rewritten without changing its values (a wrapper, a
+			// tautology) cannot start overlapping another
+			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
 		}
 	}
 	for i := range B {
@@ -220,6 +237,8 @@ func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node
 	case "allOf":
 		if trueish(B[i]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, raw, nil, "allOf entry with only annotations removed")
+		} else if c.subset(h, B[i]) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", i)
 		} else {
 			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", i)
 		}
@@ -248,6 +267,8 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) 
 	case "allOf":
 		if trueish(H[j]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, nil, raw, "allOf entry with only annotations added")
+		} else if c.subset(b, H[j]) {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", j)
 		} else {
 			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", j)
 		}
@@ -295,6 +316,11 @@ func disjoint(a, b *node, depth int) bool {
 		return true
 	}
 	if a.opaque != "" || b.opaque != "" {
+		return false
+	}
+	// A folded null branch is accepted beside the enum and the properties
+	// the tests below look at.
+	if (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
 		return false
 	}
 	ta, tb := typeMask(a), typeMask(b)
@@ -432,7 +458,10 @@ func (c *walker) liftUnion(b, h *node) bool {
 	if trueish(single) || len(single.allOf)+len(single.anyOf)+len(single.oneOf) > 0 {
 		return false
 	}
-	explicitNull := single.orNull || (single.hasType && single.types&tNull != 0 && single.types != tNull)
+	// null the single side names itself: in its type set, or folded into its
+	// enum from a null branch.
+	valsNull := single.hasVals && len(single.vals) > 1 && valsHaveNull(single) && (!single.hasType || single.types&tNull != 0)
+	explicitNull := single.orNull || (single.hasType && single.types&tNull != 0 && single.types != tNull) || valsNull
 	var list []*node
 	if onlyType(single) && len(typeNames(single.types&^tNull)) >= 2 {
 		if single.foldedFrom != nil {
@@ -453,6 +482,11 @@ func (c *walker) liftUnion(b, h *node) bool {
 			cp.res, cp.resState = cp, resDone
 			if cp.hasType {
 				cp.types &^= tNull
+			}
+			if valsNull {
+				i, _ := slices.BinarySearch(cp.vals, "null")
+				cp.vals = slices.Delete(slices.Clone(cp.vals), i, i+1)
+				cp.valVals = slices.Delete(slices.Clone(cp.valVals), i, i+1)
 			}
 			cp.orNull = false
 			cp.nullWrap = ""
@@ -518,4 +552,108 @@ func pureUnion(n *node) string {
 		return "oneOf"
 	}
 	return ""
+}
+
+// unionAddedOrRemoved judges an anyOf/oneOf present on one side only. An
+// absent union constrains nothing, so adding one narrows (and removing one
+// widens) unless a branch provably covers the side without it: then the
+// values are the same.
+func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
+	bp, hp := listPtr(b, kind), listPtr(h, kind)
+	if B := compList(b, kind); len(B) > 0 {
+		braw := b.raw.get(b.kw(kind))
+		if i, ok, why := c.unionCovers(kind, h, B); ok {
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, braw, nil, "%s removed; its branch %d already accepted every value the schema allows", kind, i)
+			return
+		} else if why != "" && c.dir == Output {
+			c.undecidable(bp, hp, braw, nil, "%s removed: %s", kind, why)
+			return
+		}
+		if c.dir == Input {
+			c.emit(rules.InputCompositionRemoved, bp, hp, braw, nil, "%s removed: values no longer need to match one of its branches", kind)
+		} else {
+			c.emit(rules.OutputCompositionRemoved, bp, hp, braw, nil, "%s removed: results no longer need to match one of its branches", kind)
+		}
+		return
+	}
+	H := compList(h, kind)
+	hraw := h.raw.get(h.kw(kind))
+	if j, ok, why := c.unionCovers(kind, b, H); ok {
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, hraw, "%s added; its branch %d accepts every value the schema accepted", kind, j)
+		return
+	} else if why != "" && c.dir == Input {
+		c.undecidable(bp, hp, nil, hraw, "%s added where there was none: %s", kind, why)
+		return
+	}
+	if c.dir == Input {
+		c.emit(rules.InputCompositionAdded, bp, hp, nil, hraw, "%s added where there was none: values no branch accepts are rejected", kind)
+	} else {
+		c.emit(rules.OutputCompositionAdded, bp, hp, nil, hraw, "%s added where there was none: results must match its branches", kind)
+	}
+}
+
+// unionCovers reports whether every value n accepts matches the union
+// list: one branch accepts all of them and, for oneOf, no other branch can
+// match them too. why is set when a branch covers n but the oneOf overlap
+// cannot be ruled out.
+func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, string) {
+	if c.stop() {
+		return 0, false, ""
+	}
+	why := ""
+	for j, br := range list {
+		if !c.subset(n, br) {
+			continue
+		}
+		if kind == "anyOf" {
+			return j, true, ""
+		}
+		clear := true
+		for k, o := range list {
+			if k != j && !disjoint(n, o, 0) && !disjoint(br, o, 0) {
+				clear = false
+				why = "branch " + strconv.Itoa(j) + " accepts every value the schema accepted, but branch " + strconv.Itoa(k) + " may match them too (values matching two branches are rejected)"
+				break
+			}
+		}
+		if clear {
+			return j, true, ""
+		}
+	}
+	if kind == "anyOf" && typeUnionCovers(n, list) {
+		return 0, true, ""
+	}
+	return 0, false, why
+}
+
+// typeUnionCovers: n says nothing but type, and the branches are plain
+// types whose union contains n's.
+func typeUnionCovers(n *node, list []*node) bool {
+	if n.hasOwnAssertionsIgnoringNull() && !onlyType(n) {
+		return false
+	}
+	var t uint8
+	for _, br := range list {
+		r := br.d.res(br)
+		if r == nil || !(r.typeOnly() || r.isNullOnly()) {
+			return false
+		}
+		if r.isNullOnly() {
+			t |= tNull
+		} else {
+			t |= r.types
+		}
+	}
+	return typeMask(n)&^t == 0
+}
+
+func pairwiseDisjoint(l []*node) bool {
+	for i := range l {
+		for j := i + 1; j < len(l); j++ {
+			if !disjoint(l[i], l[j], 0) {
+				return false
+			}
+		}
+	}
+	return true
 }

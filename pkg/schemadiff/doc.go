@@ -34,10 +34,16 @@
 // dependentSchemas, boolean exclusiveMinimum/Maximum), type ["x"] is "x",
 // the three null encodings (a "null" type, a {type: null} branch of
 // anyOf/oneOf, OpenAPI's nullable: true) fold into one, required, enum and
-// type are sets, enum [x] is const x, numbers compare by value, integer
-// bounds at ±(2^53−1) and other keywords that constrain nothing (minLength
-// 0, uniqueItems false, additionalProperties true, a pattern every string
-// matches) are dropped, and a union of plain types is a type set.
+// type are sets, enum [x] is const x, numbers compare by value, and a
+// union of plain types is a type set. Tautologies, keywords that accept
+// everything their context allows, are dropped in one step (normalize.go):
+// minLength/minItems/minProperties 0, generator bounds at ±(2^53−1) on
+// integers and ±Number.MAX_VALUE on numbers, a pattern every string
+// matches, a type list naming every type, propertyNames {type: string},
+// keywords of a type the node's type excludes, and not {not X} (read as
+// X); additionalProperties true, items {} and the like compare as absent.
+// A union inside a single-branch wrapper ({anyOf: [{oneOf: [A, B]}]}) is
+// lifted out, so it pairs with the same union written in place.
 // Documentation keywords (description, title, examples, default,
 // deprecated, readOnly/writeOnly, x-mcp-header, $comment) are compared on
 // their own. A raw difference that leaves the normalised form unchanged is
@@ -51,7 +57,13 @@
 // paired first by equality, then by a maximum matching of pairs that are
 // compatible in the direction, then by type, before anything is reported
 // as added or removed; a schema that is not a union is compared with a
-// union as a union of one branch (a type set as one branch per type).
+// union as a union of one branch (a type set as one branch per type). An
+// absent anyOf/oneOf constrains nothing: adding one where there was none
+// narrows (input-composition-added) unless one branch provably accepts
+// every old value and, for oneOf, no other branch can match it too; when
+// only that overlap is unproven the change is risky. The proofs behind
+// these judgements (subset, coverage, branch matching) treat the strict
+// profile's findings as unproven too.
 // Compared pairs are memoised, so recursive schemas terminate; where a pair
 // reaches itself the comparison assumes it equal (coinduction) and reports
 // its changes once, at the first place it was reached.

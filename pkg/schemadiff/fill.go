@@ -265,29 +265,11 @@ func (d *doc) fill(n *node, v *value) {
 	if n.nullable && n.hasType {
 		n.types |= tNull
 	}
-	// Integer bounds at ±(2^53−1) are what generators write for "any
-	// integer"; they exclude no interoperable value.
-	if n.hasType && n.types&tNumber == tInt && n.types&^(tInt|tNull) == 0 {
-		if n.minimum.v != nil && n.minimum.v.s == "-9007199254740991" {
-			n.minimum = num{}
-		}
-		if n.maximum.v != nil && n.maximum.v.s == "9007199254740991" {
-			n.maximum = num{}
-		}
-	}
-	// Keywords that constrain nothing.
-	for _, p := range []*num{&n.minLength, &n.minItems, &n.minProps} {
-		if p.v != nil && p.v.s == "0" {
-			*p = num{}
-		}
-	}
+	d.normalize(n)
 	if n.contains == nil {
 		n.minContains, n.maxContains = num{}, num{}
 	} else if n.minContains.v == nil {
 		n.minContains = num{oneValue} // the default, made explicit
-	}
-	if n.pattern.v != nil && universalPattern(n.pattern.v.s) {
-		n.pattern = optStr{}
 	}
 	if n.ifS == nil {
 		n.thenS, n.elseS = nil, nil

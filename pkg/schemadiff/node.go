@@ -54,6 +54,9 @@ type keywords struct {
 	// foldedFrom keeps the branches of a union of plain types that was
 	// folded into a type set, so a union on the other side pairs with them.
 	foldedFrom []*node
+	// hoisted names the single-branch wrapper (anyOf, oneOf or allOf) a
+	// union was lifted out of: {anyOf: [{oneOf: [A, B]}]} is oneOf [A, B].
+	hoisted string
 	// opaque nodes cannot be interpreted (invalid schema, unresolvable or
 	// looping $ref); they compare equal only to an identical opaque node.
 	opaque    string

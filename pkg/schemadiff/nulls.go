@@ -82,7 +82,11 @@ func (d *doc) stripNull(n *node, list []*node, exclusive bool) []*node {
 		}
 		out = append(out, b)
 	}
-	n.orNull = true
+	// Beside a type or enum that rejects null the null branch never
+	// matches: it is dropped without making the node nullable.
+	if !n.rejectsNull() {
+		n.orNull = true
+	}
 	return out
 }
 

@@ -102,6 +102,7 @@ func (d *doc) finish(n *node) *node {
 			n.setRawKw("allOf", "oneOf")
 		}
 	}
+	d.hoistUnions(n)
 	// Singleton wrappers.
 	if !n.hasOwnAssertionsIgnoringNull() {
 		comps := 0
@@ -132,6 +133,10 @@ func (d *doc) finish(n *node) *node {
 		}
 	}
 	n.foldNull()
+	if n.hasType && n.types == tAll {
+		// a union of every type (null folded in above) is no type constraint
+		n.hasType, n.types, n.typeRaw, n.foldedFrom = false, 0, nil, nil
+	}
 	return n
 }
 
@@ -153,4 +158,40 @@ func (d *doc) finishRef(n *node) *node {
 	}
 	n.aliasTo, n.aliasKind = t, "$ref"
 	return d.res(t)
+}
+
+// hoistUnions lifts a union out of an allOf member that says nothing else
+// (a single-branch anyOf/oneOf wrapper becomes such a member above):
+// {anyOf: [{oneOf: [A, B]}]} and allOf: [{oneOf: [A, B]}] accept exactly
+// what oneOf: [A, B] accepts, so the branches pair with a oneOf written in
+// place instead of being reported removed one by one.
+func (d *doc) hoistUnions(n *node) {
+	for i := 0; i < len(n.allOf); i++ {
+		m := n.allOf[i]
+		r := d.res(m)
+		if r == nil || r == n || r.opaque != "" || r.isFalse || r.hasOwnAssertionsIgnoringNull() || r.orNull || len(r.allOf) > 0 {
+			continue
+		}
+		var kind string
+		switch {
+		case len(r.anyOf) >= 2 && len(r.oneOf) == 0 && len(n.anyOf) == 0:
+			kind = "anyOf"
+		case len(r.oneOf) >= 2 && len(r.anyOf) == 0 && len(n.oneOf) == 0:
+			kind = "oneOf"
+		default:
+			continue
+		}
+		wrapper := n.kw("allOf")
+		if kind == "anyOf" {
+			n.anyOf = r.anyOf
+		} else {
+			n.oneOf = r.oneOf
+		}
+		n.allOf = append(slices.Clip(n.allOf[:i]), n.allOf[i+1:]...)
+		if n.rawKw != nil && len(n.allOf) == 0 {
+			delete(n.rawKw, "allOf")
+		}
+		n.hoisted = wrapper
+		i--
+	}
 }

@@ -21,6 +21,74 @@ func acceptsNull(n *node) bool {
 	return (!n.hasType || n.types&tNull != 0) && (!n.hasVals || valsHaveNull(n))
 }
 
+// acceptsNullDeep is acceptsNull with not and the composition branches
+// looked at: false only when null is provably rejected.
+func acceptsNullDeep(n *node, depth int) bool {
+	ok, known := nullValid(n, depth)
+	return ok || !known
+}
+
+// nullValid evaluates a resolved node on the value null. Only type,
+// enum/const, not and the compositions apply to null; known is false where
+// that cannot be told (opaque nodes, conditionals, unknown keywords, depth).
+func nullValid(n *node, depth int) (ok, known bool) {
+	switch {
+	case n == nil || n.opaque != "" || depth > 8:
+		return true, false
+	case n.isFalse:
+		return false, true
+	case n.orNull:
+		return true, true
+	case !acceptsNull(n):
+		return false, true
+	}
+	known = n.ifS == nil && len(n.unknown) == 0
+	sub := func(x *node) (bool, bool) { return nullValid(x.d.res(x), depth+1) }
+	if n.not != nil {
+		v, k := sub(n.not)
+		if k && v {
+			return false, true
+		}
+		known = known && k
+	}
+	for _, x := range n.allOf {
+		v, k := sub(x)
+		if k && !v {
+			return false, true
+		}
+		known = known && k
+	}
+	if len(n.anyOf) > 0 {
+		any, allKnown := false, true
+		for _, x := range n.anyOf {
+			v, k := sub(x)
+			any = any || (v && k)
+			allKnown = allKnown && k
+		}
+		if !any && allKnown {
+			return false, true
+		}
+		known = known && (any || allKnown)
+	}
+	if len(n.oneOf) > 0 {
+		sure, maybe := 0, 0
+		for _, x := range n.oneOf {
+			v, k := sub(x)
+			switch {
+			case v && k:
+				sure++
+			case !k:
+				maybe++
+			}
+		}
+		if sure >= 2 || sure+maybe == 0 {
+			return false, true
+		}
+		known = known && maybe == 0
+	}
+	return true, known
+}
+
 func valsHaveNull(n *node) bool {
 	_, ok := slices.BinarySearch(n.vals, "null")
 	return ok
@@ -29,6 +97,14 @@ func valsHaveNull(n *node) bool {
 // nullChangeByType: null acceptance changed, and not because enum/const or
 // the presence of `type` changed (those report it themselves).
 func nullChangeByType(b, h *node) bool {
+	if b.orNull != h.orNull {
+		// A null branch folded into one side: the other side's own keywords
+		// may let null through while its branches reject it.
+		if acceptsNullDeep(b, 0) != acceptsNullDeep(h, 0) {
+			return b.hasType == h.hasType && b.hasVals == h.hasVals
+		}
+		return false
+	}
 	if acceptsNull(b) == acceptsNull(h) || b.hasType != h.hasType || b.hasVals != h.hasVals {
 		return false
 	}
@@ -96,7 +172,11 @@ func (c *walker) types(b, h *node) {
 		if h.nullPtr != "" {
 			nhp, hv = h.nullPtr, h.nullRaw
 		}
-		if acceptsNull(h) {
+		nowNull := acceptsNull(h)
+		if b.orNull != h.orNull {
+			nowNull = acceptsNullDeep(h, 0)
+		}
+		if nowNull {
 			c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), nbp, nhp, bv, hv, "null is now allowed%s", how)
 		} else {
 			c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), nbp, nhp, bv, hv, "null is no longer allowed%s", how)
