@@ -14,7 +14,7 @@ import (
 // function declarations do not accept, and the findings say where and why.
 func TestValidateClients(t *testing.T) {
 	args := append([]string{"validate", "--format", "json", "--clients", "gemini,openai", "--"}, serverCmd()...)
-	r := run(t, serverEnvFor(testserver.ModeFull), args...)
+	r := run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...), args...)
 	if r.code != ExitOK { // warnings do not fail at the default fail-on
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
