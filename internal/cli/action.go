@@ -79,7 +79,7 @@ func runAction(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return run.fail(err)
 	}
-	run.logger = func(format string, args ...any) { ae.Info("mcp-surface: " + fmt.Sprintf(format, args...)) }
+	run.logger = func(format string, args ...any) { ae.Info("mcp-surface: " + logf(format, args...)) }
 	if run.gctx, err = ae.Context(); err != nil {
 		return run.fail(err)
 	}

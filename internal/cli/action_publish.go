@@ -23,7 +23,7 @@ import (
 // an error annotation, the job summary and the outputs.
 func (a *actionRun) fail(err error) (int, error) {
 	msg := inputHint(err).Error()
-	a.ae.Error("mcp-surface could not do its job: "+msg, actionenv.Annotation{Title: "mcp-surface"})
+	a.ae.Error("mcp-surface could not do its job: "+logText(msg), actionenv.Annotation{Title: "mcp-surface"})
 	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
 	a.setOutput("verdict", "error")
 	a.setOutput("exit-code", strconv.Itoa(ExitFailure))

@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 // captureFlags are the flags of every command that talks to a live server.
@@ -178,31 +179,11 @@ func (cf *captureFlags) writeFrames(ctx context.Context, env *Env, caps []*captu
 // reportDiagnostics prints what a capture noticed to stderr.
 func reportDiagnostics(w io.Writer, c *capture.Capture) {
 	for _, d := range c.Diagnostics {
-		fmt.Fprintf(w, "warning: %s\n", sanitizeLine(d.Message))
+		fmt.Fprintf(w, "warning: %s\n", report.LogLine(d.Message, report.MaxText))
 		if d.Detail != "" {
-			fmt.Fprintf(w, "  %s\n", sanitizeLine(d.Detail))
+			fmt.Fprintf(w, "  %s\n", report.LogLine(d.Detail, report.MaxText))
 		}
 	}
-}
-
-// sanitizeLine makes server text safe for a terminal: control characters
-// (ANSI escapes included) are shown as \x.. escapes.
-func sanitizeLine(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case r == 0x200b || r == 0x200c || r == 0x200d || r == 0x2060 || r == 0xfeff ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func summarize(c *capture.Capture, m *manifest.Manifest) string {
@@ -273,7 +254,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		if path != stdoutPath {
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 		}
-		fmt.Fprintln(env.Stderr, sanitizeLine(summarize(c, m)))
+		fmt.Fprintln(env.Stderr, report.LogLine(summarize(c, m), report.MaxText))
 	}
 	return ExitOK, nil
 }

@@ -58,7 +58,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env),
 		Limits: cf.limits(), MaxSnapshotBytes: rf.maxSnapshot, Version: Version, Clock: time.Now,
 		Environ: serverEnv(env, nil), BuildOutput: env.Stderr,
-		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, "mcp-surface: "+format+"\n", args...) },
+		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, "mcp-surface: "+logf(format, args...)) },
 	}
 	if len(cf.versions) > 0 {
 		revs, err := cf.revisions()

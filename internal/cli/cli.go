@@ -108,9 +108,9 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		err = inputHint(err)
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, ue.msg)
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(ue.msg))
 		} else {
-			fmt.Fprintf(stderr, "mcp-surface %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(err.Error()))
 		}
 		return ExitFailure
 	}

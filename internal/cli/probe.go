@@ -170,7 +170,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 
 	o := cf.options(env, srv)
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
-	o.Log = func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
+	o.Log = func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
 	if err := cf.writeFrames(ctx, env, res.Captures, srv.Secrets, flagHints.wrap(err)); err != nil {
 		return 0, schemaHint(err, o.SchemaOptions)

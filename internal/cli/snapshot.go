@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
@@ -60,7 +61,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 				return 0, err
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
-			fmt.Fprintln(env.Stderr, sanitizeLine(summarize(c, head)))
+			fmt.Fprintln(env.Stderr, report.LogLine(summarize(c, head), report.MaxText))
 			continue
 		}
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
@@ -75,7 +76,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if lines := manifest.Outline(base, head); len(lines) > 0 {
 			fmt.Fprintf(env.Stdout, "%s no longer matches the server:\n", path)
 			for _, l := range lines {
-				fmt.Fprintf(env.Stdout, "  %s\n", sanitizeLine(l))
+				fmt.Fprintf(env.Stdout, "  %s\n", report.LogLine(l, report.MaxText))
 			}
 			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (or `mcp-surface diff` to see every change)\n", rerunHint(args))
 			code = ExitFindings

@@ -164,6 +164,30 @@
 //	                 /dev/null: it holds nothing open, it only survives.
 //	daemon, daemon-launcher  the helper and the middle process; not meant to
 //	                 be run directly.
+//	hostile-stderr   on initialize, writes workflow commands (ForgedError,
+//	                 ForgedMask, ForgedStop, ForgedOld, one after a bare \r)
+//	                 and ForgedANSI to stderr and exits HostileExitCode (4).
+//	invalid-json-cr  answers tools/list with a truncated line whose tool
+//	                 name holds a \r, ForgedError and ForgedANSI.
+//	hostile-noise    lite tools; writes ForgedError, ForgedOld and ForgedANSI
+//	                 on stdout at startup, and "  "+ForgedStop and ForgedANSI
+//	                 before every answer.
+//	hostile-names    tools/list: tools named ForgedOld, ForgedError and
+//	                 "x"+ForgedANSI, descriptions with commands and escapes.
+//	slow-start       never answers initialize; exits 0 when stdin closes.
+//	bad-version      answers initialize with protocolVersion 1999-01-01.
+//	json-log         lite tools; writes JSONLogLine (a log line with method,
+//	                 id, error and result members but no "jsonrpc") on stdout
+//	                 at startup and before every answer.
+//	batch-reply      lite tools, tools/list answered inside a JSON array.
+//	invalid-utf8     tools/list: one tool whose description holds the bytes
+//	                 0xff 0xfe.
+//	duplicate-key    tools/list: one tool object with "name" twice
+//	                 (safe_read, then delete_everything) and "type" twice in
+//	                 its inputSchema.
+//
+// With MCP_SURFACE_TESTSERVER_PID_FILE set, a raw mode writes its pid to
+// that file at startup.
 //
 // The modes that hang forever (hang and ignore-sigterm after EOF, sleeper,
 // daemon) give up after [MaxHang] (10 minutes) so that a forgotten process cannot

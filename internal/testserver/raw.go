@@ -86,6 +86,12 @@ type rawServer struct {
 
 func runRaw(ctx context.Context, mode string, stdin io.Reader, stdout, stderr io.Writer) error {
 	s := &rawServer{mode: mode, stdout: stdout, stderr: stderr}
+	if err := writePid(); err != nil {
+		return err
+	}
+	if err := s.hostileStart(); err != nil {
+		return err
+	}
 	switch mode {
 	case ModeSleeper:
 		signal.Ignore(syscall.SIGTERM)
@@ -232,6 +238,9 @@ func (s *rawServer) handleLine(line []byte) error {
 
 func (s *rawServer) handleRequest(req rpcMessage) error {
 	id, method := req.ID, req.Method
+	if done, err := s.hostileRequest(req); done {
+		return err
+	}
 	switch s.mode {
 	case ModeHang:
 		return nil

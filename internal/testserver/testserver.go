@@ -60,6 +60,8 @@ var rawModes = []string{
 	ModeEndlessPages, ModeDuplicateName, ModeSDKReject, ModePagedRaw,
 	ModeSleeper, ModeProbeWrong, ModeProbeHang, ModeProbeHuge,
 	ModeDetachedHelper, ModeDaemonizedHelper, ModeQuietDaemon, ModeDaemon, ModeDaemonLauncher,
+	ModeHostileStderr, ModeInvalidJSONCR, ModeHostileNoise, ModeHostileNames,
+	ModeSlowStart, ModeBadVersion, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -79,6 +80,21 @@ type Exchange struct {
 	// RequestFrame and ResponseFrame are Seq numbers (-1 when absent).
 	RequestFrame  int `json:"requestFrame"`
 	ResponseFrame int `json:"responseFrame"`
+	// Batched: the response came inside a JSON-RPC batch (a JSON array).
+	Batched bool `json:"batched,omitempty"`
+}
+
+// BatchRevision is the one protocol revision whose schema has JSON-RPC
+// batches (JSONRPCBatchResponse); 2025-06-18 removed them, and 2024-11-05
+// never defined them.
+const BatchRevision = "2025-03-26"
+
+// BatchNote says what a batched answer means under a negotiated revision.
+func BatchNote(revision string) string {
+	if revision == BatchRevision {
+		return "revision " + BatchRevision + " allows batches, but the client sent no batch to answer"
+	}
+	return fmt.Sprintf("revision %s has no JSON-RPC batches (only %s had them; 2025-06-18 removed them), so clients may drop the answer", revision, BatchRevision)
 }
 
 // Diagnostic codes. pkg/spec turns them into findings.
@@ -87,6 +103,8 @@ const (
 	DiagStdoutNoise = rules.StdoutNotJsonrpc
 	// DiagSDKRejected: the SDK refused to decode a result; raw bytes kept.
 	DiagSDKRejected = rules.SdkRejectedResult
+	// DiagBatch: a list page was answered inside a JSON-RPC batch.
+	DiagBatch = "batch"
 	// DiagListError: a list the server advertised answered with an error.
 	DiagListError = "list-error"
 	// DiagHandshakeFallback: server/discover failed and initialize was used.

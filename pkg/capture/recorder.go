@@ -193,14 +193,16 @@ type envelope struct {
 
 // exchanges pairs requests sent by the client with the responses received,
 // in request order. Requests from the server and notifications are not
-// exchanges. Batches are not paired.
+// exchanges. A response inside a batch (a JSON array, which only revision
+// 2025-03-26 allows) is paired like any other, with the batch's frame as
+// its ResponseFrame and Batched set.
 func exchanges(frames []Frame) []Exchange {
 	var out []Exchange
 	pending := map[string]int{}
-	for _, f := range frames {
+	pair := func(f Frame, data []byte, batched bool) {
 		var e envelope
-		if json.Unmarshal(f.Data, &e) != nil {
-			continue
+		if json.Unmarshal(data, &e) != nil {
+			return
 		}
 		id := string(e.ID)
 		switch {
@@ -210,13 +212,26 @@ func exchanges(frames []Frame) []Exchange {
 		case f.Dir == Received && e.Method == nil && id != "":
 			i, ok := pending[id]
 			if !ok {
-				continue
+				return
 			}
 			delete(pending, id)
 			out[i].ResponseFrame = f.Seq
 			out[i].Result = e.Result
 			out[i].Error = e.Error
+			out[i].Batched = batched
 		}
+	}
+	for _, f := range frames {
+		if f.Dir == Received && len(f.Data) > 0 && f.Data[0] == '[' {
+			var batch []json.RawMessage
+			if json.Unmarshal(f.Data, &batch) == nil {
+				for _, m := range batch {
+					pair(f, m, true)
+				}
+			}
+			continue
+		}
+		pair(f, f.Data, false)
 	}
 	return out
 }

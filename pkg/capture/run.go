@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -164,8 +165,13 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	return finish(nil)
 }
 
-// blame turns an SDK error into the most useful explanation: a limit we
-// enforce, the server's own failure (with its stderr), or the timeout.
+// blame turns an SDK error into the most useful explanation, checking
+// the causes in the order that keeps the real one: a limit we enforce, the
+// caller's cancellation, the deadline, an answer the client refused, and
+// only then the server's own failure (invalid output, its exit).
+// The order matters because the SDK closes the server's stdin whenever it
+// gives up, and a server that exits on EOF then looks as if it had exited
+// on its own.
 func blame(parent, ctx context.Context, err error, rec *recorder, sess *session, during string, timeout *LimitError) error {
 	if lerr := rec.limit(); lerr != nil {
 		var le *LimitError
@@ -176,14 +182,6 @@ func blame(parent, ctx context.Context, err error, rec *recorder, sess *session,
 		}
 		return lerr
 	}
-	if ferr := sess.failure(); ferr != nil {
-		var se *ServerError
-		if errors.As(ferr, &se) {
-			se.During = during
-			se.Err = nil
-		}
-		return ferr
-	}
 	if parent.Err() != nil {
 		return fmt.Errorf("%s: interrupted: %w", during, parent.Err())
 	}
@@ -192,7 +190,52 @@ func blame(parent, ctx context.Context, err error, rec *recorder, sess *session,
 		cp.Method = during
 		return &cp
 	}
+	if rerr := refused(rec.snapshot(), err, sess); rerr != nil {
+		return during0(rerr, during)
+	}
+	if ferr := sess.failure(); ferr != nil {
+		return during0(ferr, during)
+	}
 	return fmt.Errorf("%s: %w", during, err)
+}
+
+// during0 names the step a server error happened in.
+func during0(err error, during string) error {
+	var se *ServerError
+	if errors.As(err, &se) {
+		se.During = during
+	}
+	return err
+}
+
+// refused explains an SDK error that came after the server answered the
+// last request: the server did answer, so its exit (the SDK closes the
+// session on such an error) is not the cause.
+func refused(frames []Frame, sdkErr error, sess *session) error {
+	exs := exchanges(frames)
+	if len(exs) == 0 {
+		return nil
+	}
+	ex := exs[len(exs)-1]
+	if ex.ResponseFrame < 0 {
+		return nil
+	}
+	var reason string
+	switch {
+	case ex.Error != nil:
+		reason = fmt.Sprintf("answered %s with error %d: %s", ex.Method, ex.Error.Code, truncate(ex.Error.Message, 300))
+	case strings.Contains(sdkErr.Error(), "unsupported protocol version"):
+		// The SDK's error type for it is unexported.
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(ex.Result, &r)
+		reason = fmt.Sprintf("answered %s with protocolVersion %q, which is not a revision the client supports (%s)",
+			ex.Method, truncate(r.ProtocolVersion, 80), strings.Join(Revisions, ", "))
+	default:
+		reason = fmt.Sprintf("answered %s (frame %d) with something the MCP Go SDK refused: %s", ex.Method, ex.ResponseFrame, truncate(sdkErr.Error(), 300))
+	}
+	return &ServerError{Reason: reason, Stderr: sess.stderr(), Err: sdkErr}
 }
 
 // settleHandshake finds which handshake the session settled on and keeps
@@ -278,6 +321,11 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 				Message: fmt.Sprintf("%s page %d answered with error %d: %s", method, page+1, ex.Error.Code, ex.Error.Message),
 				Frame:   ex.ResponseFrame})
 			return nil
+		}
+		if ex.Batched {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagBatch, Method: method,
+				Message: fmt.Sprintf("the server answered %s page %d inside a JSON-RPC batch (a JSON array); %s", method, page+1, BatchNote(c.ProtocolVersion)),
+				Frame:   ex.ResponseFrame})
 		}
 		c.Pages = append(c.Pages, Page{Method: method, Index: page, Cursor: cursor, Result: ex.Result, Frame: ex.ResponseFrame})
 		if sdkErr != nil {

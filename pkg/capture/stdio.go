@@ -237,8 +237,8 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 			sc.mu.Unlock()
 			return err
 		}
-		if trimmed[0] == '{' && !looksLikeJSONRPC(trimmed) {
-			sc.noise(trimmed, lineNo, "a JSON line that is not a JSON-RPC message")
+		if !isJSONRPC(trimmed) {
+			sc.noise(trimmed, lineNo, `a JSON line that is not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`)
 			return nil
 		}
 		// Budget already charged by readLine; record without charging again.
@@ -260,19 +260,29 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 	}
 }
 
-// looksLikeJSONRPC reports whether an object has any JSON-RPC member; a
-// structured log line ({"level":"info",...}) has none.
-func looksLikeJSONRPC(obj []byte) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(obj, &m) != nil {
+// isJSONRPC reports whether a JSON line is a JSON-RPC 2.0 message (or a
+// batch of them): "jsonrpc": "2.0" is the one member a structured log line
+// never has, while method, id, error and result are common in request
+// logs. Anything else would make the SDK end the session.
+func isJSONRPC(line []byte) bool {
+	type tagged struct {
+		Version *string `json:"jsonrpc"`
+	}
+	ok := func(t tagged) bool { return t.Version != nil && *t.Version == "2.0" }
+	if line[0] == '{' {
+		var t tagged
+		return json.Unmarshal(line, &t) == nil && ok(t)
+	}
+	var batch []tagged
+	if json.Unmarshal(line, &batch) != nil || len(batch) == 0 {
 		return false
 	}
-	for _, k := range []string{"jsonrpc", "id", "method", "result", "error"} {
-		if _, ok := m[k]; ok {
-			return true
+	for _, t := range batch {
+		if !ok(t) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 const maxNoiseDiagnostics = 50

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/testserver"
+)
+
+// Hostile and confused servers, run through the real CLI in-process: what
+// reaches stdout and stderr must not be obeyed by the Actions runner or a
+// terminal, and a failure must name its real cause.
+
+// runnerCommands parses output as the Actions runner reads a log: a line
+// ends at \n or \r; a line whose text starts with "::" (after spaces) is a
+// workflow command, and "##[" starts one anywhere, unless commands are
+// stopped by ::stop-commands::TOKEN until ::TOKEN::. It returns the
+// commands it would obey.
+func runnerCommands(out string) []string {
+	var cmds []string
+	stopped := ""
+	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		t := strings.TrimLeft(line, " ")
+		if stopped != "" {
+			if t == "::"+stopped+"::" {
+				stopped = ""
+			}
+			continue
+		}
+		if tok, ok := strings.CutPrefix(t, "::stop-commands::"); ok {
+			stopped = tok
+		}
+		if strings.HasPrefix(t, "::") || strings.Contains(t, "##[") {
+			cmds = append(cmds, t)
+		}
+	}
+	return cmds
+}
+
+// assertNothingForged fails when output holds a command the server wrote
+// or a byte that starts a terminal escape.
+func assertNothingForged(t *testing.T, what, out string) {
+	t.Helper()
+	for _, c := range runnerCommands(out) {
+		if strings.Contains(c, "forged") && !ourCommand(c) {
+			t.Errorf("%s: the runner would obey a command the server wrote: %q", what, c)
+		}
+	}
+	if i := strings.IndexAny(out, "\x1b\x07\x9b"); i >= 0 {
+		t.Errorf("%s: a terminal escape byte reached the output at %d: %q", what, i, out[max(0, i-40):min(len(out), i+40)])
+	}
+}
+
+// ourCommand reports whether a command line is one the action writes
+// itself (an annotation whose message carries the escaped server text).
+func ourCommand(c string) bool {
+	for _, p := range []string{"::error title=", "::warning title=", "::notice title=", "::debug::"} {
+		if strings.HasPrefix(c, p) {
+			return !strings.Contains(c, "%0A::") && !strings.Contains(c, "\n")
+		}
+	}
+	return false
+}
+
+// pidServer is the environment of a raw test server that writes its pid,
+// and a function that returns it once the run is over.
+func pidServer(t *testing.T, mode string) ([]string, func() int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pid")
+	return []string{testserver.EnvFor(mode), testserver.PidFileVar + "=" + path}, func() int {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("the server wrote no pid: %v", err)
+		}
+		pid, err := strconv.Atoi(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+}
+
+// assertGone fails when pid still runs (a zombie counts as gone).
+func assertGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err == nil {
+			if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("server pid %d still runs after the command returned", pid)
+}
+
+func TestHostileServerOutputIsEscaped(t *testing.T) {
+	cases := []struct {
+		name, mode string
+		args       []string
+		code       int
+		want       []string // in stdout+stderr, escaped
+	}{
+		{"stderr tail of a crash", testserver.ModeHostileStderr, []string{"capture"}, ExitFailure,
+			[]string{"exit status 4", `\u003a:error::forged`, `\u003a:add-mask::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`, `\r::error::forged`, `\e[31m`}},
+		{"line quoted by invalid JSON", testserver.ModeInvalidJSONCR, []string{"capture"}, ExitFailure,
+			[]string{"invalid JSON on stdout", `"a\r::error::forged`, `\e]8;;`}},
+		{"stdout noise", testserver.ModeHostileNoise, []string{"capture", "-o", "OUT"}, ExitOK,
+			[]string{"log to stderr", `\u003a:error::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`}},
+		{"names in the summary of snapshot --check", testserver.ModeHostileNames, []string{"snapshot", "--check", "-o", "BASE"}, ExitFindings,
+			[]string{"no longer matches", `##\[error]forged`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			base := filepath.Join(dir, "base.json")
+			if r := run(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0]); r.code != ExitOK {
+				t.Fatalf("base capture: exit %d: %s", r.code, r.stderr)
+			}
+			args := make([]string, 0, len(tc.args)+3)
+			for _, a := range tc.args {
+				a = strings.ReplaceAll(a, "OUT", filepath.Join(dir, "out.json"))
+				args = append(args, strings.ReplaceAll(a, "BASE", base))
+			}
+			env, pid := pidServer(t, tc.mode)
+			r := run(t, env, append(args, "--", os.Args[0])...)
+			out := r.stdout + r.stderr
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			assertNothingForged(t, "stdout", r.stdout)
+			assertNothingForged(t, "stderr", r.stderr)
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestFailureNamesTheRealCause(t *testing.T) {
+	cases := []struct {
+		name, mode string
+		args       []string
+		cancel     time.Duration // interrupt the run after this long
+		code       int
+		want       string
+	}{
+		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, 0, ExitFailure,
+			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
+		{"interrupted", testserver.ModeSlowStart, nil, 700 * time.Millisecond, ExitFailure,
+			"the handshake: interrupted: context canceled"},
+		{"unknown protocol version", testserver.ModeBadVersion, nil, 0, ExitFailure,
+			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env, pid := pidServer(t, tc.mode)
+			ctx := context.Background()
+			if tc.cancel > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				time.AfterFunc(tc.cancel, cancel) // as Ctrl-C cancels main's context
+			}
+			var out, errb bytes.Buffer
+			full := append(os.Environ(), env...)
+			args := append(append([]string{"capture"}, tc.args...), "--", os.Args[0])
+			code := RunEnv(ctx, args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+				Getenv: func(string) string { return "" }, Environ: func() []string { return full }})
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errb.String())
+			}
+			if !strings.Contains(errb.String(), tc.want) || strings.Contains(errb.String(), "exited") {
+				t.Errorf("stderr does not name the cause %q (and must not blame an exit):\n%s", tc.want, errb.String())
+			}
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
+	env, pid := pidServer(t, testserver.ModeJSONLog)
+	out := filepath.Join(t.TempDir(), "s.json")
+	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`) || !strings.Contains(r.stderr, "log to stderr instead") ||
+		!strings.Contains(r.stderr, "2 tools") {
+		t.Errorf("want the stdout-noise warning and the capture of both tools:\n%s", r.stderr)
+	}
+	assertGone(t, pid())
+}
+
+func TestBatchReplyIsNamed(t *testing.T) {
+	env, pid := pidServer(t, testserver.ModeBatchReply)
+	out := filepath.Join(t.TempDir(), "s.json")
+	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "tools/list page 1 inside a JSON-RPC batch") || !strings.Contains(r.stderr, "revision 2025-06-18 has no JSON-RPC batches") ||
+		strings.Contains(r.stderr, "cache") || !strings.Contains(r.stderr, "2 tools") {
+		t.Errorf("want the batch named with the revision:\n%s", r.stderr)
+	}
+	assertGone(t, pid())
+}
