@@ -180,7 +180,7 @@
 //	                 id, error and result members but no "jsonrpc") on stdout
 //	                 at startup and before every answer.
 //	batch-reply      lite tools, tools/list answered inside a JSON array.
-//	invalid-utf8     tools/list: one tool whose description holds the bytes
+//	bad-utf8         tools/list: one tool whose description holds the bytes
 //	                 0xff 0xfe.
 //	duplicate-key    tools/list: one tool object with "name" twice
 //	                 (safe_read, then delete_everything) and "type" twice in

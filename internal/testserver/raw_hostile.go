@@ -39,7 +39,7 @@ const (
 	ModeBatchReply = "batch-reply"
 	// ModeInvalidUTF8 serves a tool whose description holds a byte that
 	// is not UTF-8.
-	ModeInvalidUTF8 = "invalid-utf8"
+	ModeInvalidUTF8 = "bad-utf8"
 	// ModeDuplicateKey serves a tool object that names "name" twice:
 	// DuplicateKeyFirst, then DuplicateKeyLast.
 	ModeDuplicateKey = "duplicate-key"

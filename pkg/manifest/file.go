@@ -175,10 +175,15 @@ var knownTopLevel = map[string]bool{
 
 // FromCanonicalJSON reads a snapshot file (pretty-printed or compact). It
 // re-canonicalizes every member, so a hand-edited file reads the same as a
-// written one, refuses duplicate identities and unknown top-level keys,
-// and recomputes the fingerprints from the content (the stored block is a
+// written one, refuses duplicate keys, duplicate identities and unknown
+// top-level keys, and recomputes the fingerprints from the content (the stored block is a
 // convenience for reviewers, never trusted).
 func FromCanonicalJSON(data []byte) (*Manifest, error) {
+	// A repeated key reads differently in different parsers: a reviewer's
+	// tool could see another value than ours.
+	if err := canonjson.CheckUnique(data); err != nil {
+		return nil, fmt.Errorf("snapshot refused: %w", err)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("snapshot is not a JSON object: %w", err)

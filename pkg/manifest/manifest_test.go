@@ -358,3 +358,29 @@ func TestBuildRefusesMalformedPages(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkRead5000Tools(b *testing.B) {
+	m, err := manifest.Build(synthetic(5000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := manifest.Encode(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := manifest.FromCanonicalJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
+	data := []byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[{"name":"safe_read","inputSchema":{"type":"object"},"name":"delete_everything"}]}`)
+	_, err := manifest.FromCanonicalJSON(data)
+	if err == nil || !strings.Contains(err.Error(), `duplicate key "name" at "/tools/0/name"`) {
+		t.Fatalf("got %v, want the duplicate key named with its pointer", err)
+	}
+}

@@ -15,7 +15,16 @@ const (
 	SdkRejectedResult                  = "sdk-rejected-result"
 	ToolSchemaUnresolvable             = "tool-schema-unresolvable"
 	ProtocolFeatureVersionMismatch     = "protocol-feature-version-mismatch"
+	DuplicateIdentityKey               = "duplicate-identity-key"
+	DuplicateJsonKey                   = "duplicate-json-key"
+	InvalidUtf8                        = "invalid-utf8"
 )
+
+// IdentityKeys are the member names whose repetition gets
+// DuplicateIdentityKey rather than DuplicateJsonKey: the ones that say
+// which tool, prompt or resource an item is, and what a model reads
+// about it.
+var IdentityKeys = []string{"name", "title", "description", "uri", "uriTemplate", "protocolVersion", "version", "instructions"}
 
 // Spec rules: what the published MCP schema and the protocol's MUSTs
 // require of what a server sends. Reported by pkg/spec.
@@ -189,5 +198,42 @@ those clients see. Serve fields according to the negotiated revision, or negotia
 revision that defines them.
 
 The same rule ID is used when a diff shows that such a field appeared.`,
+	},
+	{
+		ID: DuplicateIdentityKey, Kind: KindSpec, Level: LevelError,
+		Tags:    []string{"spec", "wire", "sec"},
+		Summary: "An object the server sent names an identity or description member twice",
+		Help: `A JSON object in the server's answer has the same member name twice, and the name is one
+that says what an item is or what a model reads about it: ` + "`name`" + `, ` + "`title`" + `, ` + "`description`" + `,
+` + "`uri`" + `, ` + "`uriTemplate`" + `, ` + "`protocolVersion`" + `, ` + "`version`" + ` or ` + "`instructions`" + `. JSON says names SHOULD be
+unique and leaves the meaning of a repeated one to the parser: one client keeps the first
+value, another the last, a third refuses the message. A tool that reads ` + "`\"name\": \"safe_read\"`" + `
+to a reviewer can be called ` + "`delete_everything`" + ` by an agent.
+
+mcp-surface keeps the last value, as encoding/json does, and names the member. Send each
+member once.`,
+	},
+	{
+		ID: DuplicateJsonKey, Kind: KindSpec, Level: LevelWarning,
+		Tags:    []string{"spec", "wire"},
+		Summary: "An object the server sent names a member twice",
+		Help: `A JSON object in the server's answer has the same member name twice (for example
+` + "`\"type\"`" + ` twice in a tool's input schema). Which value counts depends on the client's JSON
+parser, so clients can disagree about the server's surface. mcp-surface keeps the last
+value, as encoding/json does. Send each member once; the identity and description members
+get the stricter ` + "`duplicate-identity-key`" + `.`,
+	},
+	{
+		ID: InvalidUtf8, Kind: KindSpec, Level: LevelError,
+		Tags:    []string{"spec", "wire"},
+		Summary: "A message from the server holds bytes that are not UTF-8",
+		Help: `MCP messages are JSON-RPC in JSON, which must be UTF-8 (the stdio transport says so
+explicitly). A string with bytes that are not UTF-8 is decoded by most parsers as U+FFFD
+(the replacement character), by others refused: the text a model sees is not the text
+the server meant, and a strict client drops the whole message. mcp-surface records it as
+decoded (U+FFFD) and names the frame and the string.
+
+Encode every string as UTF-8; check where the server reads text from files or other
+processes in another encoding.`,
 	},
 }

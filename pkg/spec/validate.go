@@ -26,7 +26,10 @@ func RuleIDs() []string {
 		rules.ContentBlockInvalid,
 		rules.DescriptionMissing,
 		rules.DuplicateIdentity,
+		rules.DuplicateIdentityKey,
+		rules.DuplicateJsonKey,
 		rules.HandshakeFallback,
+		rules.InvalidUtf8,
 		rules.JsonrpcEnvelopeInvalid,
 		rules.ListRequestFailed,
 		rules.NegotiatedVersionUnknown,
@@ -218,6 +221,7 @@ func ValidateWith(c *capture.Capture, s *Schemas, lo LintOptions) ([]finding.Fin
 		return nil, err
 	}
 	k.envelopes(c.Frames)
+	k.rawJSON(c.Frames)
 	k.diagnostics(c)
 	if !k.known {
 		k.add(rules.NegotiatedVersionUnknown, server, "/protocolVersion",
