@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -50,7 +51,11 @@ func (k *checker) envelopes(frames []capture.Frame) {
 		}
 		if err != nil {
 			if bytes.HasPrefix(bytes.TrimSpace(f.Data), []byte("[")) {
-				report(f, "message", "", "the server sent a JSON array (a batch), which the client never requested")
+				if answers := batchAnswers(f.Data, pending); answers != "" {
+					report(f, "message", "", fmt.Sprintf("the server answered %s inside a JSON-RPC batch (a JSON array); %s", answers, capture.BatchNote(k.rev.Name)))
+				} else {
+					report(f, "message", "", "the server sent a JSON array (a batch), which the client never requested")
+				}
 			} else {
 				report(f, "message", "", "not a JSON object")
 			}
@@ -259,4 +264,24 @@ func bounded(raw json.RawMessage) string {
 		s = s[:37] + "..."
 	}
 	return s
+}
+
+// batchAnswers names the requests a batch answers ("tools/list", ...),
+// "" when it answers none of the pending requests.
+func batchAnswers(data []byte, pending map[string]string) string {
+	var batch []map[string]json.RawMessage
+	if json.Unmarshal(data, &batch) != nil {
+		return ""
+	}
+	var names []string
+	for _, m := range batch {
+		if _, isRequest := m["method"]; isRequest {
+			continue
+		}
+		if method, ok := pending[idKey(m["id"])]; ok {
+			delete(pending, idKey(m["id"]))
+			names = append(names, method)
+		}
+	}
+	return strings.Join(names, ", ")
 }
