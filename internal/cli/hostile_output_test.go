@@ -220,3 +220,41 @@ func TestBatchReplyIsNamed(t *testing.T) {
 	}
 	assertGone(t, pid())
 }
+
+func TestRepairedJSONIsReported(t *testing.T) {
+	cases := []struct {
+		mode string
+		want []string
+	}{
+		{testserver.ModeDuplicateKey, []string{"duplicate-identity-key", `names \"name\" 2 times`, "/result/tools/0/name", "duplicate-json-key", "/result/tools/0/inputSchema/type"}},
+		{testserver.ModeInvalidUTF8, []string{"invalid-utf8", "/result/tools/0/description", "not UTF-8"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			env, pid := pidServer(t, tc.mode)
+			r := run(t, env, "validate", "--format", "json", "--schema-dir", sharedSchemaDir(t), "--protocol-version", "2025-06-18", "--", os.Args[0])
+			if r.code != ExitFindings {
+				t.Fatalf("exit %d, want %d: %s", r.code, ExitFindings, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("report lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	data := `{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[{"name":"` + testserver.DuplicateKeyFirst +
+		`","inputSchema":{"type":"object"},"name":"` + testserver.DuplicateKeyLast + `"}]}`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, nil, "diff", path, path)
+	if r.code != ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
+		t.Errorf("exit %d, want %d and the key named: %s", r.code, ExitFailure, r.stderr)
+	}
+}
