@@ -49,7 +49,7 @@ func runnerCommands(out string) []string {
 func assertNothingForged(t *testing.T, what, out string) {
 	t.Helper()
 	for _, c := range runnerCommands(out) {
-		if strings.Contains(c, "forged") && !ourCommand(c) {
+		if forged(c) {
 			t.Errorf("%s: the runner would obey a command the server wrote: %q", what, c)
 		}
 	}
@@ -58,15 +58,21 @@ func assertNothingForged(t *testing.T, what, out string) {
 	}
 }
 
-// ourCommand reports whether a command line is one the action writes
-// itself (an annotation whose message carries the escaped server text).
-func ourCommand(c string) bool {
-	for _, p := range []string{"::error title=", "::warning title=", "::notice title=", "::debug::"} {
-		if strings.HasPrefix(c, p) {
-			return !strings.Contains(c, "%0A::") && !strings.Contains(c, "\n")
-		}
+// forged reports whether a command line the runner obeys is the server's:
+// we never write "##[", and the server's commands carry "forged" at the
+// start of their data. Server text in the properties or later in the data
+// of our own annotation is only shown.
+func forged(c string) bool {
+	if strings.Contains(c, "##[") {
+		return true
 	}
-	return false
+	rest, ok := strings.CutPrefix(c, "::")
+	if !ok {
+		return false
+	}
+	head, data, ok := strings.Cut(rest, "::")
+	name, _, _ := strings.Cut(head, " ")
+	return ok && (strings.Contains(name, "forged") || strings.HasPrefix(data, "forged"))
 }
 
 // pidServer is the environment of a raw test server that writes its pid,
@@ -256,5 +262,47 @@ func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
 	r := run(t, nil, "diff", path, path)
 	if r.code != ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
 		t.Errorf("exit %d, want %d and the key named: %s", r.code, ExitFailure, r.stderr)
+	}
+}
+
+// TestActionLogOfHostileServers runs the action against servers whose
+// output tries to forge workflow commands, and reads its log (stdout and
+// stderr) as the runner would.
+func TestActionLogOfHostileServers(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		code int
+		want string
+	}{
+		{testserver.ModeHostileStderr, ExitFailure, `\u003a:add-mask::forged`},
+		{testserver.ModeInvalidJSONCR, ExitFailure, `"a\r::error::forged`},
+		{testserver.ModeHostileNoise, ExitFindings, "stdout-not-jsonrpc"},
+		{testserver.ModeHostileNames, ExitOK, "tool-name-invalid"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			ws := t.TempDir()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			script := "#!/bin/sh\n" + testserver.EnvFor(tc.mode) + " " + testserver.PidFileVar + "=" + pidFile + ` exec "$ACTION_TEST_SERVER"` + "\n"
+			if err := os.WriteFile(filepath.Join(ws, "server.sh"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			step := newActStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
+				map[string]string{"command": "sh server.sh", "baseline": "none", "comment": "never", "upload-sarif": "false"})
+			r := step.run()
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, r)
+			}
+			if !strings.Contains(r.stdout+r.stderr+r.summary, tc.want) {
+				t.Errorf("the log lacks %q:\n%s", tc.want, r)
+			}
+			assertNothingForged(t, "the log (stdout)", r.stdout)
+			assertNothingForged(t, "stderr", r.stderr)
+			data, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(string(data))
+			assertGone(t, pid)
+		})
 	}
 }
