@@ -252,6 +252,15 @@ func TestMisbehavingServers(t *testing.T) {
 		}},
 		{testserver.ModeHang, capture.Limits{StartupTimeout: time.Second}, limit(capture.LimitStartupTimeout)},
 		{testserver.ModeHangLists, capture.Limits{RequestTimeout: time.Second}, limit(capture.LimitRequestTimeout)},
+		// Exits 0 once the SDK gives up and closes its stdin: the deadline
+		// is the cause, not the exit.
+		{testserver.ModeSlowStart, capture.Limits{StartupTimeout: time.Second}, limit(capture.LimitStartupTimeout)},
+		{testserver.ModeBadVersion, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
+			var se *capture.ServerError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), `protocolVersion "`+testserver.BadProtocolVersion+`"`) || strings.Contains(err.Error(), "exited") {
+				t.Errorf("error %v, want the refused protocol version named, not an exit", err)
+			}
+		}},
 		{testserver.ModeHuge, capture.Limits{MaxBytes: 1 << 20, RequestTimeout: time.Minute}, limit(capture.LimitTotalBytes)},
 		{testserver.ModeEndlessPages, capture.Limits{MaxPages: 25}, limit(capture.LimitPageCount)},
 		{testserver.ModeRepeatCursor, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {

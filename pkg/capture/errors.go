@@ -101,6 +101,9 @@ var ErrRepeatedCursor = errors.New("cursor repeats")
 // ServerError is a server that failed: it exited, closed its output, or
 // answered with something that cannot be read. It carries the end of the
 // server's stderr so that the failure can be understood without rerunning.
+// Reason and Stderr hold the server's bytes as it wrote them (escape
+// sequences, workflow commands, a bare \r): whatever prints the error
+// escapes each line first, as the command line does with report.LogLine.
 type ServerError struct {
 	During string // "handshake", "tools/list", ...
 	Reason string // "exited with status 3", "sent invalid JSON on stdout: ..."
