@@ -53,7 +53,8 @@ func assertNothingForged(t *testing.T, what, out string) {
 			t.Errorf("%s: the runner would obey a command the server wrote: %q", what, c)
 		}
 	}
-	if i := strings.IndexAny(out, "\x1b\x07\x9b"); i >= 0 {
+	// ESC, BEL and the C1 CSI: what starts or ends a terminal escape.
+	if i := strings.IndexFunc(out, func(r rune) bool { return r == 0x1b || r == 0x07 || r == 0x9b }); i >= 0 {
 		t.Errorf("%s: a terminal escape byte reached the output at %d: %q", what, i, out[max(0, i-40):min(len(out), i+40)])
 	}
 }
