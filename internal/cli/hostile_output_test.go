@@ -171,6 +171,8 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
 		{"interrupted", testserver.ModeSlowStart, nil, 700 * time.Millisecond, ExitFailure,
 			"the handshake: interrupted: context canceled"},
+		{"answer the SDK refused", testserver.ModeBadInitialize, nil, 0, ExitFailure,
+			"answered initialize (frame 3) with something the MCP Go SDK refused: "},
 		{"unknown protocol version", testserver.ModeBadVersion, nil, 0, ExitFailure,
 			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
 	}

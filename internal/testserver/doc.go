@@ -176,6 +176,8 @@
 //	                 "x"+ForgedANSI, descriptions with commands and escapes.
 //	slow-start       never answers initialize; exits 0 when stdin closes.
 //	bad-version      answers initialize with protocolVersion 1999-01-01.
+//	bad-initialize   answers initialize with "capabilities": "none", which
+//	                 the go-sdk client cannot decode; exits 0 on EOF.
 //	json-log         lite tools; writes JSONLogLine (a log line with method,
 //	                 id, error and result members but no "jsonrpc") on stdout
 //	                 at startup and before every answer.

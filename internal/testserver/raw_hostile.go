@@ -31,6 +31,9 @@ const (
 	// ModeBadVersion answers initialize with protocolVersion
 	// BadProtocolVersion.
 	ModeBadVersion = "bad-version"
+	// ModeBadInitialize answers initialize with capabilities that are a
+	// string, which the SDK's client cannot decode.
+	ModeBadInitialize = "bad-initialize"
 	// ModeJSONLog writes logrus-style JSON log lines (with method, id,
 	// error and result members, but no "jsonrpc") on stdout before every
 	// answer.
@@ -124,6 +127,11 @@ func (s *rawServer) hostileRequest(req rpcMessage) (bool, error) {
 	case s.mode == ModeBadVersion && method == "initialize":
 		return true, s.writeResult(id, method, map[string]any{
 			"protocolVersion": BadProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
+			"serverInfo": map[string]string{"name": "testserver-" + s.mode, "version": ServerVersion},
+		})
+	case s.mode == ModeBadInitialize && method == "initialize":
+		return true, s.writeResult(id, method, map[string]any{
+			"protocolVersion": "2025-06-18", "capabilities": "none",
 			"serverInfo": map[string]string{"name": "testserver-" + s.mode, "version": ServerVersion},
 		})
 	case method != "tools/list":

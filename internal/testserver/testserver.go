@@ -61,7 +61,7 @@ var rawModes = []string{
 	ModeSleeper, ModeProbeWrong, ModeProbeHang, ModeProbeHuge,
 	ModeDetachedHelper, ModeDaemonizedHelper, ModeQuietDaemon, ModeDaemon, ModeDaemonLauncher,
 	ModeHostileStderr, ModeInvalidJSONCR, ModeHostileNoise, ModeHostileNames,
-	ModeSlowStart, ModeBadVersion, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
+	ModeSlowStart, ModeBadVersion, ModeBadInitialize, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

@@ -255,6 +255,12 @@ func TestMisbehavingServers(t *testing.T) {
 		// Exits 0 once the SDK gives up and closes its stdin: the deadline
 		// is the cause, not the exit.
 		{testserver.ModeSlowStart, capture.Limits{StartupTimeout: time.Second}, limit(capture.LimitStartupTimeout)},
+		{testserver.ModeBadInitialize, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
+			var se *capture.ServerError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "answered initialize (frame") || !strings.Contains(err.Error(), "SDK refused") || strings.Contains(err.Error(), "exited") {
+				t.Errorf("error %v, want the refused answer named, not an exit", err)
+			}
+		}},
 		{testserver.ModeBadVersion, capture.Limits{}, func(t *testing.T, c *capture.Capture, err error) {
 			var se *capture.ServerError
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), `protocolVersion "`+testserver.BadProtocolVersion+`"`) || strings.Contains(err.Error(), "exited") {

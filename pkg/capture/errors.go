@@ -109,6 +109,9 @@ type ServerError struct {
 	Reason string // "exited with status 3", "sent invalid JSON on stdout: ..."
 	Stderr string // tail of stderr
 	Err    error
+	// cleanExit: the server exited with status 0, which it also does when
+	// the client gives up and closes its stdin.
+	cleanExit bool
 }
 
 func (e *ServerError) Error() string {

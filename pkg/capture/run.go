@@ -190,11 +190,21 @@ func blame(parent, ctx context.Context, err error, rec *recorder, sess *session,
 		cp.Method = during
 		return &cp
 	}
-	if rerr := refused(rec.snapshot(), err, sess); rerr != nil {
+	rerr, certain := refused(rec.snapshot(), err, sess)
+	if certain {
 		return during0(rerr, during)
 	}
+	// The SDK's error after an answer may also come from a server that
+	// broke right after it (a crash, invalid output): that is the cause,
+	// unless the server only exited cleanly once the SDK closed its stdin.
 	if ferr := sess.failure(); ferr != nil {
-		return during0(ferr, during)
+		var se *ServerError
+		if rerr == nil || !errors.As(ferr, &se) || !se.cleanExit {
+			return during0(ferr, during)
+		}
+	}
+	if rerr != nil {
+		return during0(rerr, during)
 	}
 	return fmt.Errorf("%s: %w", during, err)
 }
@@ -210,22 +220,26 @@ func during0(err error, during string) error {
 
 // refused explains an SDK error that came after the server answered the
 // last request: the server did answer, so its exit (the SDK closes the
-// session on such an error) is not the cause.
-func refused(frames []Frame, sdkErr error, sess *session) error {
+// session on such an error) is not the cause. certain is set when the
+// answer itself says what went wrong (an error, an unknown protocol
+// version); otherwise the SDK's error may come from what followed.
+func refused(frames []Frame, sdkErr error, sess *session) (err error, certain bool) {
 	exs := exchanges(frames)
 	if len(exs) == 0 {
-		return nil
+		return nil, false
 	}
 	ex := exs[len(exs)-1]
 	if ex.ResponseFrame < 0 {
-		return nil
+		return nil, false
 	}
 	var reason string
 	switch {
 	case ex.Error != nil:
+		certain = true
 		reason = fmt.Sprintf("answered %s with error %d: %s", ex.Method, ex.Error.Code, truncate(ex.Error.Message, 300))
 	case strings.Contains(sdkErr.Error(), "unsupported protocol version"):
 		// The SDK's error type for it is unexported.
+		certain = true
 		var r struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
@@ -235,7 +249,7 @@ func refused(frames []Frame, sdkErr error, sess *session) error {
 	default:
 		reason = fmt.Sprintf("answered %s (frame %d) with something the MCP Go SDK refused: %s", ex.Method, ex.ResponseFrame, truncate(sdkErr.Error(), 300))
 	}
-	return &ServerError{Reason: reason, Stderr: sess.stderr(), Err: sdkErr}
+	return &ServerError{Reason: reason, Stderr: sess.stderr(), Err: sdkErr}, certain
 }
 
 // settleHandshake finds which handshake the session settled on and keeps

@@ -331,13 +331,10 @@ func (sc *stdioConn) failure() error {
 	case <-sc.ioDone:
 	case <-time.After(200 * time.Millisecond):
 	}
-	reason := "exited"
 	if sc.waitErr != nil {
-		reason = "exited: " + sc.waitErr.Error()
-	} else {
-		reason = "exited with status 0 before answering"
+		return &ServerError{Reason: "exited: " + sc.waitErr.Error(), Stderr: sc.stderr.String()}
 	}
-	return &ServerError{Reason: reason, Stderr: sc.stderr.String()}
+	return &ServerError{Reason: "exited with status 0 before answering", Stderr: sc.stderr.String(), cleanExit: true}
 }
 
 // stop ends the process: close stdin and wait for a clean exit, then
