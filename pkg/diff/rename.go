@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 // maxRenamePairs bounds the pairwise similarity search (removed × added)
@@ -18,8 +19,9 @@ import (
 // case-only and exact-content renames are found.
 const maxRenamePairs = 250_000
 
-// toolRenames reports case-only and content-similar pairs of a removed and
-// an added tool, and returns the tools left unpaired.
+// toolRenames reports case-only, case-style (normalName) and
+// content-similar pairs of a removed and an added tool, and returns the
+// tools left unpaired.
 func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	if len(removed) == 0 || len(added) == 0 {
 		return removed, added
@@ -43,6 +45,27 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 				delete(b, "name")
 				delete(h, "name")
 				d.tool(added[j].ID, b, h)
+				break
+			}
+		}
+	}
+	// 1b. The same words in another case style (getTinyImage and
+	// get-tiny-image): what a port to a naming convention does, whatever
+	// else changed.
+	byNorm := map[string][]int{}
+	for j, it := range added {
+		if !usedA[j] {
+			byNorm[normalName(it.ID)] = append(byNorm[normalName(it.ID)], j)
+		}
+	}
+	for i, it := range removed {
+		if usedR[i] {
+			continue
+		}
+		for _, j := range byNorm[normalName(it.ID)] {
+			if !usedA[j] {
+				usedR[i], usedA[j] = true, true
+				d.renamedStyle(rules.ToolRenamed, "tool", "calls with the old name fail", it, added[j], d.tool)
 				break
 			}
 		}
@@ -128,6 +151,52 @@ func (d *differ) renamed(from, to manifest.Item, score float64) {
 	delete(b, "name")
 	delete(h, "name")
 	d.tool(to.ID, b, h)
+}
+
+// renamedStyle reports a rename of from to to whose names differ only in
+// case style, then compares the two items as one under the new name.
+func (d *differ) renamedStyle(rule, kind, fails string, from, to manifest.Item, compare func(string, object, object)) {
+	subj := toolSubject(from.ID)
+	if kind == "prompt" {
+		subj = promptSubject(from.ID)
+	}
+	d.emit(rule, subj, "/name",
+		fmt.Sprintf("%s %s is now %s (the same words in another case style): %s", kind, quote(from.ID), quote(to.ID), fails),
+		jsonString(from.ID), jsonString(to.ID))
+	b, h := parseObject(from.Raw), parseObject(to.Raw)
+	delete(b, "name")
+	delete(h, "name")
+	compare(to.ID, b, h)
+}
+
+// normalName folds a name to its words, lower case, joined by '-': case
+// and the separators '-', '_', '.', ' ', '/' and camelCase boundaries
+// do not count (getTinyImage, get_tiny_image and Get.Tiny.Image are all
+// get-tiny-image). A run of capitals is one word (getHTTPStatus is
+// get-http-status).
+func normalName(name string) string {
+	rs := []rune(name)
+	var b strings.Builder
+	sep := false
+	for i, r := range rs {
+		if r == '-' || r == '_' || r == '.' || r == ' ' || r == '/' {
+			sep = b.Len() > 0
+			continue
+		}
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				sep = b.Len() > 0
+			}
+		}
+		if sep {
+			b.WriteByte('-')
+			sep = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 func unused(items []manifest.Item, used []bool) []manifest.Item {
@@ -254,11 +323,12 @@ func skeleton(name string) string {
 	return b.String()
 }
 
-// promptRenames pairs a removed and an added prompt with the same
+// promptRenames pairs a removed and an added prompt whose names are the
+// same words in another case style, or with the same
 // arguments (names and required flags) and the same or very similar
 // description.
 func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
-	if len(removed) == 0 || len(added) == 0 || d.renameMin < 0 {
+	if len(removed) == 0 || len(added) == 0 {
 		return removed, added
 	}
 	type shape struct {
@@ -281,6 +351,22 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 	}
 	usedR := make([]bool, len(removed))
 	usedA := make([]bool, len(added))
+	byNorm := map[string][]int{}
+	for j, it := range added {
+		byNorm[normalName(it.ID)] = append(byNorm[normalName(it.ID)], j)
+	}
+	for i, it := range removed {
+		for _, j := range byNorm[normalName(it.ID)] {
+			if !usedA[j] {
+				usedR[i], usedA[j] = true, true
+				d.renamedStyle(rules.PromptRenamed, "prompt", "prompts/get with the old name fails", it, added[j], d.prompt)
+				break
+			}
+		}
+	}
+	if d.renameMin < 0 {
+		return unused(removed, usedR), unused(added, usedA)
+	}
 	byArgs := map[string][]int{}
 	as := make([]shape, len(added))
 	for j, it := range added {
@@ -288,6 +374,9 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 		byArgs[as[j].args] = append(byArgs[as[j].args], j)
 	}
 	for i, it := range removed {
+		if usedR[i] {
+			continue
+		}
 		rs := shapeOf(it)
 		best, bestScore := -1, 0.0
 		for _, j := range byArgs[rs.args] {
@@ -352,4 +441,37 @@ func uniqueByName(removed, added []manifest.Item, ok func(b, h object) bool) (pa
 		}
 	}
 	return pairs
+}
+
+// oneFindingPerRename drops the removal of a property that the comparison
+// paired with an added one as a rename, and that addition: the rename
+// finding says both, and one renamed property must read as one change,
+// not as a rename, a removal and a new required property.
+func oneFindingPerRename(cs []schemadiff.Change) []schemadiff.Change {
+	type end struct{ base, head string }
+	var renames []end
+	for _, c := range cs {
+		if c.Rule == rules.InputPropertyRenamed || c.Rule == rules.OutputPropertyRenamed {
+			renames = append(renames, end{c.BasePointer, c.HeadPointer})
+		}
+	}
+	if len(renames) == 0 {
+		return cs
+	}
+	out := cs[:0:0]
+	for _, c := range cs {
+		half := false
+		for _, r := range renames {
+			removal := c.Before != nil && c.After == nil && c.BasePointer == r.base
+			addition := c.Before == nil && c.After != nil && c.HeadPointer == r.head
+			if (removal || addition) && c.Rule != rules.InputPropertyRenamed && c.Rule != rules.OutputPropertyRenamed {
+				half = true
+				break
+			}
+		}
+		if !half {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -24,7 +24,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable
 	}
 	dialectOnly := sameButDialect(base, head)
-	for _, c := range schemadiff.Compare(base, head, dir, schemadiff.Options{}) {
+	for _, c := range oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{})) {
 		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
 			continue
 		}

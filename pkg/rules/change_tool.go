@@ -14,7 +14,9 @@ its description contains a configured marker (default ‵DEPRECATED‵, ‵@depr
 
 const renameHelp = `
 
-**Heuristic.** A removed and an added tool are paired as a rename when their content is
+**Heuristic.** A removed and an added tool are paired as a rename when their names are the
+same words in another case style (case, ‵-‵, ‵_‵, ‵.‵ and camelCase boundaries aside:
+‵getTinyImage‵ → ‵get-tiny-image‵), whatever else changed, or when their content is
 similar enough: identical apart from the name, or a weighted similarity of schema properties,
 description words and name of at least ‵rename.threshold‵ (default 0.8), where properties and
 descriptions that both tools have must each agree to at least 0.7 (so ‵get_user‵ and
