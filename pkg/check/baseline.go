@@ -29,77 +29,80 @@ func (e *MissingSnapshotError) Error() string {
 	return e.Path + " does not exist: run `mcp-surface snapshot` and commit it"
 }
 
-// baseline returns the base snapshot as the options ask, or nil for none.
-func (o *Options) baseline(ctx context.Context, s Server, copts capture.Options) (*manifest.Manifest, string, error) {
+// baselineCapture returns the base snapshot as the options ask (nil for
+// none) and its label, with the capture of a base built and captured in a worktree (nil for a
+// snapshot): what the base's capture noticed tells the head's notes that
+// are not about the pull request.
+func (o *Options) baselineCapture(ctx context.Context, s Server, copts capture.Options) (*manifest.Manifest, string, *capture.Capture, error) {
 	mode := o.Baseline
 	if mode == "" {
 		mode = BaselineAuto
 	}
 	switch mode {
 	case BaselineNone:
-		return nil, "", nil
+		return nil, "", nil, nil
 	case BaselineAuto, BaselineSnapshot, BaselineBuild:
 	default:
 		m, err := manifest.ReadFileContext(ctx, mode, o.MaxSnapshotBytes)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		return m, mode, nil
+		return m, mode, nil, nil
 	}
 	if o.BaseRef == "" {
 		// No base commit: the committed snapshot in the work tree is the
 		// baseline (a local run of `check`).
 		if mode == BaselineBuild {
-			return nil, "", ErrBuildNeedsBaseRef
+			return nil, "", nil, ErrBuildNeedsBaseRef
 		}
 		if s.Snapshot == "" {
-			return nil, "", nil
+			return nil, "", nil, nil
 		}
 		m, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			if mode == BaselineSnapshot {
-				return nil, "", &MissingSnapshotError{Path: s.Snapshot}
+				return nil, "", nil, &MissingSnapshotError{Path: s.Snapshot}
 			}
-			return nil, "", nil
+			return nil, "", nil, nil
 		}
-		return m, s.Snapshot, err
+		return m, s.Snapshot, nil, err
 	}
 	if mode != BaselineBuild && s.Snapshot != "" {
 		data, err := gitrepo.ReadFile(ctx, o.RepoDir, o.BaseRef, s.Snapshot)
 		if err == nil {
 			m, err := manifest.FromCanonicalJSON(data)
 			if err != nil {
-				return nil, "", fmt.Errorf("%s at %s: %w", s.Snapshot, o.BaseRef, err)
+				return nil, "", nil, fmt.Errorf("%s at %s: %w", s.Snapshot, o.BaseRef, err)
 			}
-			return m, fmt.Sprintf("%s at %s", s.Snapshot, ShortRef(o.BaseRef)), nil
+			return m, fmt.Sprintf("%s at %s", s.Snapshot, ShortRef(o.BaseRef)), nil, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) || mode == BaselineSnapshot {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 	}
 	// Build and capture the base in a temporary worktree.
 	o.Log("capturing the base (%s) in a temporary worktree", ShortRef(o.BaseRef))
 	wt, cleanup, err := gitrepo.Worktree(ctx, o.RepoDir, o.BaseRef)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	defer cleanup()
 	if o.Build != "" {
 		if err := o.runBuild(ctx, wt); err != nil {
-			return nil, "", fmt.Errorf("building the base: %w", err)
+			return nil, "", nil, fmt.Errorf("building the base: %w", err)
 		}
 	}
 	base := copts
 	base.Probes = nil // probes judge the head only
 	c, err := capture.Run(ctx, s.Target(o.Environ, wt), base)
 	if err != nil {
-		return nil, "", fmt.Errorf("capturing the base: %w", err)
+		return nil, "", nil, fmt.Errorf("capturing the base: %w", err)
 	}
 	m, err := manifest.Build(c)
 	if err != nil {
-		return nil, "", fmt.Errorf("building the base snapshot: %w", err)
+		return nil, "", nil, fmt.Errorf("building the base snapshot: %w", err)
 	}
-	return m, "base " + ShortRef(o.BaseRef) + " (built)", nil
+	return m, "base " + ShortRef(o.BaseRef) + " (built)", c, nil
 }
 
 // ShortRef shortens a full commit id for labels; other refs are kept.

@@ -145,7 +145,16 @@ type Options struct {
 	// client-* lint, tool-became-client-incompatible in the diff), in
 	// addition to Config's clients:.
 	Clients []clients.Profile
+	// AcceptBreaking, when set, is the reason every unacknowledged
+	// breaking change is acknowledged with (a pull request's accept
+	// label: AcceptedByLabel): the break is intended, and the report says
+	// it was accepted rather than dropping it.
+	AcceptBreaking string
 }
+
+// AcceptedByLabel is the reason of the breaking changes a pull request's
+// accept label acknowledged (Options.AcceptBreaking).
+const AcceptedByLabel = "accepted by label"
 
 // Outcome is what the pipeline found for one server.
 type Outcome struct {
@@ -158,6 +167,9 @@ type Outcome struct {
 	// sorted, after policy.
 	Section report.Section
 	Diff    *diff.Result // nil without a baseline
+	// Accepted is the number of breaking changes Options.AcceptBreaking
+	// acknowledged.
+	Accepted int
 }
 
 // Result is the outcome of the whole pipeline.

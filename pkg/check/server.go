@@ -89,12 +89,22 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		}
 	}
 
-	base, baseLabel, err := o.baseline(ctx, s, copts)
+	base, baseLabel, baseCapture, err := o.baselineCapture(ctx, s, copts)
 	if err != nil {
 		return nil, fmt.Errorf("baseline of %s: %w", label, err)
 	}
 	out.Base, out.BaseLabel = base, baseLabel
-	sortByKind(&sec, o.Config.Policy(o.Now).Apply(found), rules.KindSpec)
+	kept := o.Config.Policy(o.Now).Apply(found)
+	if base != nil {
+		var atBase []finding.Finding
+		if baseCapture != nil {
+			if atBase, err = spec.Validate(baseCapture, o.Schemas); err != nil {
+				return nil, fmt.Errorf("validating the base of %s: %w", label, err)
+			}
+		}
+		quietSameAtBase(kept, base, atBase)
+	}
+	sortByKind(&sec, kept, rules.KindSpec)
 	if base != nil {
 		dopts := o.diffOptions()
 		dopts.SkipFeatureVersionCheck = true // the spec gate reports it for head
@@ -102,7 +112,11 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		out.Diff = res
 		sec.Base = &report.Side{Label: baseLabel, ManifestHash: base.Fingerprints.Manifest, Revision: base.ProtocolVersion}
 		sec.SuggestedBump, sec.WorstSeverity = res.SuggestedBump, res.WorstSeverity
-		sortByKind(&sec, res.Findings, rules.KindChange)
+		changes := res.Findings
+		if o.AcceptBreaking != "" {
+			changes, out.Accepted = acceptBreaking(changes, o.AcceptBreaking)
+		}
+		sortByKind(&sec, changes, rules.KindChange)
 	} else {
 		sec.Notes = append(sec.Notes, "no baseline: the surface was validated, not compared")
 	}
