@@ -50,6 +50,21 @@ type PullRequestEvent struct {
 	// one since deleted): the run's token is then read-only and secrets are
 	// withheld on pull_request.
 	Fork bool
+	// Labels are the names of the pull request's labels when the event
+	// fired. A label added later fires a labeled event of its own, whose
+	// payload has it: the payload is enough, no API call needed.
+	Labels []string
+}
+
+// HasLabel reports whether the pull request carries the label name
+// (GitHub compares label names without regard to case).
+func (p *PullRequestEvent) HasLabel(name string) bool {
+	for _, l := range p.Labels {
+		if strings.EqualFold(l, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Branch is one side of a pull request.
@@ -159,6 +174,9 @@ type wirePayload struct {
 		Draft  bool       `json:"draft"`
 		Base   wireBranch `json:"base"`
 		Head   wireBranch `json:"head"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
 	} `json:"pull_request"`
 
 	// push
@@ -229,6 +247,9 @@ func pullRequestFrom(w *wirePayload) (*PullRequestEvent, error) {
 		Draft:  pr.Draft,
 		Base:   branchFrom(pr.Base),
 		Head:   branchFrom(pr.Head),
+	}
+	for _, l := range pr.Labels {
+		p.Labels = append(p.Labels, l.Name)
 	}
 	if p.Number == 0 {
 		p.Number = w.Number

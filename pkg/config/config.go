@@ -51,6 +51,10 @@ type Config struct {
 	Text Text
 	// Cost configures the context cost and its budgets (cost:).
 	Cost Cost
+	// AcceptLabel is the pull-request label that accepts the pull
+	// request's breaking changes in the action (acceptLabel:); "" for the
+	// action's default.
+	AcceptLabel string
 	// Servers to capture (servers:), for `check` and `snapshot` over
 	// several servers. Parsed now; used by later commands.
 	Servers []Server
@@ -137,6 +141,15 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 		"cost":                 func(n *yaml.Node) { c.Cost = p.cost(n) },
 		"servers":              func(n *yaml.Node) { c.Servers = p.servers(n) },
 		"clients":              func(n *yaml.Node) { c.Clients = p.clients(n) },
+		"acceptLabel": func(n *yaml.Node) {
+			if s, ok := p.scalar(n, "acceptLabel"); ok {
+				if strings.TrimSpace(s) == "" {
+					p.errf(n, "acceptLabel must name a label")
+				} else {
+					c.AcceptLabel = s
+				}
+			}
+		},
 	}
 }
 

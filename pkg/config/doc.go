@@ -18,6 +18,7 @@
 //	  descriptionMarkers: ["DEPRECATED", "@deprecated", "Deprecated:"]
 //	reservedMetaPrefixes: ["ui/", "ui", "openai/"]
 //	rename: {enabled: true, threshold: 0.8}
+//	acceptLabel: "mcp-surface: accept-breaking"   # the action's accept label
 //	text:                      # model-visible text detectors (rules text-*)
 //	  injectionPatterns: ['(?i)\bexfiltrate\b']   # added to the built-in ones
 //	  sensitivePatterns: []
