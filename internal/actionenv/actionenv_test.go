@@ -321,10 +321,14 @@ func TestEventPullRequestFromFork(t *testing.T) {
 			Base:   Branch{Ref: "main", SHA: "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f", RepoFullName: "acme/weather-mcp"},
 			Head:   Branch{Ref: "forecast", SHA: "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b", RepoFullName: "contributor/weather-mcp"},
 			Fork:   true,
+			Labels: []string{"enhancement"},
 		},
 	}
 	if diff := cmp.Diff(want, ev); diff != "" {
 		t.Errorf("event (-want +got):\n%s", diff)
+	}
+	if !ev.PullRequest.HasLabel("Enhancement") || ev.PullRequest.HasLabel("mcp-surface: accept-breaking") {
+		t.Errorf("HasLabel: labels %q", ev.PullRequest.Labels)
 	}
 }
 
