@@ -63,6 +63,7 @@ type actionRun struct {
 	ws     string           // GITHUB_WORKSPACE (or the current directory)
 	notes  []string         // publishing problems, for the job summary
 	logger func(format string, args ...any)
+	guide  *guidance // what turns a failing check green; nil before the pipeline ran
 }
 
 func runAction(ctx context.Context, env *Env, args []string) (int, error) {
@@ -170,6 +171,10 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		SchemaOptions: sf.options(a.env), Environ: serverEnv(a.pipelineEnv(), nil), BuildOutput: a.env.Stderr, Log: a.logger,
 		Clients: c.Clients,
 	}
+	label := a.acceptLabel(cfg)
+	if pr := a.pullRequest(); pr != nil && pr.HasLabel(label) {
+		opts.AcceptBreaking = check.AcceptedByLabel
+	}
 	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
 		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory
 	}
@@ -177,6 +182,21 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-
+	a.guide = guidanceOf(res.Result, c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
+	if n := res.Accepted(); n > 0 {
+		a.logger("the pull request has the label %q: %d breaking change(s) accepted", label, n)
+	}
 	return a.deliver(ctx, repo, res.Report, res.Code)
+}
+
+// acceptLabel is the label that accepts breaking changes: the input, else
+// the configuration's acceptLabel, else DefaultAcceptLabel.
+func (a *actionRun) acceptLabel(cfg *config.Config) string {
+	switch {
+	case a.cfg.AcceptLabel != "":
+		return a.cfg.AcceptLabel
+	case cfg != nil && cfg.AcceptLabel != "":
+		return cfg.AcceptLabel
+	}
+	return DefaultAcceptLabel
 }

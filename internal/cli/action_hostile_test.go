@@ -115,7 +115,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 	job := func(server string) actResult {
 		t.Helper()
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(5, base, head, actRepoName), head, "refs/pull/5/merge",
-			map[string]string{"working-directory": "mcp", "server": server}).run()
+			map[string]string{"working-directory": "mcp", "server": server, "comment": "always"}).run()
 		if res.code == ExitFailure {
 			t.Fatalf("job %s: %s", server, res)
 		}

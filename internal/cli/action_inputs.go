@@ -26,6 +26,11 @@ type actionInput struct {
 	Default string
 }
 
+// DefaultAcceptLabel is the pull request label that accepts its breaking
+// changes when neither the accept-label input nor acceptLabel of the
+// configuration names one.
+const DefaultAcceptLabel = "mcp-surface: accept-breaking"
+
 // tokenDefault is action.yml's default of github-token: the expression is
 // evaluated by the runner, so the binary's own default is "".
 const tokenDefault = "${{ github.token }}"
@@ -52,7 +57,8 @@ var actionInputs = []actionInput{
 	{"fail-on", "error"},
 	{"fail-on-tags", ""},
 	{"clients", ""},
-	{"comment", commentAlways},
+	{"comment", commentOnChange},
+	{"accept-label", ""},
 	{"comment-author", github.DefaultCommentAuthor},
 	{"review-comments", "false"},
 	{"max-review-comments", strconv.Itoa(github.DefaultMaxReviewComments)},
@@ -97,6 +103,7 @@ type actionConfig struct {
 	FailOnTags        []string
 	Clients           []clients.Profile
 	Comment           string
+	AcceptLabel       string // "" for the configuration's, else DefaultAcceptLabel
 	CommentAuthor     string
 	ReviewComments    bool
 	MaxReviewComments int
@@ -228,6 +235,7 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 		r.errs = append(r.errs, &actionenv.InputError{Name: "clients", Value: ae.Input("clients"), Want: "client profiles: " + strings.Join(clients.Names(), ", ") + " (claude-code:SERVER names the server)"})
 	}
 	c.Comment = r.choiceOrBool("comment", commentAlways, commentNever, commentAlways, commentOnChange, commentNever)
+	c.AcceptLabel = strings.TrimSpace(r.str("accept-label"))
 	c.CommentAuthor = r.str("comment-author")
 	c.ReviewComments = r.boolean("review-comments")
 	in = r.spec("max-review-comments")

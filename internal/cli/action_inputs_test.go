@@ -55,7 +55,7 @@ func TestActionInputsPeopleType(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ value, want string }{
-		{"", commentAlways}, {"always", commentAlways}, {"Always", commentAlways}, {"ON-CHANGE", commentOnChange},
+		{"", commentOnChange}, {"always", commentAlways}, {"Always", commentAlways}, {"ON-CHANGE", commentOnChange},
 		{"never", commentNever}, {"true", commentAlways}, {"yes", commentAlways}, {"1", commentAlways},
 		{"false", commentNever}, {"No", commentNever}, {"off", commentNever}, {"0", commentNever},
 	} {

@@ -89,6 +89,15 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 	if err != nil {
 		return a.fail(err)
 	}
+	// The guidance goes into the comment and the job summary, not into a
+	// bundle: a publish job renders the comment from the bundle's report.
+	guide := a.guide.markdown()
+	if a.guide != nil && len(a.guide.Acknowledgements) > 0 {
+		end := a.ae.Group("mcp-surface: acknowledgements that turn the check green")
+		a.ae.Info(string(a.guide.Acknowledgements))
+		end()
+	}
+	out.Unchanged = []byte(unchangedComment(r))
 	a.writeResults(out, code)
 
 	pr := a.pullRequest()
@@ -102,6 +111,9 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 		}
 	case c.Mode == modeAnalyze:
 		a.ae.Info("mcp-surface: not a pull request: no bundle to publish")
+	}
+	out.Markdown = append(out.Markdown, guide...)
+	switch {
 	case c.Mode == modeFull:
 		t := github.Target{Ref: a.gctx.Ref, Commit: a.gctx.SHA}
 		if pr != nil {
@@ -163,9 +175,26 @@ func (a *actionRun) reviewComments(ctx context.Context, repo string, pr *actione
 		same[path] = err1 == nil && err2 == nil && bytes.Equal(work, at)
 		return same[path]
 	}
+	var outside []string // path:line of subjects defined outside the diff
+	seen := map[string]bool{}
 	comments := report.ReviewComments(r, func(path string, line int) bool {
-		return lines.Contains(path, line) && sameAtHead(path)
+		ok := lines.Contains(path, line) && sameAtHead(path)
+		if at := fmt.Sprintf("%s:%d", path, line); !ok && !seen[at] {
+			seen[at] = true
+			outside = append(outside, at)
+		}
+		return ok
 	}, github.MaxBundleReviewComments)
+	if len(outside) > 0 {
+		// Without this line the missing review comments look like a bug.
+		const show = 10
+		list := strings.Join(outside[:min(show, len(outside))], ", ")
+		if len(outside) > show {
+			list += fmt.Sprintf(" and %d more", len(outside)-show)
+		}
+		a.logger("review comments: %d line(s) that define a subject with findings are outside the pull request's diff, so GitHub takes no review comment there (they are in the comment and the annotations): %s",
+			len(outside), report.LogLine(list, report.MaxText))
+	}
 	return github.ReviewCommentsOf(comments), lines
 }
 
@@ -298,4 +327,14 @@ func (a *actionRun) publisher() *github.Publisher {
 		}
 	}
 	return github.NewPublisher(o)
+}
+
+// unchangedComment is the one line the sticky comment becomes when a
+// later push leaves the surface as the base has it.
+func unchangedComment(r *report.Report) string {
+	head, _ := manifestHashes(r)
+	if head != "" && !strings.Contains(head, "\n") && len(head) >= 12 {
+		return "✅ **mcp-surface**: surface unchanged (manifest `" + head[:12] + "`)\n"
+	}
+	return "✅ **mcp-surface**: surface unchanged\n"
 }

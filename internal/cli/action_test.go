@@ -785,7 +785,8 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		t.Errorf("the server's environment holds the inputs or the token")
 	}
 
-	// A later push fixes everything: the same comment says so.
+	// A later push fixes everything: the same comment says so, in one
+	// line (comment: on-change).
 	api.setPull(pr, "open", repo.c2, actRepoName, repo.c0)
 	actGit(t, ws, "checkout", "-q", "--detach", repo.c2)
 	step = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/7/merge",
@@ -801,7 +802,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		t.Errorf("%d comment updates, want 1", n)
 	}
 	comments = api.prComments(pr)
-	if len(comments) != 1 || strings.Contains(comments[0].Body, "tool-removed") || !strings.Contains(comments[0].Body, "### ✅ ") {
+	if len(comments) != 1 || strings.Contains(comments[0].Body, "tool-removed") || !strings.Contains(comments[0].Body, "surface unchanged") || strings.Count(strings.TrimSpace(comments[0].Body), "\n") != 1 {
 		t.Errorf("comment after the fix:\n%+v", comments)
 	}
 	if second.outputs["breaking"] != "false" || second.outputs["verdict"] != "pass" || second.outputs["errors"] != "0" {
@@ -1230,7 +1231,7 @@ func TestActionSeveralServers(t *testing.T) {
 	// One job of a matrix: input server picks one of them; its comment is
 	// its own.
 	res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(3, base, head, actRepoName), head, "refs/pull/3/merge",
-		map[string]string{"working-directory": "mcp", "server": "tracker"}).run()
+		map[string]string{"working-directory": "mcp", "server": "tracker", "comment": "always"}).run()
 	if res.code != ExitOK {
 		t.Fatalf("tracker alone passes: %s", res)
 	}

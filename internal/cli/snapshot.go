@@ -3,20 +3,27 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("snapshot", "[--check] [-o mcp-surface.json] (-- CMD ARGS... | --url URL)", env.Stderr)
+	fs := newFlagSet("snapshot", "[--check] [-o mcp-surface.json] (-- CMD ARGS... | --url URL | [--server NAME])", env.Stderr)
 	var cf captureFlags
 	cf.register(fs)
 	out := fs.String("o", "mcp-surface.json", "the snapshot `file`")
-	check := fs.Bool("check", false, "do not write: exit 1 with a summary when the file no longer matches the server")
+	verify := fs.Bool("check", false, "do not write: exit 1 with a summary when the file no longer matches the server")
+	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
+	server := fs.String("server", "", "only the server of this `name` in the servers: list")
 	flags, cmd := splitDashDash(args)
 	if err := parseFlags(fs, flags); err != nil {
 		return 0, err
@@ -32,18 +39,117 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, rev := range revs {
-		if *check {
-			break
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	// The servers: the command line's, else the configuration's list.
+	type job struct {
+		path string
+		caps func() ([]*capture.Capture, error)
+		hint string // the arguments that rewrite the file
+	}
+	var jobs []job
+	if len(cmd) > 0 || cf.url != "" {
+		if *server != "" {
+			return 0, usagef("--server picks a server of the servers: list; with a command or --url, name the file with -o")
 		}
-		if err := checkOutput("-o", outputPath(*out, rev, len(revs) > 1)); err != nil {
+		jobs = append(jobs, job{*out, func() ([]*capture.Capture, error) { return cf.captureAll(ctx, env, cmd) }, rerunHint(args)})
+	} else {
+		cfg, err := loadDiffConfig(ctx, *cfgFile)
+		if err != nil {
 			return 0, err
 		}
+		cfgPath := *cfgFile
+		if cfgPath == "" {
+			cfgPath = config.DefaultFile
+		}
+		if cfg == nil || len(cfg.Servers) == 0 {
+			if *server != "" {
+				return 0, usagef("--server %s: %s lists no servers", *server, cfgPath)
+			}
+			return 0, usagef("no server: put the server command after --, use --url, or list servers: in %s", cfgPath)
+		}
+		entries, err := pickServers(cfg.Servers, *server, cfgPath)
+		if err != nil {
+			return 0, err
+		}
+		if set["o"] && len(entries) > 1 {
+			return 0, usagef("-o names one file, and %s lists %d servers: each writes its own snapshot: (or pick one with --server)", cfgPath, len(entries))
+		}
+		if err := cf.checkLimits(); err != nil {
+			return 0, err
+		}
+		for _, e := range entries {
+			s, err := check.ServerFromConfig(e, cfgPath, "", env.Getenv)
+			if err != nil {
+				return 0, err
+			}
+			path := s.Snapshot
+			switch {
+			case set["o"]:
+				path = *out
+			case path == "" && len(entries) > 1:
+				return 0, usagef("server %s in %s has no snapshot: file; with several servers each needs its own", s.Name, cfgPath)
+			case path == "":
+				path = *out
+			}
+			hint := rerunHint(args)
+			if *server == "" && len(entries) > 1 {
+				hint += " --server " + shellWord(s.Name)
+			}
+			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
+				caps, err := check.Captures(ctx, cf.options(env, s), revs)
+				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, flagHints.wrap(err))
+			}, hint})
+		}
 	}
-	caps, err := cf.captureAll(ctx, env, cmd)
-	if err != nil {
-		return 0, err
+
+	// Every file is checked to be writable before any server starts.
+	for _, j := range jobs {
+		for _, rev := range revs {
+			if *verify {
+				break
+			}
+			if err := checkOutput("-o", outputPath(j.path, rev, len(revs) > 1)); err != nil {
+				return 0, err
+			}
+		}
 	}
+	code := ExitOK
+	for _, j := range jobs {
+		caps, err := j.caps()
+		if err != nil {
+			return 0, err
+		}
+		c, err := snapshotOne(ctx, env, caps, j.path, len(revs) > 1, *verify, j.hint, maxSnapshot)
+		if err != nil {
+			return 0, err
+		}
+		code = max(code, c)
+	}
+	return code, nil
+}
+
+// pickServers is the servers: list, or its entry called name.
+func pickServers(all []config.Server, name, cfgPath string) ([]config.Server, error) {
+	if name == "" {
+		return all, nil
+	}
+	i := slices.IndexFunc(all, func(s config.Server) bool { return s.Name == name })
+	if i < 0 {
+		var names []string
+		for _, s := range all {
+			names = append(names, s.Name)
+		}
+		return nil, usagef("--server %s: %s has no such server (servers: %s)", name, cfgPath, strings.Join(names, ", "))
+	}
+	return all[i : i+1], nil
+}
+
+// snapshotOne writes (or, with verify, compares) the snapshot of each
+// capture of one server to path (one file per revision when several);
+// hint is the arguments of the snapshot command that rewrites it.
+func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, hint string, maxSnapshot int64) (int, error) {
 	code := ExitOK
 	for _, c := range caps {
 		reportDiagnostics(env.Stderr, c)
@@ -51,8 +157,8 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
-		path := outputPath(*out, c.RequestedVersion, len(revs) > 1)
-		if !*check {
+		path := outputPath(out, c.RequestedVersion, several)
+		if !verify {
 			data, err := manifest.Encode(head)
 			if err != nil {
 				return 0, err
@@ -66,7 +172,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
 		if errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(env.Stdout, "%s does not exist: run `mcp-surface snapshot%s` and commit it\n", path, rerunHint(args))
+			fmt.Fprintf(env.Stdout, "%s does not exist: run `mcp-surface snapshot%s` and commit it\n", path, hint)
 			code = ExitFindings
 			continue
 		}
@@ -78,7 +184,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			for _, l := range lines {
 				fmt.Fprintf(env.Stdout, "  %s\n", report.LogLine(l, report.MaxText))
 			}
-			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (or `mcp-surface diff` to see every change)\n", rerunHint(args))
+			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (or `mcp-surface diff` to see every change)\n", hint)
 			code = ExitFindings
 			continue
 		}

@@ -34,7 +34,8 @@ type PublisherOptions struct {
 	Unavailable error
 	// Repository is "owner/name" of the repository published to.
 	Repository string
-	// Comment says when the sticky comment is posted; "" is CommentAlways.
+	// Comment says when the sticky comment is posted; "" is
+	// CommentOnChange.
 	Comment CommentMode
 	// CommentAuthor is the login of earlier comments and reviews, for
 	// finding them again; "" is DefaultCommentAuthor.
@@ -68,7 +69,7 @@ func NewPublisher(o PublisherOptions) *Publisher {
 		o.Warn = func(string) {}
 	}
 	if o.Comment == "" {
-		o.Comment = CommentAlways
+		o.Comment = CommentOnChange
 	}
 	if o.Client == nil && o.Unavailable == nil {
 		o.Unavailable = errors.New("no GitHub client: nothing was published")
@@ -86,6 +87,9 @@ type Publication struct {
 	// JSON, Markdown and SARIF are the report in those formats: Markdown
 	// is the comment, SARIF the upload, JSON goes into a Bundle.
 	JSON, Markdown, SARIF []byte
+	// Unchanged is the one-line comment that replaces an earlier comment
+	// when CommentOnChange finds nothing to say; nil keeps Markdown.
+	Unchanged []byte
 	// ReviewComments are the review's comments, and Lines the lines they
 	// may be on (the pull request's diff; AnyLine for comments limited to
 	// it elsewhere).
@@ -148,9 +152,10 @@ func (pb *Publisher) Publish(ctx context.Context, p *Publication, t Target) {
 func (pb *Publisher) comment(ctx context.Context, owner, repo string, pr int, p *Publication) {
 	o := pb.o
 	marker := report.Marker(report.MarkerKey(p.Report, p.Options))
+	body := string(p.Markdown)
 	if o.Comment == CommentOnChange && !worthSaying(p.Report, p.Options.FailOn) {
-		// Nothing to say: update an existing comment (so that it says
-		// all is well now), never start one.
+		// Nothing to say: reduce an existing comment to one line (so that
+		// it says all is well now), never start one.
 		existing, err := o.Client.FindStickyComment(ctx, owner, repo, pr, marker, o.CommentAuthor)
 		if err != nil {
 			pb.warn(err)
@@ -160,8 +165,11 @@ func (pb *Publisher) comment(ctx context.Context, owner, repo string, pr int, p 
 			o.Logf("nothing to report and no earlier comment: no comment (comment: on-change)")
 			return
 		}
+		if p.Unchanged != nil {
+			body = string(p.Unchanged)
+		}
 	}
-	created, err := o.Client.UpsertStickyComment(ctx, owner, repo, pr, marker, string(p.Markdown), o.CommentAuthor)
+	created, err := o.Client.UpsertStickyComment(ctx, owner, repo, pr, marker, body, o.CommentAuthor)
 	if err != nil {
 		pb.warn(err)
 		return
@@ -185,16 +193,17 @@ func (pb *Publisher) warn(err error) {
 }
 
 // worthSaying reports whether a report has something for CommentOnChange
-// to say: the check fails, or the surface changed (an unacknowledged
-// change above info). Findings about a surface the pull request did not
-// change, below fail-on, are not news.
+// to say: the check fails, or the surface changed (a change above info,
+// acknowledged or not: an accepted break is still news to a reviewer).
+// Findings about a surface the pull request did not change, below
+// fail-on, are not.
 func worthSaying(r *report.Report, failOn rules.Level) bool {
 	if r.Failed(failOn) {
 		return true
 	}
 	for _, s := range r.Servers {
 		for _, f := range s.Changes {
-			if f.Acknowledged == "" && f.Level != rules.LevelInfo {
+			if f.Level != rules.LevelInfo {
 				return true
 			}
 		}

@@ -54,18 +54,25 @@ func TestPublisherCommentModes(t *testing.T) {
 		existing bool
 		want     int    // comments on the pull request afterwards
 		log      string // a line of the log
+		// unchanged is the Publication's one-line comment
+		unchanged string
 	}{
 		{name: "always creates", mode: CommentAlways, r: clean, want: 1, log: "comment created"},
-		{name: "default is always", mode: "", r: clean, want: 1, log: "comment created"},
+		{name: "default is on-change", mode: "", r: clean, want: 0, log: "no earlier comment"},
 		{name: "always updates", mode: CommentAlways, r: findings, existing: true, want: 1, log: "comment updated"},
 		{name: "on-change with news creates", mode: CommentOnChange, r: findings, want: 1, log: "comment created"},
 		{name: "on-change without news stays quiet", mode: CommentOnChange, r: clean, want: 0, log: "no earlier comment"},
 		{name: "on-change without news updates", mode: CommentOnChange, r: clean, existing: true, want: 1, log: "comment updated"},
+		{name: "on-change without news is one line", mode: CommentOnChange, r: clean, existing: true, unchanged: "surface unchanged\n", want: 1, log: "comment updated"},
+		{name: "on-change with news keeps the report", mode: CommentOnChange, r: findings, existing: true, unchanged: "surface unchanged\n", want: 1, log: "comment updated"},
 		{name: "never", mode: CommentNever, r: findings, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, "/api/v3", testToken)
 			p := publication(t, tc.r)
+			if tc.unchanged != "" {
+				p.Unchanged = []byte(tc.unchanged)
+			}
 			if tc.existing {
 				f.addComment(17, DefaultCommentAuthor, report.Marker(report.MarkerKey(p.Report, p.Options))+"\nold")
 			}
@@ -76,6 +83,12 @@ func TestPublisherCommentModes(t *testing.T) {
 			}
 			if tc.want == 1 && strings.HasSuffix(f.comments[17][0].Body, "\nold") {
 				t.Error("comment not updated")
+			}
+			if tc.want == 1 && tc.unchanged != "" {
+				oneLine := strings.HasSuffix(f.comments[17][0].Body, "\n"+tc.unchanged)
+				if news := tc.r == findings; oneLine == news {
+					t.Errorf("body %q: the one-line comment is for a report without news only", f.comments[17][0].Body)
+				}
 			}
 			if tc.log != "" && !strings.Contains(strings.Join(rec.logs, "\n"), tc.log) {
 				t.Errorf("log %q, want a line with %q", rec.logs, tc.log)
