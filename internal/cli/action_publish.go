@@ -97,7 +97,6 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 		a.ae.Info(string(a.guide.Acknowledgements))
 		end()
 	}
-	out.Unchanged = []byte(unchangedComment(r))
 	a.writeResults(out, code)
 
 	pr := a.pullRequest()
@@ -127,7 +126,7 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 
 // render renders a report in the formats the action writes and publishes.
 func (a *actionRun) render(r *report.Report, o report.Options) (*github.Publication, error) {
-	out := &github.Publication{Report: r, Options: o}
+	out := &github.Publication{Report: r, Options: o, Unchanged: []byte(unchangedComment(r))}
 	var err error
 	if out.Markdown, err = report.RenderBytes("markdown", r, o); err != nil {
 		return nil, err

@@ -14,4 +14,12 @@
 // captures). Everything they need arrives in Options: nothing here reads
 // the environment, the clock or the process's streams, so a Go program
 // can embed the pipeline and a test can run it in-process.
+//
+// Two steps keep the report about the change. A capture note that the
+// base shows too (the server's handshake fallback, its stdout noise) is
+// lowered to info: it is the server's habit, not the pull request's doing.
+// And Options.AcceptBreaking acknowledges the breaking changes of a run
+// whose break is intended (the action's accept label); they stay in the
+// report, marked, and Result.Acknowledgements gives the entries that would
+// do the same from .mcp-surface.yaml.
 package check
