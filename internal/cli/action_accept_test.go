@@ -229,3 +229,37 @@ func TestActionNoChangeNoComment(t *testing.T) {
 		t.Error("no job summary")
 	}
 }
+
+// The tools a pull request's server now serves were registered on lines
+// the pull request did not touch: GitHub takes no review comment there,
+// and the log says so instead of leaving them out silently.
+func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := newActRepo(t)
+	actGit(t, repo.origin, "checkout", "-q", "-b", "registered-early", repo.c3)
+	registered := actCommit(t, repo.origin, "register the tools before serving them", map[string][]byte{
+		"tools.js": actSource(append(append([]string(nil), repo.keptTools...), repo.addedTools[:3]...)...),
+	})
+	head := actCommit(t, repo.origin, "serve them", map[string][]byte{"mode.src": []byte("full\n")})
+	actGit(t, repo.origin, "checkout", "-q", "main")
+
+	api := newActGitHub(t)
+	api.setPull(12, "open", head, actRepoName, registered)
+	res := newActStep(t, api, repo.workspace(t, head), "pull_request", actPullRequestEvent(12, registered, head, actRepoName), head, "refs/pull/12/merge",
+		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
+	if res.code != ExitOK {
+		t.Fatalf("added tools do not fail: %s", res)
+	}
+	if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {
+		t.Errorf("the log does not name the lines outside the diff:\n%s", res.stdout)
+	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	for _, r := range api.reviews {
+		if cs, _ := r["comments"].([]any); len(cs) > 0 {
+			t.Errorf("review comments outside the diff: %v", cs)
+		}
+	}
+}

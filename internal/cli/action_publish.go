@@ -329,11 +329,15 @@ func (a *actionRun) publisher() *github.Publisher {
 }
 
 // unchangedComment is the one line the sticky comment becomes when a
-// later push leaves the surface as the base has it.
+// later push leaves nothing to say: the surface as the base has it, or
+// changed only in ways below every level (info).
 func unchangedComment(r *report.Report) string {
-	head, _ := manifestHashes(r)
-	if head != "" && !strings.Contains(head, "\n") && len(head) >= 12 {
-		return "✅ **mcp-surface**: surface unchanged (manifest `" + head[:12] + "`)\n"
+	head, base := manifestHashes(r)
+	if head != "" && head == base {
+		if len(r.Servers) == 1 && len(head) >= 12 {
+			return "✅ **mcp-surface**: surface unchanged (manifest `" + head[:12] + "`)\n"
+		}
+		return "✅ **mcp-surface**: surface unchanged\n"
 	}
-	return "✅ **mcp-surface**: surface unchanged\n"
+	return "✅ **mcp-surface**: no change that needs a review\n"
 }
