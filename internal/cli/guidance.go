@@ -122,8 +122,10 @@ func (g *guidance) markdown() string {
 	}
 	b.WriteString("\n**To turn the check green** (when the change is intended):\n\n")
 	fmt.Fprintf(&b, "- add the label %s to this pull request (the workflow needs the `labeled` type of the `pull_request` trigger), or\n", report.Code(g.AcceptLabel, report.MaxName))
-	b.WriteString("- paste these entries into `.mcp-surface.yaml` and give each a reason:\n\n")
+	n := strings.Count(string(g.Acknowledgements), "\n  - rule: ")
+	fmt.Fprintf(&b, "- paste these entries into `.mcp-surface.yaml` and give each a reason:\n\n  <details><summary>%d acknowledgement(s) for <code>.mcp-surface.yaml</code></summary>\n\n", n)
 	b.WriteString(indentLines(report.CodeBlock(string(g.Acknowledgements), "yaml")+"\n", "  "))
+	b.WriteString("\n  </details>\n")
 	if len(g.Refresh) > 0 {
 		b.WriteString("\nThen refresh the committed snapshot:\n\n")
 		for _, r := range g.Refresh {
