@@ -49,7 +49,7 @@ var commands = []command{
 	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
 	{"probe", "call the declared probes and validate their real results", runProbe},
 	{"schemas", "list the published MCP schemas, or fetch them into the cache ahead of time", runSchemas},
-	{"snapshot", "write or verify the committed snapshot (mcp-surface.json)", runSnapshot},
+	{"snapshot", "write or verify the committed snapshot (mcp-surface.json, or each server's of the servers: list)", runSnapshot},
 	{"validate", "check a server or a snapshot against the published MCP schema, and lint it", runValidate},
 }
 
