@@ -37,8 +37,10 @@ var promptChangeRules = []Rule{
 		`Additive.`),
 	surfaceChange(PromptRenamed, SeverityBreaking, "surface", "heur",
 		"A removed prompt and an added prompt look like a rename",
-		`Paired when both have the same arguments (names and required flags) and the same, or
-very similar, description. Reported instead of the removal and the addition; ‵prompts/get‵ with
+		`Paired when their names are the same words in another case style (‵codeReview‵ →
+‵code_review‵: case, ‵-‵, ‵_‵, ‵.‵ and camelCase boundaries aside), whatever else changed, or
+when both have the same arguments (names and required flags) and the same, or very similar,
+description. Reported instead of the removal and the addition; ‵prompts/get‵ with
 the old name still fails. The two prompts are then compared as one under the new name.`),
 	surfaceChange(PromptTitleChanged, SeverityPatch, "meta", "",
 		"The prompt's title was added, changed or removed",
