@@ -64,6 +64,9 @@ type actionRun struct {
 	notes  []string         // publishing problems, for the job summary
 	logger func(format string, args ...any)
 	guide  *guidance // what turns a failing check green; nil before the pipeline ran
+	// baseSHA is the commit compared with ("" for the work tree's
+	// snapshot), for the report's footer.
+	baseSHA string
 }
 
 func runAction(ctx context.Context, env *Env, args []string) (int, error) {
@@ -149,6 +152,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
+	a.baseSHA = baseRef
 	now, err := diffNow(a.env)
 	if err != nil {
 		return a.fail(err)

@@ -105,21 +105,26 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	body := comment("the break")
-	for _, want := range []string{DefaultAcceptLabel, "labeled", "acknowledged:", "rule: tool-removed", "mcp-surface snapshot -o mcp-surface.json -- sh server.sh"} {
+	for _, want := range []string{DefaultAcceptLabel, "acknowledged:", "rule: tool-removed", "mcp-surface snapshot -o mcp-surface.json -- sh server.sh"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment does not say %q:\n%s", want, body)
 		}
 	}
-	// The job summary holds every finding of the report.
 	all := actReportFindings(t, first)
 	if len(all) < 20 {
 		t.Fatalf("%d findings, want the 20 removed tools and more", len(all))
 	}
-	summary, _, _ := strings.Cut(first.summary, "**To turn the check green**") // the report, not the entries to paste
+	// The job summary holds every finding of the report, info ones too.
 	for _, f := range all {
-		if f.Subject.Name != "" && !strings.Contains(summary, report.Code(f.Subject.Name, report.MaxName)) {
+		if f.Subject.Name != "" && !strings.Contains(first.summary, report.Code(f.Subject.Name, report.MaxName)) {
 			t.Errorf("the job summary lacks %s %s (%s)", f.Subject.Kind, f.Subject.Name, f.Rule)
 		}
+		if !strings.Contains(first.summary, report.Code(f.Rule, report.MaxName)) {
+			t.Errorf("the job summary lacks the %s finding (%s)", f.Rule, f.Level)
+		}
+	}
+	if len(first.summary) <= len(body) {
+		t.Errorf("the job summary (%d bytes) is not the full report beside the comment (%d bytes)", len(first.summary), len(body))
 	}
 	ackYAML := actGroup(first.stdout, "mcp-surface: acknowledgements that turn the check green")
 	if !strings.Contains(ackYAML, "acknowledged:") || strings.Count(ackYAML, "- rule:") < 20 {

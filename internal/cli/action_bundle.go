@@ -47,7 +47,10 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	out, err := a.render(r, report.Options{FailOn: failOn})
+	o := report.Options{FailOn: failOn}
+	summary := o
+	summary.Full = true
+	out, sum, err := a.render(r, o, summary)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -69,6 +72,6 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 			PullRequest: pr, HeadSHA: b.HeadSHA, Ref: fmt.Sprintf("refs/pull/%d/head", pr), Commit: b.HeadSHA,
 		})
 	}
-	a.finish(out)
+	a.finish(out, sum)
 	return ExitOK, nil
 }

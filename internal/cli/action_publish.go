@@ -85,13 +85,22 @@ func (a *actionRun) pullRequest() *actionenv.PullRequestEvent {
 // publication on GitHub (full).
 func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, code int) (int, error) {
 	c := a.cfg
-	out, err := a.render(r, report.Options{FailOn: c.FailOn})
+	pr := a.pullRequest()
+	// The comment: in mode analyze what a publish job renders from the
+	// bundle's report (it knows nothing more), else everything known about
+	// the run. The job summary is the full report.
+	comment := report.Options{FailOn: c.FailOn}
+	if c.Mode != modeAnalyze {
+		comment = a.runOptions(pr)
+		a.guide.apply(&comment, false)
+	}
+	summary := a.runOptions(pr)
+	a.guide.apply(&summary, true)
+	summary.Full = true
+	out, sum, err := a.render(r, comment, summary)
 	if err != nil {
 		return a.fail(err)
 	}
-	// The guidance goes into the comment and the job summary, not into a
-	// bundle: a publish job renders the comment from the bundle's report.
-	guide := a.guide.markdown()
 	if a.guide != nil && len(a.guide.Acknowledgements) > 0 {
 		end := a.ae.Group("mcp-surface: acknowledgements that turn the check green")
 		a.ae.Info(string(a.guide.Acknowledgements))
@@ -99,7 +108,6 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 	}
 	a.writeResults(out, code)
 
-	pr := a.pullRequest()
 	if c.ReviewComments && pr != nil {
 		out.ReviewComments, out.Lines = a.reviewComments(ctx, repo, pr, r)
 	}
@@ -110,9 +118,6 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 		}
 	case c.Mode == modeAnalyze:
 		a.ae.Info("mcp-surface: not a pull request: no bundle to publish")
-	}
-	out.Markdown = append(out.Markdown, guide...)
-	switch {
 	case c.Mode == modeFull:
 		t := github.Target{Ref: a.gctx.Ref, Commit: a.gctx.SHA}
 		if pr != nil {
@@ -120,24 +125,45 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 		}
 		a.publisher().Publish(ctx, out, t)
 	}
-	a.finish(out)
+	a.finish(out, sum)
 	return code, nil
 }
 
-// render renders a report in the formats the action writes and publishes.
-func (a *actionRun) render(r *report.Report, o report.Options) (*github.Publication, error) {
-	out := &github.Publication{Report: r, Options: o, Unchanged: []byte(unchangedComment(r))}
+// runOptions are the renderer's options with what the run knows: the
+// verdict's level, the commits compared and the link to the run.
+func (a *actionRun) runOptions(pr *actionenv.PullRequestEvent) report.Options {
+	o := report.Options{FailOn: a.cfg.FailOn, BaseSHA: a.baseSHA, HeadSHA: a.gctx.SHA}
+	if pr != nil {
+		o.HeadSHA = pr.Head.SHA
+	}
+	if g := a.gctx; g.ServerURL != "" && g.Repository != "" && g.RunID != "" {
+		o.RunURL = strings.TrimSuffix(g.ServerURL, "/") + "/" + g.Repository + "/actions/runs/" + g.RunID
+		if g.RunAttempt != "" && g.RunAttempt != "1" {
+			o.RunURL += "/attempts/" + g.RunAttempt
+		}
+	}
+	return o
+}
+
+// render renders a report in the formats the action writes and publishes
+// with the comment's options, and the job summary with its own.
+func (a *actionRun) render(r *report.Report, o, summary report.Options) (*github.Publication, []byte, error) {
+	out := &github.Publication{Report: r, Options: o, Unchanged: report.RenderUnchanged(r, o)}
 	var err error
 	if out.Markdown, err = report.RenderBytes("markdown", r, o); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if out.JSON, err = report.RenderBytes("json", r, o); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if out.SARIF, err = formats.RenderBytes("sarif", r, o); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	sum, err := report.RenderBytes("markdown", r, summary)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, sum, nil
 }
 
 // reviewComments are the comments on changed lines that define a subject
@@ -244,8 +270,8 @@ func (a *actionRun) writeResults(out *github.Publication, code int) {
 
 // finish ends a run: the job summary (the report, then any publishing
 // problem), the annotations, and the report as text in the log.
-func (a *actionRun) finish(out *github.Publication) {
-	a.appendSummary(string(out.Markdown) + a.notesMarkdown())
+func (a *actionRun) finish(out *github.Publication, summary []byte) {
+	a.appendSummary(string(summary) + a.notesMarkdown())
 	// Annotations last, so that publishing warnings are among the ten of
 	// each level that GitHub shows for a step.
 	var ann bytes.Buffer
@@ -326,18 +352,4 @@ func (a *actionRun) publisher() *github.Publisher {
 		}
 	}
 	return github.NewPublisher(o)
-}
-
-// unchangedComment is the one line the sticky comment becomes when a
-// later push leaves nothing to say: the surface as the base has it, or
-// changed only in ways below every level (info).
-func unchangedComment(r *report.Report) string {
-	head, base := manifestHashes(r)
-	if head != "" && head == base {
-		if len(r.Servers) == 1 && len(head) >= 12 {
-			return "✅ **mcp-surface**: surface unchanged (manifest `" + head[:12] + "`)\n"
-		}
-		return "✅ **mcp-surface**: surface unchanged\n"
-	}
-	return "✅ **mcp-surface**: no change that needs a review\n"
 }

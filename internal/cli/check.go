@@ -93,7 +93,14 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := rf.emit(ctx, env, res.Report); err != nil {
+	o := rf.out.options(env, rf.failOn)
+	o.SnapshotCommands = map[string]string{}
+	fromList := len(cmd) == 0 && cf.url == ""
+	for _, s := range opts.Servers {
+		o.SnapshotCommands[s.Name] = snapshotCommand(s, *snapshot, fromList, rf.config, len(opts.Servers) > 1)
+	}
+	o.AckYAML = res.AcknowledgementsByServer(rf.failOn, maxCommentAcks)
+	if err := rf.out.emit(ctx, env, res.Report, o); err != nil {
 		return 0, err
 	}
 	return res.Code, nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -12,10 +11,11 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-// guidance is what turns a failing check green, for the report's "What to
-// do": the acknowledgement entries to paste, the pull request label that
-// accepts the breaking changes, and each server's snapshot refresh
-// command. The renderer takes it as data; nothing in it is markdown.
+// guidance is what turns a failing check green, for the report's "what
+// to do" (report.Options: AcceptLabel, AcceptedByLabel, SnapshotCommands,
+// AckYAML): the pull request label that accepts the breaking changes, the
+// acknowledgement entries to paste, and each server's snapshot refresh
+// command.
 type guidance struct {
 	// AcceptLabel is the label that accepts breaking changes, and
 	// LabelApplied whether the pull request carries it; Accepted is the
@@ -25,12 +25,21 @@ type guidance struct {
 	Accepted     int
 	// Acknowledgements is YAML for .mcp-surface.yaml: an entry for every
 	// unacknowledged finding at or above fail-on (a comment names the
-	// server when there are several); empty when nothing fails.
+	// server when there are several); empty when nothing fails. For the
+	// log.
 	Acknowledgements []byte
+	// Ack and AckAll are the same entries by server name: Ack at most
+	// maxCommentAcks of them each (the comment), AckAll every one (the job
+	// summary).
+	Ack, AckAll map[string]string
 	// Refresh is one snapshot refresh command per server, in the order of
 	// the servers.
 	Refresh []refresh
 }
+
+// maxCommentAcks bounds the acknowledgement entries per server in the
+// comment; the job summary and the log have them all.
+const maxCommentAcks = 20
 
 // refresh is the command that rewrites one server's committed snapshot,
 // run from the directory the check ran in.
@@ -41,7 +50,30 @@ type refresh struct {
 func guidanceOf(res *check.Result, failOn rules.Level, label string, applied bool, refreshes []refresh) *guidance {
 	return &guidance{
 		AcceptLabel: label, LabelApplied: applied, Accepted: res.Accepted(),
-		Acknowledgements: res.Acknowledgements(failOn), Refresh: refreshes,
+		Acknowledgements: res.Acknowledgements(failOn),
+		Ack:              res.AcknowledgementsByServer(failOn, maxCommentAcks),
+		AckAll:           res.AcknowledgementsByServer(failOn, 0),
+		Refresh:          refreshes,
+	}
+}
+
+// apply hands the guidance to the renderer: full for the job summary
+// (every acknowledgement entry), else for the comment.
+func (g *guidance) apply(o *report.Options, full bool) {
+	if g == nil {
+		return
+	}
+	o.AcceptLabel = g.AcceptLabel
+	o.AcceptedByLabel = g.LabelApplied && g.Accepted > 0
+	o.AckYAML = g.Ack
+	if full {
+		o.AckYAML = g.AckAll
+	}
+	if len(g.Refresh) > 0 {
+		o.SnapshotCommands = map[string]string{}
+		for _, r := range g.Refresh {
+			o.SnapshotCommands[r.Server] = r.Command
+		}
 	}
 }
 
@@ -51,36 +83,50 @@ func guidanceOf(res *check.Result, failOn rules.Level, label string, applied boo
 // directory.
 func (a *actionRun) refreshCommands(servers []check.Server, relWork string) []refresh {
 	c := a.cfg
+	fromList := c.Command == "" && c.URL == ""
 	var out []refresh
 	for _, s := range servers {
-		var words []string
-		switch {
-		case c.Command != "" || c.URL != "":
-			words = []string{"mcp-surface", "snapshot", "-o", c.Snapshot}
-			if c.URL != "" {
-				words = append(words, "--url", c.URL)
-			} else if c.Shell {
-				words = append(words, "--shell", "--", c.Command)
-			} else {
-				words = append(words, "--")
-				words = append(words, s.Command...)
-			}
-		default:
-			words = []string{"mcp-surface", "snapshot"}
-			if c.Config != "" && filepath.Clean(c.Config) != config.DefaultFile {
-				words = append(words, "--config", c.Config)
-			}
-			if len(servers) > 1 || c.Server != "" {
-				words = append(words, "--server", s.Name)
-			}
-		}
-		cmd := joinWords(words)
+		cmd := snapshotCommand(s, c.Snapshot, fromList, c.Config, len(servers) > 1 || c.Server != "")
 		if relWork != "." && relWork != "" {
 			cmd = "cd " + shellWord(relWork) + " && " + cmd
 		}
 		out = append(out, refresh{Server: s.Name, Snapshot: s.Snapshot, Command: cmd})
 	}
 	return out
+}
+
+// snapshotCommand is the command that rewrites the committed snapshot of
+// s: `snapshot --server NAME` (named when the list has several, or when
+// one was picked) for a server of the servers: list in configFile, else
+// `snapshot -o FILE` with the server's command or URL (the URL's
+// headers left out: they may hold secrets).
+func snapshotCommand(s check.Server, file string, fromList bool, configFile string, named bool) string {
+	words := []string{"mcp-surface", "snapshot"}
+	switch {
+	case fromList:
+		if configFile != "" && filepath.Clean(configFile) != config.DefaultFile {
+			words = append(words, "--config", configFile)
+		}
+		if named {
+			words = append(words, "--server", s.Name)
+		}
+	default:
+		words = append(words, "-o", file)
+		switch {
+		case s.URL != "":
+			words = append(words, "--url", s.URL)
+			if s.SSE {
+				words = append(words, "--sse")
+			}
+		case s.Shell:
+			words = append(words, "--shell", "--")
+			words = append(words, s.Command...)
+		default:
+			words = append(words, "--")
+			words = append(words, s.Command...)
+		}
+	}
+	return joinWords(words)
 }
 
 // joinWords is a command line for /bin/sh: a word is quoted only when
@@ -103,52 +149,4 @@ func shellWord(w string) string {
 		}
 	}
 	return w
-}
-
-// markdown says the guidance in markdown, for the comment and the
-// job summary until the report's own "What to do" takes the guidance as
-// data; every value is escaped.
-func (g *guidance) markdown() string {
-	if g == nil {
-		return ""
-	}
-	var b strings.Builder
-	if g.LabelApplied && g.Accepted > 0 {
-		fmt.Fprintf(&b, "\n**Accepted by label:** %d breaking change(s) are acknowledged for this pull request by the label %s.\n",
-			g.Accepted, report.Code(g.AcceptLabel, report.MaxName))
-	}
-	if len(g.Acknowledgements) == 0 {
-		return b.String()
-	}
-	b.WriteString("\n**To turn the check green** (when the change is intended):\n\n")
-	fmt.Fprintf(&b, "- add the label %s to this pull request (the workflow needs the `labeled` type of the `pull_request` trigger), or\n", report.Code(g.AcceptLabel, report.MaxName))
-	n := strings.Count(string(g.Acknowledgements), "\n  - rule: ")
-	fmt.Fprintf(&b, "- paste these entries into `.mcp-surface.yaml` and give each a reason:\n\n  <details><summary>%d acknowledgement(s) for <code>.mcp-surface.yaml</code></summary>\n\n", n)
-	b.WriteString(indentLines(report.CodeBlock(string(g.Acknowledgements), "yaml")+"\n", "  "))
-	b.WriteString("\n  </details>\n")
-	if len(g.Refresh) > 0 {
-		b.WriteString("\nThen refresh the committed snapshot:\n\n")
-		for _, r := range g.Refresh {
-			line := r.Command
-			if r.Server != "" {
-				line = r.Command + "   # " + r.Server + ": " + r.Snapshot
-			} else if r.Snapshot != "" {
-				line = r.Command + "   # writes " + r.Snapshot
-			}
-			b.WriteString(indentLines(report.CodeBlock(line, "sh")+"\n", "  "))
-		}
-	}
-	return b.String()
-}
-
-func indentLines(s, prefix string) string {
-	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
-	for _, l := range lines {
-		if l != "" && l != "\n" {
-			b.WriteString(prefix)
-		}
-		b.WriteString(l)
-	}
-	return b.String()
 }

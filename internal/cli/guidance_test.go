@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 func TestRefreshCommands(t *testing.T) {
@@ -45,23 +45,33 @@ func TestRefreshCommands(t *testing.T) {
 	}
 }
 
-func TestGuidanceMarkdown(t *testing.T) {
-	g := &guidance{AcceptLabel: DefaultAcceptLabel, Acknowledgements: []byte("acknowledged:\n  # error: tool \"a\" was removed\n  - rule: tool-removed\n    tool: a\n    reason: TODO\n  - rule: tool-removed\n    tool: b\n    reason: TODO\n"),
-		Refresh: []refresh{{Snapshot: "mcp-surface.json", Command: "mcp-surface snapshot -o mcp-surface.json -- node x.js"}}}
-	md := g.markdown()
-	for _, want := range []string{"<code>mcp-surface: accept-breaking</code>", "`labeled`", "2 acknowledgement(s)", "  - rule: tool-removed", "# writes mcp-surface.json"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("guidance lacks %q:\n%s", want, md)
-		}
+func TestGuidanceApply(t *testing.T) {
+	g := &guidance{AcceptLabel: DefaultAcceptLabel, Accepted: 0,
+		Ack: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n"}, AckAll: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n  - rule: prompt-removed\n"},
+		Refresh: []refresh{{Server: "tracker", Command: "mcp-surface snapshot --server tracker"}}}
+	var comment, summary report.Options
+	g.apply(&comment, false)
+	g.apply(&summary, true)
+	if comment.AcceptLabel != DefaultAcceptLabel || comment.AcceptedByLabel || comment.SnapshotCommands["tracker"] != "mcp-surface snapshot --server tracker" {
+		t.Errorf("comment options: %+v", comment)
 	}
-	if strings.Contains(md, "Accepted by label") {
-		t.Errorf("no label applied, yet:\n%s", md)
+	if comment.AckYAML["tracker"] != g.Ack["tracker"] || summary.AckYAML["tracker"] != g.AckAll["tracker"] {
+		t.Errorf("acknowledgements: comment %q, summary %q", comment.AckYAML, summary.AckYAML)
 	}
-	g = &guidance{AcceptLabel: "ok <b>", LabelApplied: true, Accepted: 3}
-	if md := g.markdown(); !strings.Contains(md, "3 breaking change(s)") || strings.Contains(md, "<b>") || strings.Contains(md, "turn the check green") {
-		t.Errorf("accepted, nothing left to do:\n%s", md)
+	// The label on a pull request that breaks nothing accepts nothing.
+	g.LabelApplied = true
+	g.apply(&comment, false)
+	if comment.AcceptedByLabel {
+		t.Error("accepted by label with nothing accepted")
 	}
-	if (*guidance)(nil).markdown() != "" {
-		t.Error("nil guidance says something")
+	g.Accepted = 3
+	g.apply(&comment, false)
+	if !comment.AcceptedByLabel {
+		t.Error("not accepted by label")
+	}
+	var none report.Options
+	(*guidance)(nil).apply(&none, true)
+	if none.AcceptLabel != "" || none.AckYAML != nil {
+		t.Errorf("nil guidance: %+v", none)
 	}
 }

@@ -118,3 +118,33 @@ func TestSnapshotWithoutServers(t *testing.T) {
 		t.Errorf("--server without servers: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// The report of check names the command that refreshes each server's
+// snapshot: the server's own command line, or --server for the list.
+func TestCheckNamesTheRefreshCommand(t *testing.T) {
+	dir := t.TempDir()
+	snapshotConfig(t, dir)
+	t.Chdir(dir)
+	if r := run(t, nil, "snapshot"); r.code != ExitOK {
+		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
+	}
+	// issues' snapshot is the full surface now: its server breaks it.
+	full, err := os.ReadFile(filepath.Join("snapshots", "tracker.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join("snapshots", "issues.json"), full, 0o644)
+
+	r := run(t, nil, "check", "--format", "markdown")
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot --server issues</code>") {
+		t.Errorf("check of the list: exit %d, want 1 and the refresh command of issues:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "reason: TODO") {
+		t.Errorf("check of the list: no acknowledgement lines to paste:\n%s", r.stdout)
+	}
+
+	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"check", "--format", "markdown", "--baseline", filepath.Join("snapshots", "tracker.json"), "--snapshot", "mine.json", "--"}, serverCmd()...)...)
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot -o mine.json -- ") {
+		t.Errorf("check of a command: exit %d, want 1 and the refresh command with the server's command:\n%s", r.code, r.stdout)
+	}
+}

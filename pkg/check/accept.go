@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -89,12 +90,7 @@ func (r *Result) Acknowledgements(failOn rules.Level) []byte {
 	named := len(r.Servers) > 1
 	var all []finding.Finding
 	for _, o := range r.Servers {
-		var fs []finding.Finding
-		for _, f := range slices.Concat(o.Section.Spec, o.Section.Lint, o.Section.Changes) {
-			if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() {
-				fs = append(fs, f)
-			}
-		}
+		fs := failing(o, failOn)
 		if len(fs) == 0 {
 			continue
 		}
@@ -114,4 +110,62 @@ func (r *Result) Acknowledgements(failOn rules.Level) []byte {
 		return nil
 	}
 	return b.Bytes()
+}
+
+// AcknowledgementsByServer is Acknowledgements one server at a time, by
+// server name, each with at most max entries (<= 0: all) and then a
+// comment that says how many more there are: what a report shows beside
+// each server's section.
+func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[string]string {
+	if failOn == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, o := range r.Servers {
+		fs := failing(o, failOn)
+		if len(fs) == 0 {
+			continue
+		}
+		more := 0
+		if max > 0 && len(fs) > max {
+			fs, more = fs[:max], len(fs)-max
+		}
+		var b bytes.Buffer
+		if err := config.WriteAcknowledgements(&b, fs, true); err != nil {
+			continue
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "# %d more: the job summary and the log of the run list every entry\n", more)
+		}
+		out[o.Section.Server] = b.String()
+	}
+	return out
+}
+
+// failing are the server's unacknowledged findings at or above failOn,
+// tools first: when a list of them is cut, what a reviewer came for stays.
+func failing(o *Outcome, failOn rules.Level) []finding.Finding {
+	var fs []finding.Finding
+	for _, f := range slices.Concat(o.Section.Spec, o.Section.Lint, o.Section.Changes) {
+		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() {
+			fs = append(fs, f)
+		}
+	}
+	slices.SortStableFunc(fs, func(a, b finding.Finding) int { return kindOrder(a.Subject.Kind) - kindOrder(b.Subject.Kind) })
+	return fs
+}
+
+// kindOrder ranks subject kinds the way reports list them: tools first.
+func kindOrder(kind string) int {
+	switch kind {
+	case finding.KindTool:
+		return 0
+	case finding.KindPrompt:
+		return 1
+	case finding.KindResource:
+		return 2
+	case finding.KindResourceTemplate:
+		return 3
+	}
+	return 4
 }
