@@ -91,6 +91,9 @@ func TestDiffText(t *testing.T) {
 	if !strings.Contains(withInfo, "server-version-not-bumped") {
 		t.Errorf("--show-info hides info:\n%s", withInfo)
 	}
+	if _, verbose, _ := runCLI(t, nil, "diff", "--verbose", "base.json", "head.json"); verbose == out || !strings.Contains(verbose, "tool-removed") {
+		t.Errorf("--verbose changes nothing:\n%s", verbose)
+	}
 	if code, _, _ := runCLI(t, nil, "diff", "--fail-on", "none", "base.json", "head.json"); code != ExitOK {
 		t.Errorf("--fail-on none: exit %d", code)
 	}

@@ -76,6 +76,7 @@ type outputFlags struct {
 	common   *commonFlags
 	outputs  []outputSpec
 	showInfo bool
+	verbose  bool
 	color    string
 }
 
@@ -97,6 +98,7 @@ func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
 		return nil
 	})
 	fs.BoolVar(&of.showInfo, "show-info", false, "also show info findings (hidden by default in every format but json)")
+	fs.BoolVar(&of.verbose, "verbose", false, "list every finding on its own, with every before and after value (text; the markdown tables too)")
 	fs.StringVar(&of.color, "color", "auto", "colour in the text format: auto|always|never (auto: a terminal, and NO_COLOR unset)")
 }
 
@@ -131,7 +133,7 @@ func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
 	if of.color == "auto" && env.Getenv("NO_COLOR") == "" && env.IsTerminal != nil && env.IsTerminal() {
 		color = true
 	}
-	return report.Options{FailOn: failOn, ShowInfo: of.showInfo, Color: color}
+	return report.Options{FailOn: failOn, ShowInfo: of.showInfo, Verbose: of.verbose, Color: color}
 }
 
 // emit renders the report to stdout in --format and to every --output.
