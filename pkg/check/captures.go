@@ -261,10 +261,24 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 	return nil
 }
 
+// sortSection sorts each list of a section and drops repeated
+// fingerprints: findings about the policy itself (an expired
+// acknowledgement) come from every step the policy ran over, the spec
+// gate's and the diff's, and are one fact.
 func sortSection(sec *report.Section) {
-	finding.Sort(sec.Spec)
-	finding.Sort(sec.Lint)
-	finding.Sort(sec.Changes)
+	seen := map[string]bool{}
+	for _, l := range []*[]finding.Finding{&sec.Spec, &sec.Lint, &sec.Changes} {
+		kept := (*l)[:0]
+		for _, f := range *l {
+			if seen[f.Fingerprint] {
+				continue
+			}
+			seen[f.Fingerprint] = true
+			kept = append(kept, f)
+		}
+		*l = kept
+		finding.Sort(*l)
+	}
 }
 
 func plural(n int, noun string) string {

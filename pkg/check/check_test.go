@@ -345,3 +345,26 @@ func TestBuildTheBase(t *testing.T) {
 		t.Errorf("logs %q", logs)
 	}
 }
+
+// An expired acknowledgement is one finding, although the policy runs
+// over both the spec gate's findings and the diff's.
+func TestExpiredAcknowledgementOnce(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.json")
+	if err := manifest.WriteFile(full, snapshotOf(t, testserver.ModeFull)); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse("c.yaml", []byte("acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(t, inProcess(t, testserver.ModeToolsOnly))
+	o.Baseline, o.Config = full, cfg
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ruleCounts(res.Findings)[rules.ConfigAcknowledgementExpired]; n != 1 {
+		t.Errorf("%d config-acknowledgement-expired findings, want 1: %v", n, ruleCounts(res.Findings))
+	}
+}

@@ -99,12 +99,13 @@ that link to decide whether to trust the server.`),
 	surfaceChange(ServerVersionChanged, SeverityInfo, "meta", "",
 		"serverInfo.version changed",
 		`Informational; the versioning rules compare it with the worst change.`),
-	surfaceChange(ServerVersionNotBumped, SeverityInfo, "meta", "versioning",
+	surfaceChange(ServerVersionNotBumped, SeverityRisky, "meta", "versioning",
 		"Breaking or risky changes but serverInfo.version is unchanged",
 		`The surface changed incompatibly while the server still reports the same version, so
-clients cannot tell the two builds apart. Quiet by default (info); raise it in
-‵.mcp-surface.yaml‵ (‵severity: {server-version-not-bumped: breaking}‵) to enforce semver.
-It is judged after severity overrides, so a change you turned off does not count.`),
+clients cannot tell the two builds apart. A warning by default, shown next to the changes that
+caused it; raise it in ‵.mcp-surface.yaml‵ (‵severity: {server-version-not-bumped: breaking}‵)
+to enforce semver, or lower it to ‵info‵ to hide it. It is judged after severity overrides, so
+a change you turned off does not count, and it never counts as an incompatible change itself.`),
 	surfaceChange(ServerVersionDecreased, SeverityInfo, "meta", "versioning",
 		"serverInfo.version moved backwards",
 		`Both versions parse as semver (a leading ‵v‵ is accepted) and head's is lower. Usually a
