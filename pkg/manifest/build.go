@@ -104,6 +104,17 @@ func Build(c *capture.Capture) (*Manifest, error) {
 	if err := m.setItems(raw); err != nil {
 		return nil, err
 	}
+	for _, t := range c.Trials {
+		m.AddTrial(t)
+	}
+	for _, d := range c.Diagnostics {
+		if (d.Code == capture.DiagListError || d.Code == capture.DiagSubscribeError) && d.RPCCode != 0 && d.Method != "" {
+			if m.FailedMethods == nil {
+				m.FailedMethods = map[string]int64{}
+			}
+			m.FailedMethods[d.Method] = d.RPCCode
+		}
+	}
 	return m, nil
 }
 
