@@ -48,4 +48,3 @@ func TestReadOnlyFlipOneFinding(t *testing.T) {
 		}
 	}
 }
-

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -153,7 +154,9 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error)
 	}
 	entries := make([]entry, len(raw))
 	err := parallel(len(raw), func(i int) error {
-		canon, err := Canonicalize(raw[i])
+		// Items keep the order of every array whose order is meaning;
+		// only JSON Schema's sets (required, enum, type) are sorted.
+		canon, err := canonjson.CanonicalizeOrdered(raw[i])
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %w", section, i, err)
 		}
