@@ -23,9 +23,10 @@ func Canonicalize(data []byte) ([]byte, error) {
 
 // CanonicalizeOrdered is Canonicalize for a snapshot's items: it sorts an
 // array of primitives only where JSON Schema makes its order irrelevant
-// (the value of required, enum or type), and never inside a value that is
-// data rather than schema (default, examples, const, _meta), where order
-// is meaning: a reversed default is a different default.
+// (the value of required or type), and never inside a value that is data
+// rather than schema (default, examples, const, _meta), where order is
+// meaning: a reversed default is a different default. enum is kept in
+// order too: hosts show its values to the model in the order served.
 func CanonicalizeOrdered(data []byte) ([]byte, error) {
 	c := canonicalizer{Scanner: Scanner{data: data}, ordered: true}
 	c.SkipSpace()
@@ -41,7 +42,7 @@ func CanonicalizeOrdered(data []byte) ([]byte, error) {
 
 // setKeys are the keywords whose arrays are sets; dataKeys hold data.
 var (
-	setKeys  = map[string]bool{"required": true, "enum": true, "type": true}
+	setKeys  = map[string]bool{"required": true, "type": true}
 	dataKeys = map[string]bool{"default": true, "examples": true, "const": true, "_meta": true}
 )
 

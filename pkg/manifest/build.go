@@ -155,7 +155,7 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error)
 	entries := make([]entry, len(raw))
 	err := parallel(len(raw), func(i int) error {
 		// Items keep the order of every array whose order is meaning;
-		// only JSON Schema's sets (required, enum, type) are sorted.
+		// only JSON Schema's sets (required, type) are sorted.
 		canon, err := canonjson.CanonicalizeOrdered(raw[i])
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %w", section, i, err)
