@@ -29,13 +29,13 @@ var histories = []struct {
 	versions []string // npm aliases (package.json), then "" for the current pin
 	args     func(t *testing.T, entry string) []string
 }{
-	{"everything", []string{"everything-2026.7.4", "everything-2026.8.18", ""}, func(t *testing.T, e string) []string {
+	{"everything", []string{"everything-2026.1.26", "everything-2026.7.4", "everything-2026.8.18", ""}, func(t *testing.T, e string) []string {
 		return []string{"--", "node", e, "stdio"}
 	}},
-	{"filesystem", []string{"filesystem-2026.7.4", "filesystem-2026.7.10", ""}, func(t *testing.T, e string) []string {
+	{"filesystem", []string{"filesystem-2026.1.14", "filesystem-2026.7.4", "filesystem-2026.7.10", ""}, func(t *testing.T, e string) []string {
 		return []string{"--", "node", e, "/"}
 	}},
-	{"memory", []string{"memory-2026.1.26", "memory-2026.7.4", ""}, func(t *testing.T, e string) []string {
+	{"memory", []string{"memory-2025.11.25", "memory-2026.1.26", "memory-2026.7.4", ""}, func(t *testing.T, e string) []string {
 		return []string{"--env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"), "--", "node", e}
 	}},
 }
