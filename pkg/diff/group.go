@@ -30,8 +30,8 @@ type groupKey struct {
 // when a tool joins or leaves the group; grouping runs after the policy,
 // so an acknowledgement of one tool (by subject or by the per-tool
 // fingerprint) still applies to it (an acknowledged member then differs
-// from the rest and stays on its own), and ack returns whether an
-// acknowledgement written for the server-level finding covers the group.
+// from the rest and stays on its own), and ack marks the group when an
+// acknowledgement written for the server-level finding covers it.
 func group(fs []finding.Finding, ack func(*finding.Finding)) []finding.Finding {
 	members := map[groupKey][]int{}
 	var order []groupKey
