@@ -21,6 +21,31 @@ func Canonicalize(data []byte) ([]byte, error) {
 	return out, nil
 }
 
+// CanonicalizeOrdered is Canonicalize for a snapshot's items: it sorts an
+// array of primitives only where JSON Schema makes its order irrelevant
+// (the value of required or type), and never inside a value that is data
+// rather than schema (default, examples, const, _meta), where order is
+// meaning: a reversed default is a different default. enum is kept in
+// order too: hosts show its values to the model in the order served.
+func CanonicalizeOrdered(data []byte) ([]byte, error) {
+	c := canonicalizer{Scanner: Scanner{data: data}, ordered: true}
+	c.SkipSpace()
+	out, _, err := c.value(make([]byte, 0, len(data)), 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.End(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// setKeys are the keywords whose arrays are sets; dataKeys hold data.
+var (
+	setKeys  = map[string]bool{"required": true, "type": true}
+	dataKeys = map[string]bool{"default": true, "examples": true, "const": true, "_meta": true}
+)
+
 // canonicalizer writes canonical output in the same pass that reads the
 // input, so that canonicalizing builds no tree of Go values. Object
 // members are rendered into per-depth scratch space, reused across
@@ -29,6 +54,12 @@ type canonicalizer struct {
 	Scanner
 	scratch [][]byte
 	members [][]member
+	// ordered: sort only set-valued keywords (CanonicalizeOrdered).
+	// sortNext says whether the next array is one; inData counts the
+	// enclosing data values.
+	ordered  bool
+	sortNext bool
+	inData   int
 }
 
 type member struct {
@@ -94,7 +125,15 @@ func (c *canonicalizer) object(out []byte, depth int) ([]byte, error) {
 		st := len(scratch)
 		scratch = append(AppendString(scratch, name), ':')
 		var err error
+		data := c.ordered && dataKeys[name]
+		if data {
+			c.inData++
+		}
+		c.sortNext = c.inData == 0 && setKeys[name]
 		scratch, _, err = c.value(scratch, depth+1)
+		if data {
+			c.inData--
+		}
 		members = append(members, member{key: name, start: st, end: len(scratch)})
 		return err
 	})
@@ -118,6 +157,7 @@ func (c *canonicalizer) object(out []byte, depth int) ([]byte, error) {
 }
 
 func (c *canonicalizer) array(out []byte, depth int) ([]byte, error) {
+	sortable := !c.ordered || c.sortNext
 	start := len(out)
 	out = append(out, '[')
 	var spans [][2]int
@@ -129,6 +169,7 @@ func (c *canonicalizer) array(out []byte, depth int) ([]byte, error) {
 		st := len(out)
 		var prim bool
 		var err error
+		c.sortNext = false
 		out, prim, err = c.value(out, depth+1)
 		allPrim = allPrim && prim
 		spans = append(spans, [2]int{st, len(out)})
@@ -137,7 +178,7 @@ func (c *canonicalizer) array(out []byte, depth int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if allPrim {
+	if allPrim && sortable {
 		out = SortElements(out, start, spans)
 	}
 	return append(out, ']'), nil

@@ -11,7 +11,8 @@
 //     encoding/json does;
 //   - arrays whose elements are all primitives (string, number, boolean,
 //     null) sorted by their canonical encoding; arrays holding an object or
-//     an array keep their order;
+//     an array keep their order (CanonicalizeOrdered, for a snapshot's
+//     items, sorts only the sets of JSON Schema: required and type);
 //   - numbers in one exact decimal form (no float rounding): 1.0 → 1,
 //     1e2 → 100, 0.50 → 0.5, -0 → 0, 1e400 → 1e+400;
 //   - strings with the minimal escapes (quote, backslash, control

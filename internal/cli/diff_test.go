@@ -73,7 +73,8 @@ func TestDiffText(t *testing.T) {
 		"tool legacy\n  error   tool-removed\n",
 		"tool get_user\n  note    tool-description-changed  /description\n",
 		"…a user by {+numeric +}id.",
-		"1 error, 1 note (1 info hidden; --show-info shows them); worst change: breaking; suggested version bump: major\n",
+		"server\n  warning server-version-not-bumped  /serverInfo/version\n",
+		"1 error, 1 warning, 1 note; worst change: breaking; suggested version bump: major\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -86,10 +87,6 @@ func TestDiffText(t *testing.T) {
 	_, again, _ := runCLI(t, nil, "diff", "base.json", "head.json")
 	if again != out {
 		t.Error("two runs differ")
-	}
-	_, withInfo, _ := runCLI(t, nil, "diff", "--show-info", "base.json", "head.json")
-	if !strings.Contains(withInfo, "server-version-not-bumped") {
-		t.Errorf("--show-info hides info:\n%s", withInfo)
 	}
 	if _, verbose, _ := runCLI(t, nil, "diff", "--verbose", "base.json", "head.json"); verbose == out || !strings.Contains(verbose, "tool-removed") {
 		t.Errorf("--verbose changes nothing:\n%s", verbose)
@@ -121,7 +118,7 @@ func TestDiffJSON(t *testing.T) {
 	if report.ReportVersion != 1 || s["failed"] != true || s["failOn"] != "error" {
 		t.Errorf("report = %+v", report)
 	}
-	if s["error"] != 1.0 || s["note"] != 1.0 || s["info"] != 1.0 || s["worstSeverity"] != "breaking" ||
+	if s["error"] != 1.0 || s["warning"] != 1.0 || s["note"] != 1.0 || s["info"] != 0.0 || s["worstSeverity"] != "breaking" ||
 		s["suggestedBump"] != "major" || len(s["baseManifestHash"].(string)) != 64 || s["baseManifestHash"] == s["headManifestHash"] {
 		t.Errorf("summary = %v", s)
 	}
@@ -171,7 +168,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("acknowledged run: exit %d, %s\n%s", code, stderr, text)
 	}
-	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "2 acknowledged") {
+	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "3 acknowledged") {
 		t.Errorf("acknowledged findings not shown:\n%s", text)
 	}
 }

@@ -135,7 +135,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join("snapshots", "issues.json"), full, 0o644)
 
-	r := run(t, nil, "check", "--format", "markdown")
+	r := run(t, offlineSchemas(t), "check", "--format", "markdown")
 	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot --server issues</code>") {
 		t.Errorf("check of the list: exit %d, want 1 and the refresh command of issues:\n%s", r.code, r.stdout)
 	}
@@ -143,7 +143,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 		t.Errorf("check of the list: no acknowledgement lines to paste:\n%s", r.stdout)
 	}
 
-	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"check", "--format", "markdown", "--baseline", filepath.Join("snapshots", "tracker.json"), "--snapshot", "mine.json", "--"}, serverCmd()...)...)
+	r = run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeToolsOnly)...), append([]string{"check", "--format", "markdown", "--baseline", filepath.Join("snapshots", "tracker.json"), "--snapshot", "mine.json", "--"}, serverCmd()...)...)
 	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot -o mine.json -- ") {
 		t.Errorf("check of a command: exit %d, want 1 and the refresh command with the server's command:\n%s", r.code, r.stdout)
 	}

@@ -187,6 +187,17 @@
 //	duplicate-key    tools/list: one tool object with "name" twice
 //	                 (safe_read, then delete_everything) and "type" twice in
 //	                 its inputSchema.
+//	capability-unimplemented  lite tools; capabilities tools, prompts,
+//	                 resources, but prompts/list, resources/list and
+//	                 resources/templates/list get -32601 (a capability
+//	                 advertised and never implemented).
+//	subscribe-unimplemented   lite tools; capabilities tools and resources
+//	                 {subscribe: true}; resources/list: readme
+//	                 (file:///readme.md), no templates; resources/subscribe
+//	                 gets -32601.
+//	newest-only      lite tools; initialize is always answered with
+//	                 2025-11-25, whatever the request asks for (an older
+//	                 revision is refused by answering with another one).
 //
 // With MCP_SURFACE_TESTSERVER_PID_FILE set, a raw mode writes its pid to
 // that file at startup.

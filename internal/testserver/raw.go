@@ -271,6 +271,14 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 	case "tools/call":
 		return s.writeResult(id, method, json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`))
 	}
+	if s.mode == ModeSubscribeUnimplemented {
+		switch method {
+		case "resources/list":
+			return s.writeResult(id, method, json.RawMessage(`{"resources":[{"name":"readme","uri":"file:///readme.md","mimeType":"text/markdown"}]}`))
+		case "resources/templates/list":
+			return s.writeResult(id, method, json.RawMessage(`{"resourceTemplates":[]}`))
+		}
+	}
 	if s.mode == ModePagedRaw {
 		switch method {
 		case "prompts/list":
@@ -298,12 +306,15 @@ func (s *rawServer) initializeResult(params json.RawMessage) any {
 	}
 	_ = json.Unmarshal(params, &p)
 	version := latestRawProtocolVersion
-	if slices.Contains(rawProtocolVersions, p.ProtocolVersion) {
+	if slices.Contains(rawProtocolVersions, p.ProtocolVersion) && s.mode != ModeNewestOnly {
 		version = p.ProtocolVersion
 	}
 	caps := json.RawMessage(`{"tools":{}}`)
-	if s.mode == ModePagedRaw {
+	switch s.mode {
+	case ModePagedRaw, ModeCapabilityUnimplemented:
 		caps = json.RawMessage(`{"tools":{},"prompts":{},"resources":{}}`)
+	case ModeSubscribeUnimplemented:
+		caps = json.RawMessage(`{"tools":{},"resources":{"subscribe":true}}`)
 	}
 	return map[string]any{
 		"protocolVersion": version,

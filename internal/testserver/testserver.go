@@ -47,6 +47,15 @@ const (
 	ModeSDKReject      = "sdk-reject"
 	ModePagedRaw       = "paged-raw"
 	ModeSleeper        = "sleeper"
+	// ModeCapabilityUnimplemented advertises prompts and resources but
+	// answers their lists with -32601 Method not found.
+	ModeCapabilityUnimplemented = "capability-unimplemented"
+	// ModeSubscribeUnimplemented advertises resources.subscribe and lists
+	// a resource, but answers resources/subscribe with -32601.
+	ModeSubscribeUnimplemented = "subscribe-unimplemented"
+	// ModeNewestOnly accepts only its newest raw revision: an initialize
+	// asking for an older one is answered with the newest.
+	ModeNewestOnly = "newest-only"
 
 	// ShuffledPrefix followed by a decimal seed names a shuffled mode.
 	ShuffledPrefix = "shuffled-"
@@ -62,6 +71,7 @@ var rawModes = []string{
 	ModeDetachedHelper, ModeDaemonizedHelper, ModeQuietDaemon, ModeDaemon, ModeDaemonLauncher,
 	ModeHostileStderr, ModeInvalidJSONCR, ModeHostileNoise, ModeHostileNames,
 	ModeSlowStart, ModeBadVersion, ModeBadInitialize, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
+	ModeCapabilityUnimplemented, ModeSubscribeUnimplemented, ModeNewestOnly,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

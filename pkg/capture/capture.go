@@ -114,7 +114,17 @@ const (
 	// DiagEscapedProcesses: a stdio server left processes outside its
 	// process group at shutdown (killed, or named when they could not be).
 	DiagEscapedProcesses = "escaped-processes"
+	// DiagSubscribeError: resources.subscribe is advertised, but
+	// resources/subscribe answered with an error.
+	DiagSubscribeError = "subscribe-error"
 )
+
+// MethodResourcesSubscribe is tried once when resources.subscribe is
+// advertised (and undone with resources/unsubscribe when it works).
+const MethodResourcesSubscribe = "resources/subscribe"
+
+// CodeMethodNotFound is JSON-RPC's "Method not found".
+const CodeMethodNotFound = -32601
 
 // Diagnostic is something the capture noticed that is not fatal.
 type Diagnostic struct {
@@ -124,6 +134,9 @@ type Diagnostic struct {
 	// Detail is the offending text (a stdout line, an SDK error), bounded.
 	Detail string `json:"detail,omitempty"`
 	Frame  int    `json:"frame,omitempty"`
+	// RPCCode is the JSON-RPC error code of an error answer (list-error,
+	// subscribe-error); 0 otherwise.
+	RPCCode int64 `json:"rpcCode,omitempty"`
 }
 
 // Capture is everything recorded from one session with one server at one
@@ -152,6 +165,12 @@ type Capture struct {
 	// Probes are the declared calls made after the lists, in order. Their
 	// results are never part of a snapshot's fingerprints.
 	Probes []ProbeResult `json:"probes,omitempty"`
+	// Trials are handshakes at other revisions than RequestedVersion, each
+	// in its own session (Options.TrialRevisions, or the sibling captures
+	// of a capture asked for several revisions): the evidence that a
+	// revision is or is not still accepted, which a server's own list of
+	// supported versions is not.
+	Trials []Trial `json:"trials,omitempty"`
 	// Diagnostics are non-fatal observations, in the order seen.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote
@@ -160,6 +179,21 @@ type Capture struct {
 	// Timings measured by the capture; never part of a snapshot.
 	Timings Timings `json:"timings"`
 }
+
+// Trial is the outcome of one handshake at one requested revision.
+type Trial struct {
+	// Revision is the revision requested.
+	Revision string `json:"revision"`
+	// Negotiated is the revision the session settled on ("" when the
+	// handshake failed).
+	Negotiated string `json:"negotiated,omitempty"`
+	// Error says why the handshake failed, bounded; "" when it succeeded.
+	Error string `json:"error,omitempty"`
+}
+
+// Accepted reports whether the server accepted the revision itself
+// rather than answering with another one or failing.
+func (t Trial) Accepted() bool { return t.Error == "" && t.Negotiated == t.Revision }
 
 // Timings of a capture.
 type Timings struct {

@@ -62,6 +62,12 @@ type Options struct {
 	Now func() time.Time
 	// Probes are called after the lists, in order (see Probe).
 	Probes []Probe
+	// TrialRevisions are revisions to try after the capture, each with a
+	// handshake of its own in a new session (Capture.Trials). The
+	// requested revision itself is skipped.
+	TrialRevisions []string
+	// HandshakeOnly stops after the handshake: no lists, no probes.
+	HandshakeOnly bool
 }
 
 // Run captures one server at one protocol revision. The returned error is
@@ -69,6 +75,20 @@ type Options struct {
 // capture fails part-way, the partial capture is returned with the error
 // so that the frames seen so far can still be written.
 func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
+	if len(opts.TrialRevisions) > 0 {
+		trials := opts.TrialRevisions
+		opts.TrialRevisions = nil
+		c, err := Run(ctx, t, opts)
+		if err != nil {
+			return c, err
+		}
+		for _, v := range trials {
+			if v != c.RequestedVersion && !slices.ContainsFunc(c.Trials, func(tr Trial) bool { return tr.Revision == v }) {
+				c.Trials = append(c.Trials, Try(ctx, t, opts, v))
+			}
+		}
+		return c, nil
+	}
 	lim := opts.Limits.withDefaults()
 	now := opts.Now
 	if now == nil {
@@ -146,6 +166,10 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		return finish(err)
 	}
 
+	if opts.HandshakeOnly {
+		_ = cs.Close()
+		return finish(nil)
+	}
 	lists := now()
 	caps := advertised(c.HandshakeResult)
 	for _, method := range ListMethods {
@@ -158,11 +182,35 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		}
 	}
 	c.Timings.Lists = now().Sub(lists)
+	if subscribes(c.HandshakeResult) {
+		if err := c.trySubscribe(ctx, cs, rec, sess, lim); err != nil {
+			return finish(err)
+		}
+	}
 	if err := c.runProbes(ctx, cs, rec, sess, lim, opts.Probes); err != nil {
 		return finish(err)
 	}
 	_ = cs.Close()
 	return finish(nil)
+}
+
+// Try opens a session at one revision, handshake only, and reports
+// whether the server accepted it. It never fails: a failed handshake is
+// the trial's outcome.
+func Try(ctx context.Context, t Target, opts Options, revision string) Trial {
+	opts.ProtocolVersion, opts.HandshakeOnly, opts.Probes, opts.TrialRevisions = revision, true, nil, nil
+	tr := Trial{Revision: revision}
+	c, err := Run(ctx, t, opts)
+	switch {
+	case err != nil:
+		tr.Error = truncate(err.Error(), 500)
+	case c.ProtocolVersion != revision:
+		tr.Negotiated = c.ProtocolVersion
+		tr.Error = fmt.Sprintf("asked for %s, the server answered with %s", revision, c.ProtocolVersion)
+	default:
+		tr.Negotiated = c.ProtocolVersion
+	}
+	return tr
 }
 
 // blame turns an SDK error into the most useful explanation, checking
@@ -307,6 +355,54 @@ func advertised(handshake json.RawMessage) map[string]bool {
 	}
 }
 
+// subscribes reports whether the handshake advertises resources.subscribe.
+func subscribes(handshake json.RawMessage) bool {
+	var r struct {
+		Capabilities struct {
+			Resources *struct {
+				Subscribe bool `json:"subscribe"`
+			} `json:"resources"`
+		} `json:"capabilities"`
+	}
+	_ = json.Unmarshal(handshake, &r)
+	return r.Capabilities.Resources != nil && r.Capabilities.Resources.Subscribe
+}
+
+// trySubscribe checks that an advertised resources.subscribe answers: a
+// capability that was never implemented (-32601) can later be withdrawn
+// without breaking anyone, and validation reports the claim. It subscribes
+// to the first listed resource and unsubscribes at once. Sessions of
+// 2026-07-28 and later subscribe through a long-lived stream instead,
+// which a capture does not open.
+func (c *Capture) trySubscribe(ctx context.Context, cs *mcp.ClientSession, rec *recorder, sess *session, lim Limits) error {
+	uris := c.listedResourceURIs()
+	if len(uris) == 0 || c.ProtocolVersion >= "2026-07-28" {
+		return nil
+	}
+	before := rec.len()
+	rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
+	sdkErr := cs.Subscribe(rctx, &mcp.SubscribeParams{URI: uris[0]})
+	cancel()
+	ex, ok := lastExchange(rec.snapshot()[before:], MethodResourcesSubscribe)
+	if !ok || ex.ResponseFrame < 0 {
+		if sdkErr == nil {
+			sdkErr = errors.New("no request was sent")
+		}
+		return blame(ctx, rctx, sdkErr, rec, sess, MethodResourcesSubscribe, &LimitError{
+			Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(), Detail: "no answer to resources/subscribe"})
+	}
+	if ex.Error != nil {
+		c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagSubscribeError, Method: MethodResourcesSubscribe,
+			Message: fmt.Sprintf("resources/subscribe answered with error %d: %s", ex.Error.Code, ex.Error.Message),
+			Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code})
+		return nil
+	}
+	rctx, cancel = context.WithTimeout(ctx, lim.RequestTimeout)
+	_ = cs.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uris[0]})
+	cancel()
+	return nil
+}
+
 // readList reads one list to its last page, following nextCursor from the
 // raw result (not from the SDK's struct, which may have rejected it).
 func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *recorder, sess *session, lim Limits, method string) error {
@@ -333,7 +429,7 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 		if ex.Error != nil {
 			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagListError, Method: method,
 				Message: fmt.Sprintf("%s page %d answered with error %d: %s", method, page+1, ex.Error.Code, ex.Error.Message),
-				Frame:   ex.ResponseFrame})
+				Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code})
 			return nil
 		}
 		if ex.Batched {

@@ -36,6 +36,7 @@ func (o *Options) captures(ctx context.Context, revisions []string, verb string)
 			revs = []string{copts.ProtocolVersion}
 		}
 		t := s.Target(o.Environ, o.RepoDir)
+		first := len(caps)
 		for _, v := range revs {
 			copts.ProtocolVersion = v
 			c, err := capture.Run(ctx, t, copts)
@@ -46,8 +47,27 @@ func (o *Options) captures(ctx context.Context, revisions []string, verb string)
 				return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, err)
 			}
 		}
+		siblingTrials(caps[first:])
 	}
 	return caps, nil
+}
+
+// siblingTrials records, in each capture of one server, the others as
+// trials of their revisions: a capture asked for several revisions has
+// already tried each of them.
+func siblingTrials(caps []*capture.Capture) {
+	for _, c := range caps {
+		for _, o := range caps {
+			if o == c || o.RequestedVersion == c.RequestedVersion {
+				continue
+			}
+			t := capture.Trial{Revision: o.RequestedVersion, Negotiated: o.ProtocolVersion}
+			if !t.Accepted() {
+				t.Error = fmt.Sprintf("asked for %s, the server answered with %s", o.RequestedVersion, o.ProtocolVersion)
+			}
+			c.Trials = append(c.Trials, t)
+		}
+	}
 }
 
 // schemas loads Options.Schemas when the caller did not.
@@ -261,10 +281,24 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 	return nil
 }
 
+// sortSection sorts each list of a section and drops repeated
+// fingerprints: findings about the policy itself (an expired
+// acknowledgement) come from every step the policy ran over, the spec
+// gate's and the diff's, and are one fact.
 func sortSection(sec *report.Section) {
-	finding.Sort(sec.Spec)
-	finding.Sort(sec.Lint)
-	finding.Sort(sec.Changes)
+	seen := map[string]bool{}
+	for _, l := range []*[]finding.Finding{&sec.Spec, &sec.Lint, &sec.Changes} {
+		kept := (*l)[:0]
+		for _, f := range *l {
+			if seen[f.Fingerprint] {
+				continue
+			}
+			seen[f.Fingerprint] = true
+			kept = append(kept, f)
+		}
+		*l = kept
+		finding.Sort(*l)
+	}
 }
 
 func plural(n int, noun string) string {

@@ -345,3 +345,122 @@ func TestBuildTheBase(t *testing.T) {
 		t.Errorf("logs %q", logs)
 	}
 }
+
+// An expired acknowledgement is one finding, although the policy runs
+// over both the spec gate's findings and the diff's.
+func TestExpiredAcknowledgementOnce(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.json")
+	if err := manifest.WriteFile(full, snapshotOf(t, testserver.ModeFull)); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse("c.yaml", []byte("acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(t, inProcess(t, testserver.ModeToolsOnly))
+	o.Baseline, o.Config = full, cfg
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ruleCounts(res.Findings)[rules.ConfigAcknowledgementExpired]; n != 1 {
+		t.Errorf("%d config-acknowledgement-expired findings, want 1: %v", n, ruleCounts(res.Findings))
+	}
+}
+
+// stdioServer re-executes this test binary as a raw test server.
+func stdioServer(mode string) check.Server {
+	return check.Server{Name: mode, Command: []string{os.Args[0]}, Env: []string{testserver.EnvFor(mode)}}
+}
+
+// A capability advertised and never implemented is a spec finding of
+// validation, recorded in the snapshot; its later withdrawal is a fix.
+func TestCapabilityNeverWorked(t *testing.T) {
+	for _, c := range []struct{ mode, method string }{
+		{testserver.ModeCapabilityUnimplemented, capture.MethodPromptsList},
+		{testserver.ModeSubscribeUnimplemented, capture.MethodResourcesSubscribe},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			o := options(t, stdioServer(c.mode))
+			o.Environ = os.Environ()
+			o.ProtocolVersion = "2025-11-25"
+			res, err := check.Validate(context.Background(), o, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ruleCounts(res.Findings)[rules.CapabilityMethodNotFound] == 0 {
+				t.Errorf("no %s finding: %v", rules.CapabilityMethodNotFound, ruleCounts(res.Findings))
+			}
+			m, err := manifest.Build(res.Captures[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.FailedMethods[c.method] != capture.CodeMethodNotFound {
+				t.Fatalf("failedMethods = %v", m.FailedMethods)
+			}
+			if c.method == capture.MethodResourcesSubscribe {
+				return // the withdrawal is a diff fixture (no mode drops only subscribe)
+			}
+			base := filepath.Join(t.TempDir(), "base.json")
+			if err := manifest.WriteFile(base, m); err != nil {
+				t.Fatal(err)
+			}
+			// Head: the same lite tools, capabilities withdrawn.
+			o = options(t, stdioServer(testserver.ModeProbeHang))
+			o.Environ, o.ProtocolVersion, o.Baseline = os.Environ(), "2025-11-25", base
+			out, err := check.Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ruleCounts(out.Findings)
+			if got[rules.CapabilityUnimplementedRemoved] == 0 || got[rules.CapabilityPromptsRemoved]+got[rules.CapabilityResourcesRemoved]+got[rules.CapabilityResourcesSubscribeRemoved] != 0 {
+				t.Errorf("withdrawal not reported as a fix: %v", got)
+			}
+		})
+	}
+}
+
+// check tries the baseline's revision before calling it withdrawn.
+func TestProtocolSupportByTrial(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.json")
+	m := snapshotOf(t, testserver.ModeFull)
+	for _, c := range []struct {
+		name   string
+		server check.Server
+		rev    string
+		want   string
+		absent string
+	}{
+		// The in-process server accepts 2025-06-18 though head settles on 2026-07-28.
+		{"accepted", inProcess(t, testserver.ModeFull), "2025-06-18", "", rules.ProtocolVersionNoLongerSupported},
+		// newest-only answers 2025-11-25 to a request for 2025-06-18.
+		{"refused", stdioServer(testserver.ModeNewestOnly), "2025-06-18", rules.ProtocolVersionNoLongerSupported, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bm := *m
+			bm.ProtocolVersion, bm.Handshake, bm.SupportedVersions = c.rev, "initialize", nil
+			if err := manifest.WriteFile(base, &bm); err != nil {
+				t.Fatal(err)
+			}
+			o := options(t, c.server)
+			o.Environ, o.Baseline = os.Environ(), base
+			res, err := check.Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := res.Servers[0].Head
+			if tr, ok := head.Trial(c.rev); !ok || tr.Accepted() != (c.want == "") {
+				t.Errorf("trial = %+v, %v", tr, ok)
+			}
+			got := ruleCounts(res.Findings)
+			if c.want != "" && got[c.want] == 0 {
+				t.Errorf("no %s: %v", c.want, got)
+			}
+			if c.absent != "" && got[c.absent] != 0 {
+				t.Errorf("%s reported: %v", c.absent, got)
+			}
+		})
+	}
+}

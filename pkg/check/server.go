@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
@@ -94,11 +95,14 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		return nil, fmt.Errorf("baseline of %s: %w", label, err)
 	}
 	out.Base, out.BaseLabel = base, baseLabel
+	if base != nil {
+		o.tryBaseRevision(ctx, s, copts, base, head)
+	}
 	kept := o.Config.Policy(o.Now).Apply(found)
 	if base != nil {
 		var atBase []finding.Finding
 		if baseCapture != nil {
-			if atBase, err = spec.Validate(baseCapture, o.Schemas); err != nil {
+			if atBase, err = spec.ValidateWith(baseCapture, o.Schemas, o.lintOptions()); err != nil {
 				return nil, fmt.Errorf("validating the base of %s: %w", label, err)
 			}
 		}
@@ -123,6 +127,21 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	sortSection(&sec)
 	out.Section = sec
 	return out, nil
+}
+
+// tryBaseRevision opens a second session with head at the baseline's
+// revision when head settled on another one, so that the diff judges
+// the revision's support by trial rather than by head's list.
+func (o *Options) tryBaseRevision(ctx context.Context, s Server, copts capture.Options, base, head *manifest.Manifest) {
+	v := base.ProtocolVersion
+	if v == "" || v == head.ProtocolVersion || !slices.Contains(capture.Revisions, v) {
+		return
+	}
+	if _, done := head.Trial(v); done {
+		return
+	}
+	o.Log("trying %s at protocol %s", s.Describe(), v)
+	head.AddTrial(capture.Try(ctx, s.Target(o.Environ, o.RepoDir), copts, v))
 }
 
 // sortByKind adds findings to a report section by their rule's kind: lint

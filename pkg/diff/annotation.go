@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -47,32 +48,48 @@ func (d *differ) annotations(subj finding.Subject, b, h object) {
 		d.emit(rule, subj, ptr("/annotations", key), msg, jsonBool(bv), jsonBool(hv))
 	}
 	if be.readOnly != he.readOnly {
+		// One flip, one finding: readOnlyHint decides whether
+		// destructiveHint and idempotentHint count at all, so their
+		// effective changes are named here rather than reported again.
+		var effects []string
+		if be.destructive != he.destructive {
+			if he.destructive {
+				effects = append(effects, "it may now perform destructive updates (effective destructiveHint false → true)")
+			} else {
+				effects = append(effects, "it no longer claims destructive updates (effective destructiveHint true → false)")
+			}
+		}
+		if be.idempotent != he.idempotent {
+			if he.idempotent {
+				effects = append(effects, "it now counts as idempotent (effective idempotentHint false → true)")
+			} else {
+				effects = append(effects, "it is no longer idempotent (effective idempotentHint true → false): retries may repeat side effects")
+			}
+		}
+		also := ""
+		if len(effects) > 0 {
+			also = "; in effect " + strings.Join(effects, ", and ")
+		}
+		reported["destructiveHint"], reported["idempotentHint"] = true, true
 		if be.readOnly {
-			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintRemoved, "the tool is no longer read-only (readOnlyHint true → false)", true, false)
+			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintRemoved, "the tool is no longer read-only (readOnlyHint true → false)"+also, true, false)
 		} else {
-			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintAdded, "the tool now claims to be read-only (readOnlyHint false → true)", false, true)
+			report("readOnlyHint", rules.ToolAnnotationReadOnlyHintAdded, "the tool now claims to be read-only (readOnlyHint false → true)"+also, false, true)
 		}
-	}
-	if be.destructive != he.destructive {
-		why := ""
-		if be.readOnly != he.readOnly {
-			why = " because readOnlyHint changed"
+	} else {
+		if be.destructive != he.destructive {
+			if he.destructive {
+				report("destructiveHint", rules.ToolAnnotationDestructiveHintEnabled, "the tool may now perform destructive updates (effective destructiveHint false → true)", false, true)
+			} else {
+				report("destructiveHint", rules.ToolAnnotationDestructiveHintDisabled, "the tool no longer claims destructive updates (effective destructiveHint true → false)", true, false)
+			}
 		}
-		if he.destructive {
-			report("destructiveHint", rules.ToolAnnotationDestructiveHintEnabled, "the tool may now perform destructive updates (effective destructiveHint false → true"+why+")", false, true)
-		} else {
-			report("destructiveHint", rules.ToolAnnotationDestructiveHintDisabled, "the tool no longer claims destructive updates (effective destructiveHint true → false"+why+")", true, false)
-		}
-	}
-	if be.idempotent != he.idempotent {
-		why := ""
-		if be.readOnly != he.readOnly {
-			why = " because readOnlyHint changed"
-		}
-		if he.idempotent {
-			report("idempotentHint", rules.ToolAnnotationIdempotentHintAdded, "the tool now claims to be idempotent (effective idempotentHint false → true"+why+")", false, true)
-		} else {
-			report("idempotentHint", rules.ToolAnnotationIdempotentHintRemoved, "the tool is no longer idempotent (effective idempotentHint true → false"+why+"): retries may repeat side effects", true, false)
+		if be.idempotent != he.idempotent {
+			if he.idempotent {
+				report("idempotentHint", rules.ToolAnnotationIdempotentHintAdded, "the tool now claims to be idempotent (effective idempotentHint false → true)", false, true)
+			} else {
+				report("idempotentHint", rules.ToolAnnotationIdempotentHintRemoved, "the tool is no longer idempotent (effective idempotentHint true → false): retries may repeat side effects", true, false)
+			}
 		}
 	}
 	if be.openWorld != he.openWorld {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -34,6 +35,10 @@ func (d *differ) capabilities() {
 			case isNull(b):
 				d.emit(r.added, s, p, fmt.Sprintf("capability %s added", k), nil, h)
 			case isNull(h):
+				if m, ok := d.neverWorked(k); ok {
+					d.emit(rules.CapabilityUnimplementedRemoved, s, p, fmt.Sprintf("capability %s removed, which never worked: base answered %s with -32601 Method not found", k, m), b, nil)
+					continue
+				}
 				d.emit(r.removed, s, p, fmt.Sprintf("capability %s removed", k), b, nil)
 			default:
 				bo, ho := parseObject(b), parseObject(h)
@@ -69,6 +74,27 @@ func (d *differ) capabilityMap(k, p string, b, h json.RawMessage, bo, ho object)
 	}
 }
 
+// neverWorked reports whether base advertised a capability whose list
+// answered -32601 Method not found (every list of it, for resources), and
+// names the method.
+func (d *differ) neverWorked(capability string) (string, bool) {
+	var methods []string
+	switch capability {
+	case "prompts":
+		methods = []string{capture.MethodPromptsList}
+	case "resources":
+		methods = []string{capture.MethodResourcesList, capture.MethodResourceTemplatesList}
+	default:
+		return "", false
+	}
+	for _, m := range methods {
+		if d.base.FailedMethods[m] != capture.CodeMethodNotFound {
+			return "", false
+		}
+	}
+	return strings.Join(methods, " and "), true
+}
+
 // capabilityFlags compares the members of one capability present in both.
 func (d *differ) capabilityFlags(name string, b, h object) {
 	s := serverSubject
@@ -95,7 +121,9 @@ func (d *differ) capabilityFlags(name string, b, h object) {
 			if bt == ht {
 				continue
 			}
-			if bt {
+			if bt && d.base.FailedMethods[capture.MethodResourcesSubscribe] == capture.CodeMethodNotFound {
+				d.emit(rules.CapabilityUnimplementedRemoved, s, p, "resources.subscribe is no longer true, which never worked: base answered resources/subscribe with -32601 Method not found", bv, hv)
+			} else if bt {
 				d.emit(rules.CapabilityResourcesSubscribeRemoved, s, p, "resources.subscribe is no longer true", bv, hv)
 			} else {
 				d.emit(rules.CapabilityResourcesSubscribeAdded, s, p, "resources.subscribe is now true", bv, hv)

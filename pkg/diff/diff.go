@@ -131,6 +131,14 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 		fs = opts.Policy.Acknowledge(fs)
 	}
 	fs = dedupe(fs)
+	fs = group(fs, func(g *finding.Finding) {
+		if opts.Policy != nil {
+			// Only the marking: expired entries were reported above.
+			one := []finding.Finding{*g}
+			opts.Policy.Acknowledge(one)
+			g.Acknowledged = one[0].Acknowledged
+		}
+	})
 	finding.Sort(fs)
 
 	res := &Result{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"os"
 	"path/filepath"
@@ -222,7 +223,9 @@ func TestFindingShape(t *testing.T) {
 				if v == nil {
 					continue
 				}
-				c, err := manifest.Canonicalize(v)
+				// Items keep the order of data arrays (default, _meta):
+				// their values are canonical in the items' form.
+				c, err := canonjson.CanonicalizeOrdered(v)
 				if err != nil || !bytes.Equal(c, v) {
 					t.Errorf("%s: %s: value %s is not canonical JSON", fx.path, f.Rule, v)
 				}

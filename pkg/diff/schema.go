@@ -24,9 +24,13 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable
 	}
 	dialectOnly := sameButDialect(base, head)
+	enumOnly := d.enumOrder(subj, root, base, head, dir)
 	for _, c := range oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{})) {
 		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
 			continue
+		}
+		if enumOnly && c.Rule == rewrite {
+			continue // reported as tool-*-enum-order-changed
 		}
 		if dialectOnly && c.Rule == rewrite && c.BasePointer == "" && c.HeadPointer == "" {
 			continue // already tool-*-schema-dialect-changed, or an explicit default

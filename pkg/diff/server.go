@@ -92,17 +92,29 @@ func versionSet(supported []string, negotiated string) []string {
 
 func (d *differ) protocol() {
 	b, h := d.base, d.head
-	// Support sets are compared only where both sides can show support: a
-	// side without supportedVersions shows only its negotiated version.
-	if len(b.SupportedVersions) > 0 || len(h.SupportedVersions) > 0 {
-		bs := versionSet(b.SupportedVersions, b.ProtocolVersion)
-		hs := versionSet(h.SupportedVersions, h.ProtocolVersion)
-		for _, v := range bs {
-			if !slices.Contains(hs, v) {
-				d.emit(rules.ProtocolVersionNoLongerSupported, serverSubject, "/supportedVersions",
-					fmt.Sprintf("protocol version %s is no longer supported", v), jsonString(v), nil)
-			}
+	// A list of supported versions is a claim; a session at the revision
+	// is the proof. A revision base showed and head does not is withdrawn
+	// only when head's trial of it failed; without a trial, the missing
+	// listing is a warning that says so.
+	listed := len(b.SupportedVersions) > 0 || len(h.SupportedVersions) > 0
+	bs := versionSet(b.SupportedVersions, b.ProtocolVersion)
+	hs := versionSet(h.SupportedVersions, h.ProtocolVersion)
+	for _, v := range bs {
+		if slices.Contains(hs, v) {
+			continue
 		}
+		tr, tried := h.Trial(v)
+		switch {
+		case tried && tr.Accepted():
+		case tried:
+			d.emit(rules.ProtocolVersionNoLongerSupported, serverSubject, "/supportedVersions",
+				fmt.Sprintf("protocol version %s is no longer supported: a session of head at %s failed (%s)", v, v, tr.Error), jsonString(v), nil)
+		case listed:
+			d.emit(rules.ProtocolVersionNoLongerListed, serverSubject, "/supportedVersions",
+				fmt.Sprintf("protocol version %s is no longer listed by head, and no session tried it: whether clients of %s still connect is unknown", v, v), jsonString(v), nil)
+		}
+	}
+	if listed {
 		for _, v := range hs {
 			if !slices.Contains(bs, v) {
 				d.emit(rules.ProtocolVersionSupportAdded, serverSubject, "/supportedVersions",

@@ -56,8 +56,12 @@ type Finding struct {
 	After  json.RawMessage `json:"after,omitempty"`
 	// Revision is the protocol revision the finding was judged under, when
 	// it matters (spec findings).
-	Revision    string `json:"revision,omitempty"`
-	Fingerprint string `json:"fingerprint"`
+	Revision string `json:"revision,omitempty"`
+	// Subjects lists the items of a change reported once for all of them
+	// (the same change repeated across many tools); Subject is then the
+	// server.
+	Subjects    []Subject `json:"subjects,omitempty"`
+	Fingerprint string    `json:"fingerprint"`
 	// Acknowledged is set when .mcp-surface.yaml acknowledges the finding;
 	// acknowledged findings never fail a run.
 	Acknowledged string `json:"acknowledged,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -104,6 +105,17 @@ func Build(c *capture.Capture) (*Manifest, error) {
 	if err := m.setItems(raw); err != nil {
 		return nil, err
 	}
+	for _, t := range c.Trials {
+		m.AddTrial(t)
+	}
+	for _, d := range c.Diagnostics {
+		if (d.Code == capture.DiagListError || d.Code == capture.DiagSubscribeError) && d.RPCCode != 0 && d.Method != "" {
+			if m.FailedMethods == nil {
+				m.FailedMethods = map[string]int64{}
+			}
+			m.FailedMethods[d.Method] = d.RPCCode
+		}
+	}
 	return m, nil
 }
 
@@ -142,7 +154,9 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error)
 	}
 	entries := make([]entry, len(raw))
 	err := parallel(len(raw), func(i int) error {
-		canon, err := Canonicalize(raw[i])
+		// Items keep the order of every array whose order is meaning;
+		// only JSON Schema's sets (required, type) are sorted.
+		canon, err := canonjson.CanonicalizeOrdered(raw[i])
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %w", section, i, err)
 		}

@@ -6,6 +6,12 @@
 //     byte order of UTF-8 keys, which is also code point order);
 //   - arrays whose elements are all primitives (string, number, boolean,
 //     null) are sorted by their canonical encoding (required, enum, type…);
+//     an item's (tool, prompt, resource, template) arrays are sorted only
+//     where JSON Schema makes them sets (the values of required and type,
+//     outside default, examples, const and _meta: see
+//     canonjson.CanonicalizeOrdered), since elsewhere order is meaning (a
+//     reversed default is another default; enum order is what the model
+//     is shown);
 //   - arrays containing an object or an array keep their order, and each
 //     element is canonicalized (reordering anyOf/oneOf can change meaning);
 //   - numbers in one decimal form, exact (no float rounding): 1.0 → 1,

@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/infile"
 	"github.com/mcp-surface/mcp-surface/internal/outfile"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 // members returns the snapshot's small top-level members (all but the
@@ -46,6 +47,15 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 			vs[i] = v
 		}
 		if err := put("supportedVersions", vs); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.FailedMethods) > 0 {
+		fm := make(map[string]any, len(m.FailedMethods))
+		for k, v := range m.FailedMethods {
+			fm[k] = v
+		}
+		if err := put("failedMethods", fm); err != nil {
 			return nil, err
 		}
 	}
@@ -133,9 +143,21 @@ func (m *Manifest) CanonicalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	extra := map[string]json.RawMessage{"fingerprints": cfp}
+	if len(m.ProtocolTrials) > 0 {
+		// Like the fingerprints, outside the manifest hash: a trial is
+		// what one run observed, not what the server advertises.
+		tr, err := json.Marshal(m.ProtocolTrials)
+		if err != nil {
+			return nil, err
+		}
+		if extra["protocolTrials"], err = Canonicalize(tr); err != nil {
+			return nil, err
+		}
+	}
 	var buf bytes.Buffer
 	buf.Grow(m.size() + len(cfp))
-	if err := m.writeCanonical(&buf, map[string]json.RawMessage{"fingerprints": cfp}); err != nil {
+	if err := m.writeCanonical(&buf, extra); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -165,12 +187,14 @@ type fileShape struct {
 	Resources         []json.RawMessage `json:"resources"`
 	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
 	Fingerprints      json.RawMessage   `json:"fingerprints"`
+	ProtocolTrials    []capture.Trial   `json:"protocolTrials"`
+	FailedMethods     map[string]int64  `json:"failedMethods"`
 }
 
 var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
-	"resources": true, "resourceTemplates": true, "fingerprints": true,
+	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true,
 }
 
 // FromCanonicalJSON reads a snapshot file (pretty-printed or compact). It
@@ -209,6 +233,9 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 		Handshake:         f.Handshake,
 		SupportedVersions: slices.Sorted(slices.Values(f.SupportedVersions)),
 	}
+	if len(f.FailedMethods) > 0 {
+		m.FailedMethods = f.FailedMethods
+	}
 	var err error
 	for _, x := range []struct {
 		name string
@@ -228,6 +255,12 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	}
 	if err := m.setItems(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	for _, t := range f.ProtocolTrials {
+		if t.Revision == "" {
+			return nil, errors.New("snapshot protocolTrials: a trial without a revision")
+		}
+		m.AddTrial(t)
 	}
 	return m, nil
 }

@@ -1,6 +1,12 @@
 package manifest
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+)
 
 // FormatVersion is the snapshot format written by this version; readers
 // refuse a newer one.
@@ -48,12 +54,42 @@ type Manifest struct {
 	Capabilities json.RawMessage
 	// Instructions is the raw instructions value, nil when absent.
 	Instructions json.RawMessage
+	// FailedMethods maps each advertised list (or resources/subscribe)
+	// that answered with a JSON-RPC error to the error's code: a
+	// capability that was advertised but never worked. nil when none.
+	FailedMethods map[string]int64
 	// Items, sorted by ID.
 	Tools             []Item
 	Prompts           []Item
 	Resources         []Item
 	ResourceTemplates []Item
 	Fingerprints      Fingerprints
+	// ProtocolTrials are handshakes tried at other revisions (sorted by
+	// revision): evidence about the server, not part of its surface, so
+	// they are written to the file but kept out of the manifest hash.
+	ProtocolTrials []capture.Trial
+}
+
+// Trial returns the trial of a revision, if one was made.
+func (m *Manifest) Trial(revision string) (capture.Trial, bool) {
+	for _, t := range m.ProtocolTrials {
+		if t.Revision == revision {
+			return t, true
+		}
+	}
+	return capture.Trial{}, false
+}
+
+// AddTrial records a trial, replacing an earlier one of the same revision.
+func (m *Manifest) AddTrial(t capture.Trial) {
+	for i := range m.ProtocolTrials {
+		if m.ProtocolTrials[i].Revision == t.Revision {
+			m.ProtocolTrials[i] = t
+			return
+		}
+	}
+	m.ProtocolTrials = append(m.ProtocolTrials, t)
+	slices.SortFunc(m.ProtocolTrials, func(a, b capture.Trial) int { return strings.Compare(a.Revision, b.Revision) })
 }
 
 // Section names, as top-level keys of the snapshot file.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -160,9 +161,9 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := manifest.Canonicalize(compact)
+			again, err := canonjson.CanonicalizeOrdered(compact)
 			if err != nil || !bytes.Equal(again, compact) {
-				t.Errorf("canonical JSON is not a fixed point of Canonicalize")
+				t.Errorf("canonical JSON is not a fixed point of CanonicalizeOrdered")
 			}
 		}
 	}

@@ -33,16 +33,19 @@ var annotationChangeRules = []Rule{
 	surfaceChange(ToolAnnotationReadOnlyHintRemoved, SeverityRisky, "meta", "sec",
 		"The tool is no longer read-only",
 		`The tool may now modify its environment: read-only allowlists, dry-run agents and
-auto-approval rules no longer hold. Usually also reported: ‵tool-annotation-destructive-hint-enabled‵
-when the head tool keeps the default destructive value.`+effectiveHelp),
+auto-approval rules no longer hold. One finding per flip: its message also names what the
+flip does to the effective ‵destructiveHint‵ and ‵idempotentHint‵ (a tool that keeps the default
+‵destructiveHint‵ may now perform destructive updates), which are not reported again.`+effectiveHelp),
 	surfaceChange(ToolAnnotationReadOnlyHintAdded, SeverityRisky, "meta", "sec",
 		"The tool now claims to be read-only",
 		`A relaxation: clients may stop asking for confirmation. Verify that the implementation
-really became read-only.`+effectiveHelp),
+really became read-only. The message names the effect on the effective ‵destructiveHint‵ and
+‵idempotentHint‵, which are not reported again.`+effectiveHelp),
 	surfaceChange(ToolAnnotationDestructiveHintEnabled, SeverityRisky, "meta", "sec",
 		"The tool may now perform destructive updates",
-		`Effective ‵destructiveHint‵ went from false to true (explicitly, or because the tool stopped
-being read-only and keeps the default). The tool may now delete or overwrite; gate security-relevant
+		`Effective ‵destructiveHint‵ went from false to true while ‵readOnlyHint‵ stayed as it was
+(a flip of ‵readOnlyHint‵ is one ‵tool-annotation-read-only-hint-*‵ finding that names this
+effect). The tool may now delete or overwrite; gate security-relevant
 changes with ‵--fail-on-tag sec‵.`+effectiveHelp),
 	surfaceChange(ToolAnnotationDestructiveHintDisabled, SeverityRisky, "meta", "sec",
 		"The tool no longer claims destructive updates",

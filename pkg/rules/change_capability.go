@@ -27,6 +27,7 @@ const (
 	CapabilityExperimentalAdded         = "capability-experimental-added"
 	CapabilityExperimentalChanged       = "capability-experimental-changed"
 	CapabilityUnknownChanged            = "capability-unknown-changed"
+	CapabilityUnimplementedRemoved      = "capability-unimplemented-removed"
 )
 
 var capabilityChangeRules = []Rule{
@@ -58,6 +59,14 @@ capability was removed.`),
 	surfaceChange(CapabilityResourcesSubscribeAdded, SeverityMinor, "surface", "",
 		"capabilities.resources.subscribe became true",
 		`Additive.`),
+	surfaceChange(CapabilityUnimplementedRemoved, SeverityMinor, "surface", "",
+		"A capability that never worked is no longer advertised",
+		`Base advertised ‵prompts‵, ‵resources‵ or ‵resources.subscribe‵, but its capture recorded that
+the method behind it (‵prompts/list‵, ‵resources/list‵, ‵resources/subscribe‵) answered -32601
+Method not found (the snapshot's ‵failedMethods‵). No client could use it, so withdrawing the
+declaration breaks nobody: it fixes the ‵capability-method-not-found‵ finding of base. Reported
+instead of ‵capability-prompts-removed‵, ‵capability-resources-removed‵ or
+‵capability-resources-subscribe-removed‵.`),
 	surfaceChange(CapabilityListChangedRemoved, SeverityRisky, "surface", "",
 		"A listChanged capability is no longer true",
 		`No request fails, but clients that relied on ‵notifications/*/list_changed‵ keep stale

@@ -27,6 +27,7 @@ func helpText(s string) string {
 
 const (
 	ProtocolVersionNoLongerSupported = "protocol-version-no-longer-supported"
+	ProtocolVersionNoLongerListed    = "protocol-version-no-longer-listed"
 	ProtocolVersionSupportAdded      = "protocol-version-support-added"
 	ProtocolVersionDowngraded        = "protocol-version-downgraded"
 	ProtocolVersionUpgraded          = "protocol-version-upgraded"
@@ -50,15 +51,24 @@ var protocolChangeRules = []Rule{
 		"A protocol version the base server accepted is no longer accepted",
 		`Clients that speak this revision must disconnect after the handshake: every call they make fails.
 
-**How it is observed.** Support is observable when the snapshots list ‵supportedVersions‵
-(the 2026-07-28 ‵server/discover‵ handshake, or a capture that recorded the list): a version
-listed in base and missing from head is reported here. With an ‵initialize‵ handshake the
-snapshot only records the negotiated revision, not the one the harness requested, so a
-move to an older revision is reported as ‵protocol-version-downgraded‵ instead
-(risky): it almost always means the base revision is gone as well.
+**How it is observed.** By trial, never by claim: servers often list only their newest revision
+in ‵server/discover‵ and still accept an older ‵initialize‵. A revision base accepted (listed in
+its ‵supportedVersions‵, or negotiated) counts as withdrawn only when a session of head at that
+revision failed or settled on another revision (the snapshot's ‵protocolTrials‵). ‵check‵ makes
+that trial whenever the baseline's revision differs from head's; a capture asked for several
+revisions records each as a trial of the others. Without a trial the change is
+‵protocol-version-no-longer-listed‵ (a warning) instead.
 
 **What to do.** Keep accepting the revision, or ship the change as a major version and tell
 your users which client versions they need.`),
+	surfaceChange(ProtocolVersionNoLongerListed, SeverityRisky, "surface", "wire",
+		"A protocol version base accepted is no longer listed, and no trial was made",
+		`Head's ‵supportedVersions‵ (or its negotiated revision) no longer shows a revision base
+accepted, but nothing tried that revision against head, so whether clients of that revision
+still connect is unknown: many servers list only their newest revision and still accept older
+ones. Run ‵check‵ (which opens a session at the baseline's revision), or capture head with
+every revision you care about (‵--protocol-version A,B‵); with a trial this becomes either
+nothing (accepted) or ‵protocol-version-no-longer-supported‵ (refused).`),
 	surfaceChange(ProtocolVersionSupportAdded, SeverityMinor, "surface", "",
 		"The server accepts an additional protocol version",
 		`Additive: clients keep the revision they speak. Observed from ‵supportedVersions‵
@@ -99,12 +109,13 @@ that link to decide whether to trust the server.`),
 	surfaceChange(ServerVersionChanged, SeverityInfo, "meta", "",
 		"serverInfo.version changed",
 		`Informational; the versioning rules compare it with the worst change.`),
-	surfaceChange(ServerVersionNotBumped, SeverityInfo, "meta", "versioning",
+	surfaceChange(ServerVersionNotBumped, SeverityRisky, "meta", "versioning",
 		"Breaking or risky changes but serverInfo.version is unchanged",
 		`The surface changed incompatibly while the server still reports the same version, so
-clients cannot tell the two builds apart. Quiet by default (info); raise it in
-‵.mcp-surface.yaml‵ (‵severity: {server-version-not-bumped: breaking}‵) to enforce semver.
-It is judged after severity overrides, so a change you turned off does not count.`),
+clients cannot tell the two builds apart. A warning by default, shown next to the changes that
+caused it; raise it in ‵.mcp-surface.yaml‵ (‵severity: {server-version-not-bumped: breaking}‵)
+to enforce semver, or lower it to ‵info‵ to hide it. It is judged after severity overrides, so
+a change you turned off does not count, and it never counts as an incompatible change itself.`),
 	surfaceChange(ServerVersionDecreased, SeverityInfo, "meta", "versioning",
 		"serverInfo.version moved backwards",
 		`Both versions parse as semver (a leading ‵v‵ is accepted) and head's is lower. Usually a

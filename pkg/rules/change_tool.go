@@ -53,6 +53,8 @@ const (
 	ToolOutputSchemaAdded             = "tool-output-schema-added"
 	ToolOutputSchemaRemoved           = "tool-output-schema-removed"
 	ToolOutputSchemaDialectChanged    = "tool-output-schema-dialect-changed"
+	ToolInputEnumOrderChanged         = "tool-input-enum-order-changed"
+	ToolOutputEnumOrderChanged        = "tool-output-enum-order-changed"
 	ToolListOrderChanged              = "tool-list-order-changed"
 	ToolUnknownFieldChanged           = "tool-unknown-field-changed"
 )
@@ -166,6 +168,17 @@ the data.`),
 	surfaceChange(ToolOutputSchemaDialectChanged, SeverityRisky, "output", "",
 		"outputSchema.$schema changed",
 		`As for ‵tool-input-schema-dialect-changed‵, in the forward direction.`),
+	surfaceChange(ToolInputEnumOrderChanged, SeverityPatch, "input", "llm",
+		"An input enum lists the same values in another order",
+		`Every call that was valid still is, but hosts show the values to the model in the order
+served, and models favour the first ones: the change can shift which value a model picks.
+The snapshot keeps enum order for this reason (only ‵required‵ and ‵type‵ are sorted).
+Reported instead of ‵input-schema-equivalent-rewrite‵ when the reorder is the only edit of the
+schema; when values were also added or removed, those are reported and the order is not.`),
+	surfaceChange(ToolOutputEnumOrderChanged, SeverityPatch, "output", "llm",
+		"An output enum lists the same values in another order",
+		`The results allowed are the same; the model reads the schema's values in the new order.
+As for ‵tool-input-enum-order-changed‵, in the forward direction.`),
 	surfaceChange(ToolListOrderChanged, SeverityInfo, "meta", "llm",
 		"The order of tools in tools/list changed",
 		`The order changes the model's prompt prefix (cache invalidation, selection bias) but not

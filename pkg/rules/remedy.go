@@ -79,6 +79,7 @@ var remedies = map[string]Remedy{
 	InvalidUtf8:                             {"Text reads as U+FFFD; strict clients drop the message", "Encode every string as UTF-8"},
 	JsonrpcEnvelopeInvalid:                  {"Clients drop the message or close the session", "Send valid JSON-RPC 2.0 messages (jsonrpc, id, result or error)"},
 	ListRequestFailed:                       {"Clients see an advertised list fail", "Answer the list, or stop advertising its capability"},
+	CapabilityMethodNotFound:                {"Clients that trust the capability find its method missing", "Implement the method, or stop advertising the capability"},
 	NegotiatedVersionUnknown:                {"Clients cannot tell which protocol rules apply", "Negotiate a published MCP protocol revision"},
 	OutputAdditionalPropertiesAllowed:       {"Clients may get keys they reject", "Keep the object closed"},
 	OutputAdditionalPropertiesSchemaWidened: outputWidened,

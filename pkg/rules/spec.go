@@ -10,6 +10,7 @@ const (
 	JsonrpcEnvelopeInvalid             = "jsonrpc-envelope-invalid"
 	StdoutNotJsonrpc                   = "stdout-not-jsonrpc"
 	ListRequestFailed                  = "list-request-failed"
+	CapabilityMethodNotFound           = "capability-method-not-found"
 	NegotiatedVersionUnknown           = "negotiated-version-unknown"
 	HandshakeFallback                  = "handshake-fallback"
 	SdkRejectedResult                  = "sdk-rejected-result"
@@ -134,7 +135,22 @@ but answered the matching list request (` + "`tools/list`" + `, ` + "`prompts/li
 ` + "`resources/templates/list`" + `) with a JSON-RPC error. Clients treat a declared capability as a
 promise and show the server as broken, or with nothing in it.
 
-Either answer the list (an empty list is fine) or stop declaring the capability.`,
+Either answer the list (an empty list is fine) or stop declaring the capability. An answer of
+` + "`-32601`" + ` (Method not found) is ` + "`capability-method-not-found`" + ` instead.`,
+	},
+	{
+		ID: CapabilityMethodNotFound, Kind: KindSpec, Level: LevelError,
+		Tags:    []string{"spec", "wire"},
+		Summary: "A capability is advertised, but its method answers -32601 Method not found",
+		Help: `The server declared ` + "`prompts`" + `, ` + "`resources`" + ` or ` + "`resources.subscribe`" + ` in its
+handshake, but the method behind it (` + "`prompts/list`" + `, ` + "`resources/list`" + `,
+` + "`resources/templates/list`" + `, ` + "`resources/subscribe`" + `) answered with JSON-RPC error -32601 (Method
+not found): the capability was never implemented. Clients that trust the declaration show
+the server as broken. The capture records the failure in the snapshot (` + "`failedMethods`" + `), so
+that withdrawing the declaration later is reported as a fix, not as a break.
+
+Implement the method, or stop declaring the capability (usually a default of the server's
+SDK that registers the capability without a handler).`,
 	},
 	{
 		ID: NegotiatedVersionUnknown, Kind: KindSpec, Level: LevelError,

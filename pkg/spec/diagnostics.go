@@ -35,7 +35,19 @@ func (k *checker) diagnostics(c *capture.Capture) {
 				continue
 			}
 			seen[d.Code+ptr] = true
+			if d.RPCCode == capture.CodeMethodNotFound {
+				k.add(rules.CapabilityMethodNotFound, server, ptr, fmt.Sprintf("the capability is advertised, but %s answered -32601 Method not found: it was never implemented", firstNonEmpty(d.Method, "a list")))
+				continue
+			}
 			k.add(rules.ListRequestFailed, server, ptr, fmt.Sprintf("%s answered with an error although the server advertises the capability: %s", firstNonEmpty(d.Method, "a list"), oneLine(firstNonEmpty(d.Detail, d.Message))))
+		case capture.DiagSubscribeError:
+			// Only "not found" proves the claim false: a real subscribe
+			// may refuse the one resource the capture tried.
+			if d.RPCCode != capture.CodeMethodNotFound || seen[d.Code] {
+				continue
+			}
+			seen[d.Code] = true
+			k.add(rules.CapabilityMethodNotFound, server, "/capabilities/resources/subscribe", "resources.subscribe is advertised, but resources/subscribe answered -32601 Method not found: it was never implemented")
 		case capture.DiagHandshakeFallback:
 			if seen[d.Code] {
 				continue

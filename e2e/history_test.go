@@ -1,0 +1,132 @@
+package e2e
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+var updateHistory = flag.Bool("update-history", false, "rewrite the finding lines of testdata/history.txt (comments are kept only for lines that stay)")
+
+// historyFile lists, for each consecutive pair of published versions of a
+// reference server, the error-level findings of `mcp-surface diff`: one
+// "PAIR RULE SUBJECT POINTER" line each, with a comment above it that
+// justifies the error from the two versions' raw surfaces.
+const historyFile = "testdata/history.txt"
+
+// histories are the published versions diffed, oldest first; the last
+// is the pinned current package.
+var histories = []struct {
+	server   string
+	versions []string // npm aliases (package.json), then "" for the current pin
+	args     func(t *testing.T, entry string) []string
+}{
+	{"everything", []string{"everything-2026.1.26", "everything-2026.7.4", "everything-2026.8.18", ""}, func(t *testing.T, e string) []string {
+		return []string{"--", "node", e, "stdio"}
+	}},
+	{"filesystem", []string{"filesystem-2026.1.14", "filesystem-2026.7.4", "filesystem-2026.7.10", ""}, func(t *testing.T, e string) []string {
+		return []string{"--", "node", e, "/"}
+	}},
+	{"memory", []string{"memory-2025.11.25", "memory-2026.1.26", "memory-2026.7.4", ""}, func(t *testing.T, e string) []string {
+		return []string{"--env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"), "--", "node", e}
+	}},
+}
+
+func aliasEntry(alias, server string) string {
+	if alias == "" {
+		return serverPath("server-" + server)
+	}
+	abs, _ := filepath.Abs(filepath.Join("node_modules", alias, "dist", "index.js"))
+	return abs
+}
+
+func label(alias, server string) string {
+	if alias == "" {
+		return server + "-current"
+	}
+	return alias
+}
+
+// Real history: each consecutive pair of published versions is captured
+// and diffed, and its errors must be exactly the justified list.
+func TestPublishedHistory(t *testing.T) {
+	requireNode(t)
+	var got []string
+	for _, h := range histories {
+		var snaps []string
+		for _, v := range h.versions {
+			m := captureTo(t, "2025-11-25", h.args(t, aliasEntry(v, h.server))...)
+			p := filepath.Join(t.TempDir(), label(v, h.server)+".json")
+			if err := manifest.WriteFile(p, m); err != nil {
+				t.Fatal(err)
+			}
+			snaps = append(snaps, p)
+		}
+		for i := 1; i < len(snaps); i++ {
+			pair := label(h.versions[i-1], h.server) + ".." + label(h.versions[i], h.server)
+			r := mcpSurface(t, "diff", "--format", "json", "--fail-on", "none", snaps[i-1], snaps[i])
+			if r.code != 0 {
+				t.Fatalf("%s: diff exit %d: %s", pair, r.code, r.stderr)
+			}
+			var rep struct {
+				Findings []struct {
+					Rule, Level, Pointer string
+					Subject              struct{ Kind, Name string }
+				}
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatalf("%s: %v", pair, err)
+			}
+			for _, f := range rep.Findings {
+				if f.Level == "error" {
+					got = append(got, strings.Join([]string{pair, f.Rule, f.Subject.Kind + ":" + f.Subject.Name, f.Pointer}, " "))
+				}
+			}
+		}
+	}
+	slices.Sort(got)
+	data, err := os.ReadFile(historyFile)
+	if err != nil && !*updateHistory {
+		t.Fatal(err)
+	}
+	var want []string
+	comments := map[string][]string{}
+	var pending []string
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "#"):
+			pending = append(pending, l)
+		case strings.TrimSpace(l) != "":
+			want = append(want, l)
+			comments[l] = pending
+			pending = nil
+		}
+	}
+	if *updateHistory {
+		var b strings.Builder
+		b.WriteString("# Errors of `mcp-surface diff` between consecutive published versions of the\n# reference servers (e2e/history_test.go); each is justified by the comment above it.\n")
+		for _, l := range got {
+			for _, c := range comments[l] {
+				if !strings.HasPrefix(c, "# Errors of") && !strings.HasPrefix(c, "# reference servers") {
+					b.WriteString(c + "\n")
+				}
+			}
+			b.WriteString(l + "\n")
+		}
+		if err := os.WriteFile(historyFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("errors on the published history differ from %s (-want +got):\n%s", historyFile, d)
+	}
+}
