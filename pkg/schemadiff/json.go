@@ -530,7 +530,13 @@ func canonNumber(s string) string {
 // appendCanon appends the canonical encoding of v, canonjson's form: keys
 // sorted, compact, canonical numbers, arrays of primitives sorted, the
 // one string escaper.
-func appendCanon(buf []byte, v *value) []byte {
+func appendCanon(buf []byte, v *value) []byte { return appendJSON(buf, v, true) }
+
+// appendJSON is appendCanon with the sorting of primitive arrays chosen:
+// a keyword's array (required, type) is a set, but an instance's array
+// (a const or enum value, a default) is a sequence: [1, 2] and [2, 1]
+// are different values.
+func appendJSON(buf []byte, v *value, sortPrimitives bool) []byte {
 	switch v.kind {
 	case vNull:
 		return append(buf, "null"...)
@@ -554,11 +560,11 @@ func appendCanon(buf []byte, v *value) []byte {
 				buf = append(buf, ',')
 			}
 			st := len(buf)
-			buf = appendCanon(buf, e)
+			buf = appendJSON(buf, e, sortPrimitives)
 			spans = append(spans, [2]int{st, len(buf)})
 			prim = prim && e.kind != vArr && e.kind != vObj
 		}
-		if prim {
+		if prim && sortPrimitives {
 			buf = canonjson.SortElements(buf, start, spans)
 		}
 		return append(buf, ']')
@@ -570,7 +576,7 @@ func appendCanon(buf []byte, v *value) []byte {
 			}
 			buf = canonjson.AppendString(buf, m.k)
 			buf = append(buf, ':')
-			buf = appendCanon(buf, m.v)
+			buf = appendJSON(buf, m.v, sortPrimitives)
 		}
 		return append(buf, '}')
 	}
@@ -585,8 +591,10 @@ func canon(v *value) []byte {
 	return appendCanon(nil, v)
 }
 
-// canonString is canon as a string, used as a set key.
-func canonString(v *value) string { return string(appendCanon(nil, v)) }
+// canonString is the key of an instance value (a const or enum value) in
+// a set of values: canonical JSON whose arrays keep their order, as JSON
+// Schema's equality of instances does.
+func canonString(v *value) string { return string(appendJSON(nil, v, false)) }
 
 // short renders v for a message: canonical JSON cut to a readable length.
 func short(v *value) string {
