@@ -139,7 +139,8 @@ type Options struct {
 	BuildOutput io.Writer
 	// Parallel bounds concurrent servers; 0 means 4.
 	Parallel int
-	// Log receives progress lines; nil for none.
+	// Log receives progress lines, one call at a time (Run serializes
+	// them across the servers it checks concurrently); nil for none.
 	Log func(format string, args ...any)
 	// Clients are client profiles every tool is checked against (the
 	// client-* lint, tool-became-client-incompatible in the diff), in
@@ -217,6 +218,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
+	} else {
+		// Servers are checked concurrently; the caller's Log sees one
+		// line at a time.
+		var mu sync.Mutex
+		log := o.Log
+		o.Log = func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			log(format, args...)
+		}
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = 4
