@@ -229,6 +229,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			log(format, args...)
 		}
 	}
+	if o.BuildOutput != nil {
+		o.BuildOutput = &lockedWriter{w: o.BuildOutput}
+	}
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
@@ -318,4 +321,17 @@ func (o *Options) locate(ctx context.Context, outs []*Outcome) {
 			out.Section.Locations = l.LocateAll(all)
 		}
 	}
+}
+
+// lockedWriter lets the builds of several servers' bases share the
+// caller's writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
