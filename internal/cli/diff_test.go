@@ -74,7 +74,8 @@ func TestDiffText(t *testing.T) {
 		"tool get_user\n  note    tool-description-changed  /description\n",
 		"…a user by {+numeric +}id.",
 		"server\n  warning server-version-not-bumped  /serverInfo/version\n",
-		"1 error, 1 warning, 1 note; worst change: breaking; suggested version bump: major\n",
+		"1 error, 1 warning, 2 notes; worst change: breaking; suggested version bump: major\n",
+		"  note    context-cost-changed\n          context cost changed from 47 to 32 tokens per session (-15, -32%, o200k_base); largest: legacy -16 (removed), get_user +1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -118,7 +119,7 @@ func TestDiffJSON(t *testing.T) {
 	if report.ReportVersion != 1 || s["failed"] != true || s["failOn"] != "error" {
 		t.Errorf("report = %+v", report)
 	}
-	if s["error"] != 1.0 || s["warning"] != 1.0 || s["note"] != 1.0 || s["info"] != 0.0 || s["worstSeverity"] != "breaking" ||
+	if s["error"] != 1.0 || s["warning"] != 1.0 || s["note"] != 2.0 || s["info"] != 0.0 || s["worstSeverity"] != "breaking" ||
 		s["suggestedBump"] != "major" || len(s["baseManifestHash"].(string)) != 64 || s["baseManifestHash"] == s["headManifestHash"] {
 		t.Errorf("summary = %v", s)
 	}
@@ -168,7 +169,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("acknowledged run: exit %d, %s\n%s", code, stderr, text)
 	}
-	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "3 acknowledged") {
+	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "4 acknowledged") {
 		t.Errorf("acknowledged findings not shown:\n%s", text)
 	}
 }

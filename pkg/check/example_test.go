@@ -81,6 +81,7 @@ func ExampleRun() {
 	fmt.Println("fails at error:", res.Fails(rules.LevelError, nil))
 	// Output:
 	// error tool-removed forecast
+	// note context-cost-changed
 	// info server-version-changed
 	// fails at error: true
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -98,6 +100,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	if base != nil {
 		o.tryBaseRevision(ctx, s, copts, base, head)
 	}
+	found = append(found, o.contextCost(&sec, base, head)...)
 	kept := o.Config.Policy(o.Now).Apply(found)
 	if base != nil {
 		var atBase []finding.Finding
@@ -162,4 +165,29 @@ func sortByKind(sec *report.Section, fs []finding.Finding, other rules.Kind) {
 			sec.Spec = append(sec.Spec, f)
 		}
 	}
+}
+
+// contextCost counts the context cost of head (and base) for the report's
+// cost line, and checks head against the configured budgets (the increase
+// budget is the diff's: it needs both sides).
+func (o *Options) contextCost(sec *report.Section, base, head *manifest.Manifest) []finding.Finding {
+	var cfg config.Cost
+	if o.Config != nil {
+		cfg = o.Config.Cost
+	}
+	counter, err := cost.NewCounter(cfg.Options())
+	if err != nil {
+		o.Log("context cost not counted: %v", err)
+		return nil
+	}
+	if sec.CostHead, err = counter.Compute(head); err != nil {
+		o.Log("context cost not counted: %v", err)
+		return nil
+	}
+	if base != nil {
+		if sec.CostBase, err = counter.Compute(base); err != nil {
+			sec.CostBase = nil
+		}
+	}
+	return cfg.Budget.Check(sec.CostHead)
 }

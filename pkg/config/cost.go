@@ -14,8 +14,8 @@ import (
 
 // Cost configures the context cost (cost:).
 type Cost struct {
-	// Set is true when the file has a cost: key: comparisons then report
-	// the change of the context cost (context-cost-changed).
+	// Set is true when the file has a cost: key. Comparisons report the
+	// change of the context cost (context-cost-changed) either way.
 	Set bool
 	// Encoding counts tokens; "" is cost.DefaultEncoding.
 	Encoding cost.Encoding

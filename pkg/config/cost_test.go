@@ -53,9 +53,9 @@ func TestCost(t *testing.T) {
 		}
 	}
 
-	// Without cost:, the comparison leaves the cost alone.
+	// Without cost:, the cost is still compared, with the defaults.
 	c, err = Parse("x", []byte("profile: strict\n"))
-	if err != nil || c.Cost.Set || c.DiffOptions(time.Time{}).Cost != nil {
+	if o := c.DiffOptions(time.Time{}).Cost; err != nil || c.Cost.Set || o == nil || o.Encoding != "" || o.Budget != (cost.Budget{}) {
 		t.Errorf("no cost: key: %+v, %v", c, err)
 	}
 	// An empty cost: mapping turns it on.

@@ -9,7 +9,10 @@ import (
 // DiffOptions maps the configuration onto the diff engine's options, with
 // the policy bound to now. A nil Config gives the defaults.
 func (c *Config) DiffOptions(now time.Time) diff.Options {
-	o := diff.Options{Now: now}
+	// The context cost is compared by default (context-cost-changed is a
+	// note; turn it off under severity: like any rule); cost: chooses the
+	// encoding and the budgets.
+	o := diff.Options{Now: now, Cost: &diff.CostOptions{}}
 	if c == nil {
 		return o
 	}
@@ -33,8 +36,6 @@ func (c *Config) DiffOptions(now time.Time) diff.Options {
 		LengthSpikeMinChars: c.Text.LengthSpikeMinChars,
 		EncodedMinLength:    c.Text.EncodedMinLength,
 	}
-	if c.Cost.Set {
-		o.Cost = &diff.CostOptions{Encoding: c.Cost.Encoding, Budget: c.Cost.Budget}
-	}
+	o.Cost = &diff.CostOptions{Encoding: c.Cost.Encoding, Budget: c.Cost.Budget}
 	return o
 }

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,7 +49,15 @@ func everything(t *testing.T) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := diff.Diff(base, head, diff.Options{})
+	res := diff.Diff(base, head, diff.Options{Cost: &diff.CostOptions{}}) // as check compares
+	costBase, err := cost.Compute(base, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	costHead, err := cost.Compute(head, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	loc, err := locate.New(locate.Options{Snapshot: "mcp-surface.json", SnapshotData: headData})
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +70,8 @@ func everything(t *testing.T) *report.Report {
 		Snapshot:  "mcp-surface.json",
 		Locations: loc.LocateAll(res.Findings),
 		Notes:     []string{"Captured `node dist/index.js stdio` over stdio."},
+		CostBase:  costBase,
+		CostHead:  costHead,
 	}}}
 }
 

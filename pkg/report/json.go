@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io"
 	"regexp"
 
@@ -59,6 +60,9 @@ type jsonServer struct {
 	Snapshot string            `json:"snapshot,omitempty"`
 	Subjects []finding.Subject `json:"subjects,omitempty"`
 	Notes    []string          `json:"notes,omitempty"`
+	// ContextCost is the context cost of both surfaces (pkg/cost's
+	// tables), so that a publish step renders the same cost line.
+	ContextCost *jsonCost `json:"contextCost,omitempty"`
 }
 
 func failOnName(l rules.Level) string {
@@ -84,7 +88,7 @@ func renderJSON(w io.Writer, r *Report, o Options) error {
 		out.Servers = append(out.Servers, jsonServer{
 			Name: s.Server, Command: s.Command, Base: s.Base, Head: s.Head,
 			Summary: s.Summary(), Failed: s.Failed(o.FailOn), Snapshot: s.Snapshot,
-			Subjects: s.Subjects, Notes: s.Notes,
+			Subjects: s.Subjects, Notes: s.Notes, ContextCost: costOf(s),
 		})
 		for _, it := range s.Items() {
 			f := it.Finding
@@ -140,6 +144,10 @@ func DecodeJSON(data []byte) (*Report, error) {
 			Snapshot: s.Snapshot, Subjects: s.Subjects, Notes: s.Notes,
 			Locations: map[string]locate.Location{},
 		})
+		if c := s.ContextCost; c != nil {
+			sec := &r.Servers[len(r.Servers)-1]
+			sec.CostBase, sec.CostHead = c.Base, c.Head
+		}
 	}
 	for i, f := range in.Findings {
 		si, ok := index[f.Server]
@@ -210,4 +218,16 @@ func checkFinding(f jsonFinding) error {
 		return fmt.Errorf("location line %d", f.Location.Line)
 	}
 	return nil
+}
+
+type jsonCost struct {
+	Base *cost.Table `json:"base,omitempty"`
+	Head *cost.Table `json:"head,omitempty"`
+}
+
+func costOf(s *Section) *jsonCost {
+	if s.CostHead == nil {
+		return nil
+	}
+	return &jsonCost{Base: s.CostBase, Head: s.CostHead}
 }

@@ -119,6 +119,7 @@ type mdView struct {
 type mdServer struct {
 	Heading      string // several servers: the server's name and verdict
 	Counts       []string
+	Cost         string // the context cost line (CostLine)
 	Caution      string
 	Compared     string   // Full only
 	Notes        []string // Full only
@@ -387,7 +388,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 	for i, s := range b.secs {
 		sv := b.verdict(i)
 		verdicts = append(verdicts, sv)
-		ms := &mdServer{Counts: b.countLines(i), Caution: b.caution(i)}
+		ms := &mdServer{Counts: b.countLines(i), Cost: CostLine(s.CostBase, s.CostHead), Caution: b.caution(i)}
 		if multi {
 			ms.Heading = Code(nonEmpty(s.Server, "(unnamed)"), MaxName) + ": " + sv.icon + " " + sv.text
 		}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io"
 	"maps"
 	"slices"
@@ -64,6 +65,10 @@ type Section struct {
 	// server.js` over stdio"). They may quote untrusted text: they are
 	// escaped like everything else.
 	Notes []string
+	// CostBase and CostHead are the context cost of the two surfaces
+	// (pkg/cost), for the comment's one cost line; nil when not counted
+	// (CostBase nil: nothing to compare with).
+	CostBase, CostHead *cost.Table
 }
 
 // Side is one of the two surfaces of a comparison.
