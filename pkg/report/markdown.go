@@ -1144,16 +1144,6 @@ var ackKey = map[string]string{
 	finding.KindResourceTemplate: "template",
 }
 
-func indent(s, prefix string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // RenderUnchanged is the comment body for a pull request whose surface no
 // longer differs from its base: a publisher updates its existing comment
 // to it (rather than deleting it) when a change was reverted. The marker

@@ -537,7 +537,7 @@ func (g *propGen) value(s obj, depth int) any {
 	case "integer":
 		return g.pick(0, 1, 2, -1).(int)
 	case "number":
-		return g.pick(0, 1, 2.5, -1).(any)
+		return g.pick(0, 1, 2.5, -1)
 	case "boolean":
 		return g.r.Intn(2) == 0
 	case "null":
