@@ -8,18 +8,7 @@ import (
 
 // Canonicalize renders raw JSON in canonical form (see the package doc).
 // It refuses invalid JSON, trailing data and nesting deeper than MaxDepth.
-func Canonicalize(data []byte) ([]byte, error) {
-	c := canonicalizer{Scanner: Scanner{data: data}}
-	c.SkipSpace()
-	out, _, err := c.value(make([]byte, 0, len(data)), 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.End(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+func Canonicalize(data []byte) ([]byte, error) { return canonicalize(data, false) }
 
 // CanonicalizeOrdered is Canonicalize for a snapshot's items: it sorts an
 // array of primitives only where JSON Schema makes its order irrelevant
@@ -27,8 +16,10 @@ func Canonicalize(data []byte) ([]byte, error) {
 // rather than schema (default, examples, const, _meta), where order is
 // meaning: a reversed default is a different default. enum is kept in
 // order too: hosts show its values to the model in the order served.
-func CanonicalizeOrdered(data []byte) ([]byte, error) {
-	c := canonicalizer{Scanner: Scanner{data: data}, ordered: true}
+func CanonicalizeOrdered(data []byte) ([]byte, error) { return canonicalize(data, true) }
+
+func canonicalize(data []byte, ordered bool) ([]byte, error) {
+	c := canonicalizer{Scanner: Scanner{data: data}, ordered: ordered}
 	c.SkipSpace()
 	out, _, err := c.value(make([]byte, 0, len(data)), 0)
 	if err != nil {
