@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -138,6 +139,18 @@ func (r *recorder) snapshot() []Frame {
 	return out
 }
 
+// forget drops the recorder's hold on the data of its first n frames,
+// which a capture handed back by Run already holds: a deferred shutdown
+// keeps the recorder alive, and must not keep what the caller has dropped.
+// Their Seq numbers stay taken.
+func (r *recorder) forget(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range min(n, len(r.frames)) {
+		r.frames[i].Data = nil
+	}
+}
+
 func (r *recorder) len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -234,4 +247,32 @@ func exchanges(frames []Frame) []Exchange {
 		pair(f, f.Data, false)
 	}
 	return out
+}
+
+// shareFrames points the results and parameters of exchanges at the bytes
+// of the frames they were read from, instead of the copies decoding made:
+// a capture near its byte budget would otherwise hold every result twice.
+// frames is a run of consecutive frames, as recorded.
+func shareFrames(exs []Exchange, frames []Frame) {
+	if len(frames) == 0 {
+		return
+	}
+	first := frames[0].Seq
+	within := func(seq int, raw json.RawMessage) json.RawMessage {
+		i := seq - first
+		if len(raw) == 0 || i < 0 || i >= len(frames) || frames[i].Seq != seq {
+			return raw
+		}
+		// Where the bytes occur does not matter, only that they are the
+		// same: a decoded RawMessage is the value's bytes, unchanged.
+		data := frames[i].Data
+		if at := bytes.Index(data, raw); at >= 0 {
+			return data[at : at+len(raw) : at+len(raw)]
+		}
+		return raw
+	}
+	for i := range exs {
+		exs[i].Result = within(exs[i].ResponseFrame, exs[i].Result)
+		exs[i].Params = within(exs[i].RequestFrame, exs[i].Params)
+	}
 }

@@ -243,7 +243,10 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 		}
 		// Budget already charged by readLine; record without charging again.
 		rec.mu.Lock()
-		cp := append([]byte(nil), trimmed...)
+		// Room for the newline the SDK's reader needs, so that handing
+		// the line on does not copy it again.
+		cp := make([]byte, len(trimmed), len(trimmed)+1)
+		copy(cp, trimmed)
 		rec.frames = append(rec.frames, Frame{Seq: len(rec.frames), Dir: Received, Data: cp})
 		cb := rec.onReceive
 		rec.mu.Unlock()
