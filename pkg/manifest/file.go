@@ -135,6 +135,21 @@ func (m *Manifest) size() int {
 // CanonicalJSON is the whole snapshot, fingerprints included, in compact
 // canonical form.
 func (m *Manifest) CanonicalJSON() ([]byte, error) {
+	extra, err := m.unhashed()
+	if err != nil {
+		return nil, err
+	}
+	cfp := extra["fingerprints"]
+	var buf bytes.Buffer
+	buf.Grow(m.size() + len(cfp))
+	if err := m.writeCanonical(&buf, extra); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// unhashed are the members outside the manifest hash, in canonical form.
+func (m *Manifest) unhashed() (map[string]json.RawMessage, error) {
 	fp, err := json.Marshal(m.Fingerprints)
 	if err != nil {
 		return nil, err
@@ -155,12 +170,7 @@ func (m *Manifest) CanonicalJSON() ([]byte, error) {
 			return nil, err
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(m.size() + len(cfp))
-	if err := m.writeCanonical(&buf, extra); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return extra, nil
 }
 
 // Encode renders the snapshot file: canonical JSON, pretty-printed with
@@ -298,11 +308,35 @@ func ReadFileContext(ctx context.Context, path string, maxBytes int64) (*Manifes
 
 // WriteFile writes the snapshot file whole: an interrupted run never
 // leaves half a snapshot, and a device or FIFO is written in place
-// (outfile).
+// (outfile). It streams (EncodeTo): the file's bytes are never all in
+// memory.
 func WriteFile(path string, m *Manifest) error {
-	data, err := Encode(m)
+	f, err := outfile.Create(context.Background(), path)
 	if err != nil {
 		return err
 	}
-	return outfile.Write(context.Background(), path, data)
+	w := &errWriter{w: f}
+	if err := EncodeTo(w, m); err != nil {
+		if w.err != nil {
+			return f.Commit() // reports the write's error, with the path, and drops the file
+		}
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// errWriter remembers whether a write failed, to tell a failed write from
+// a failed encoding.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
