@@ -178,6 +178,9 @@ type Capture struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Timings measured by the capture; never part of a snapshot.
 	Timings Timings `json:"timings"`
+
+	// pending is set while a deferred shutdown runs (see Wait).
+	pending *pendingShutdown
 }
 
 // Trial is the outcome of one handshake at one requested revision.

@@ -16,7 +16,12 @@
 // server started holds its pipes; on Linux, descendants that left the
 // server's process group are killed and named in a diagnostic, and
 // AdoptOrphans (opt-in, process-wide) lets captures find daemons orphaned
-// before shutdown as well.
+// before shutdown as well. Options.DeferShutdown lets Run return before
+// the reap, so that a caller's work overlaps the shutdown; it then waits
+// with Capture.Wait or WaitShutdowns before it exits.
+//
+// A capture holds what the server sent once: page results and exchanges
+// share the bytes of the frames they were read from.
 //
 // Over HTTP, configured headers are sent to the configured origin only, and
 // a redirect to another origin is refused with a RedirectError.

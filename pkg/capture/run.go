@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -68,6 +69,13 @@ type Options struct {
 	TrialRevisions []string
 	// HandshakeOnly stops after the handshake: no lists, no probes.
 	HandshakeOnly bool
+	// DeferShutdown makes Run return once the session is over, while a
+	// stdio server is still being stopped and reaped (up to a few
+	// Limits.ShutdownGrace), so that the caller's work after the capture
+	// overlaps the shutdown. The caller must then call Capture.Wait (or
+	// WaitShutdowns) before it exits: a program that exits first may
+	// leave the server running. Without it, Run returns after the reap.
+	DeferShutdown bool
 }
 
 // Run captures one server at one protocol revision. The returned error is
@@ -82,6 +90,9 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		if err != nil {
 			return c, err
 		}
+		// One server at a time (see AdoptOrphans): the trials start
+		// once this one is reaped, and are reaped before they return.
+		c.Wait()
 		for _, v := range trials {
 			if v != c.RequestedVersion && !slices.ContainsFunc(c.Trials, func(tr Trial) bool { return tr.Revision == v }) {
 				c.Trials = append(c.Trials, Try(ctx, t, opts, v))
@@ -116,17 +127,21 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	var shutdownOnce bool
+	var stopOnce sync.Once
+	var shutdownTime time.Duration
 	stop := func() {
-		if shutdownOnce {
-			return
-		}
-		shutdownOnce = true
-		s := now()
-		sess.shutdown()
-		c.Timings.Shutdown = now().Sub(s)
+		stopOnce.Do(func() {
+			s := now()
+			sess.shutdown()
+			shutdownTime = now().Sub(s)
+		})
 	}
-	defer stop()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			stop()
+		}
+	}()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: ver}, &mcp.ClientOptions{
 		// An empty capability set: a capture must not invite the server to
@@ -137,30 +152,60 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	})
 	rt := &RecordingTransport{Transport: sess.transport, rec: rec, connectCtx: ctx}
 
+	var cs *mcp.ClientSession
 	finish := func(err error) (*Capture, error) {
 		if err != nil && sess.redact != nil {
 			if msg := sess.redact(err.Error()); msg != err.Error() {
 				err = &redactedError{msg: msg, err: err}
 			}
 		}
-		stop()
-		c.Frames = rec.snapshot()
-		c.Exchanges = exchanges(c.Frames)
-		c.Diagnostics = append(sess.diags(), c.Diagnostics...)
-		c.Stderr = sess.stderr()
+		if cs != nil {
+			_ = cs.Close()
+		}
+		own := c.Diagnostics
+		collect := func(c *Capture) {
+			c.Frames = rec.snapshot()
+			c.Exchanges = exchanges(c.Frames)
+			shareFrames(c.Exchanges, c.Frames)
+			c.Diagnostics = append(sess.diags(), own...)
+			c.Stderr = sess.stderr()
+		}
+		if !opts.DeferShutdown {
+			stop()
+			collect(c)
+			c.Timings.Shutdown = shutdownTime
+			c.Timings.Total = now().Sub(start)
+			return c, err
+		}
+		// What the session saw is the capture now; the shutdown adds to
+		// it only what comes later, which Wait merges.
+		collect(c)
+		rec.forget(len(c.Frames))
 		c.Timings.Total = now().Sub(start)
+		p := &pendingShutdown{done: make(chan struct{}), seen: len(c.Frames)}
+		c.pending = p
+		handedOff = true
+		inFlight.Add(1)
+		go func() {
+			defer inFlight.Done()
+			defer close(p.done)
+			stop()
+			collect(&p.final)
+			p.final.Timings.Shutdown = shutdownTime
+			p.final.Timings.Total = now().Sub(start)
+		}()
 		return c, err
 	}
 
 	hctx, cancel := context.WithTimeout(ctx, lim.StartupTimeout)
-	cs, err := client.Connect(hctx, rt, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cs, err = client.Connect(hctx, rt, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	cancel()
 	if err != nil {
+		cs = nil
 		return finish(blame(ctx, hctx, err, rec, sess, "the handshake", &LimitError{
 			Limit: LimitStartupTimeout, Value: lim.StartupTimeout.String(),
 			Detail: "the server did not complete the handshake in time"}))
 	}
-	defer cs.Close()
 	c.Timings.Startup = now().Sub(start)
 	if err := c.settleHandshake(rec.snapshot(), cs); err != nil {
 		return finish(err)
@@ -190,7 +235,6 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 	if err := c.runProbes(ctx, cs, rec, sess, lim, opts.Probes); err != nil {
 		return finish(err)
 	}
-	_ = cs.Close()
 	return finish(nil)
 }
 
@@ -199,6 +243,7 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 // the trial's outcome.
 func Try(ctx context.Context, t Target, opts Options, revision string) Trial {
 	opts.ProtocolVersion, opts.HandshakeOnly, opts.Probes, opts.TrialRevisions = revision, true, nil, nil
+	opts.DeferShutdown = false
 	tr := Trial{Revision: revision}
 	c, err := Run(ctx, t, opts)
 	switch {
@@ -480,6 +525,7 @@ func listPage(ctx context.Context, cs *mcp.ClientSession, method, cursor string)
 // lastExchange is the last request of method among frames, with its response.
 func lastExchange(frames []Frame, method string) (Exchange, bool) {
 	exs := exchanges(frames)
+	shareFrames(exs, frames)
 	for i := len(exs) - 1; i >= 0; i-- {
 		if exs[i].Method == method {
 			return exs[i], true
