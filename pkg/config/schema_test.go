@@ -359,6 +359,8 @@ func TestSchemaAndLoaderRefuseTheSameMistakes(t *testing.T) {
 		{"server with neither", "servers:\n  - name: a\n"},
 		{"headers on a command", "servers:\n  - name: a\n    command: run\n    headers: {X-Key: v}\n"},
 		{"shell on a url", "servers:\n  - name: a\n    url: https://example.com/mcp\n    shell: true\n"},
+		{"shutdownGrace on a url", "servers:\n  - name: a\n    url: https://example.com/mcp\n    shutdownGrace: 1s\n"},
+		{"shutdownGrace without a unit", "servers:\n  - name: a\n    command: run\n    shutdownGrace: \"500\"\n"},
 		{"unknown revision", "servers:\n  - name: a\n    command: run\n    protocolVersion: 2024-01-01\n"},
 		{"unknown require-probes entry", "servers:\n  - name: a\n    command: run\n    require-probes: [tools/list]\n"},
 		{"probe method unknown", "servers:\n  - name: a\n    command: run\n    probes:\n      - method: prompt/get\n        name: x\n"},

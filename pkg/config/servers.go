@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -31,7 +32,10 @@ type Server struct {
 	Shell bool
 	// ProtocolVersion is the revision to request ("" = the default).
 	ProtocolVersion string
-	Snapshot        string // path of the committed snapshot, relative to the file
+	// ShutdownGrace is the server's capture.Limits.ShutdownGrace
+	// (shutdownGrace:, command only; 0 = the default).
+	ShutdownGrace time.Duration
+	Snapshot      string // path of the committed snapshot, relative to the file
 	// Probes are the declared calls a capture makes after the lists
 	// (probes:, same fields as capture.Probe). Their results are never
 	// part of the snapshot; pkg/probe judges them. Argument values may
@@ -182,6 +186,19 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 			if b, ok := p.boolean(v, "shell"); ok {
 				se.Shell = b
 			}
+		},
+		"shutdownGrace": func(v *yaml.Node) {
+			se.commandOnly["shutdownGrace"] = v
+			x, ok := p.scalar(v, "shutdownGrace")
+			if !ok {
+				return
+			}
+			d, err := time.ParseDuration(x)
+			if err != nil || d <= 0 {
+				p.errf(v, "shutdownGrace %q: use a positive duration such as 500ms or 2s", x)
+				return
+			}
+			se.ShutdownGrace = d
 		},
 		"protocolVersion": func(v *yaml.Node) {
 			x, ok := p.scalar(v, "protocolVersion")

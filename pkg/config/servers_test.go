@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -44,6 +45,7 @@ const serversSrc = `servers:
     require-probes: all-advertised
   - name: split
     command: node dist/index.js --stdio
+    shutdownGrace: 750ms
 `
 
 func TestParseServerOptions(t *testing.T) {
@@ -70,7 +72,7 @@ func TestParseServerOptions(t *testing.T) {
 			RequireProbes: []string{RequireAllAdvertised},
 			Line:          27,
 		},
-		{Name: "split", Command: []string{"node", "dist/index.js", "--stdio"}, Line: 34},
+		{Name: "split", Command: []string{"node", "dist/index.js", "--stdio"}, ShutdownGrace: 750 * time.Millisecond, Line: 34},
 	}
 	if d := cmp.Diff(want, c.Servers); d != "" {
 		t.Errorf("servers (-want +got):\n%s", d)
@@ -94,6 +96,10 @@ func TestParseServerOptionErrors(t *testing.T) {
 			`.mcp-surface.yaml:4: headers must be a mapping of header names to values`},
 		{"bad header name", head + "    url: http://x\n    headers:\n      \"Bad Name\": x\n",
 			`.mcp-surface.yaml:5: header name "Bad Name" is not a valid HTTP header name`},
+		{"shutdownGrace with url", head + "    url: http://x\n    shutdownGrace: 1s\n",
+			`.mcp-surface.yaml:4: shutdownGrace applies only to a server with a command`},
+		{"shutdownGrace not a duration", head + "    command: run\n    shutdownGrace: 500\n",
+			`.mcp-surface.yaml:4: shutdownGrace "500": use a positive duration such as 500ms or 2s`},
 		{"bad protocol version", head + "    command: run\n    protocolVersion: 2025-06-19\n",
 			`.mcp-surface.yaml:4: protocolVersion "2025-06-19": use one of 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 (did you mean "2025-06-18"?)`},
 		{"bad require-probes", head + "    command: run\n    require-probes: [tools/call, tool/call]\n",
