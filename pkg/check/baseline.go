@@ -94,6 +94,8 @@ func (o *Options) baselineCapture(ctx context.Context, s Server, copts capture.O
 	}
 	base := copts
 	base.Probes = nil // probes judge the head only
+	// The worktree is removed on return: its server must be gone by then.
+	base.DeferShutdown = false
 	c, err := capture.Run(ctx, s.Target(o.Environ, wt), base)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("capturing the base: %w", err)

@@ -39,6 +39,13 @@ func (o *Options) captures(ctx context.Context, revisions []string, verb string)
 		first := len(caps)
 		for _, v := range revs {
 			copts.ProtocolVersion = v
+			// One server at a time: the previous one is reaped before the
+			// next starts, so that orphans are attributed to the right one
+			// (see capture.AdoptOrphans). Only the last shutdown overlaps
+			// the caller's work.
+			if n := len(caps); n > 0 {
+				caps[n-1].Wait()
+			}
 			c, err := capture.Run(ctx, t, copts)
 			if c != nil {
 				caps = append(caps, c)
@@ -92,8 +99,10 @@ func Validate(ctx context.Context, o Options, revisions []string) (*Result, erro
 	caps, err := o.captures(ctx, revisions, "capturing")
 	res := &Result{Captures: caps}
 	if err != nil {
+		waitAll(caps)
 		return res, err
 	}
+	defer waitAll(caps) // when validation fails
 	var runs []validation
 	for _, c := range caps {
 		found, err := spec.ValidateWith(c, o.Schemas, o.lintOptions())
@@ -104,6 +113,7 @@ func Validate(ctx context.Context, o Options, revisions []string) (*Result, erro
 		if m, err := manifest.Build(c); err == nil {
 			v.manifest = m
 		}
+		c.Wait()
 		runs = append(runs, v)
 	}
 	o.validationReport(res, runs)
@@ -233,6 +243,8 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 	one := *o
 	one.Servers = []Server{s}
 	caps, err := one.captures(ctx, p.Revisions, "probing")
+	// Probes are few and quick to judge: nothing worth overlapping.
+	waitAll(caps)
 	if res.Captures == nil {
 		res.Captures = caps // not nil: capturing was attempted
 	} else {
@@ -306,4 +318,11 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// waitAll completes captures whose shutdown was deferred.
+func waitAll(caps []*capture.Capture) {
+	for _, c := range caps {
+		c.Wait()
+	}
 }

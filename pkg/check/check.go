@@ -70,6 +70,9 @@ type Server struct {
 	// ProtocolVersion is this server's revision; "" means
 	// Options.ProtocolVersion, else capture.LatestRevision.
 	ProtocolVersion string
+	// ShutdownGrace is this server's capture.Limits.ShutdownGrace, used
+	// when Options.Limits does not set one (0: the default).
+	ShutdownGrace time.Duration
 }
 
 // Describe names the server for people.
@@ -117,11 +120,18 @@ type Options struct {
 	// ProtocolVersion, when set, is requested from every server, whatever
 	// its own ProtocolVersion.
 	ProtocolVersion string
-	// Limits bound every capture (zero fields take capture.DefaultLimits).
+	// Limits bound every capture (zero fields take capture.DefaultLimits,
+	// or for the shutdown grace the server's own).
 	Limits capture.Limits
 	// MaxSnapshotBytes bounds each snapshot file read (0:
 	// manifest.DefaultMaxFileBytes).
 	MaxSnapshotBytes int64
+	// DeferShutdown overlaps each server's shutdown with the work after
+	// its capture (capture.Options.DeferShutdown). Run, Validate and
+	// Probe wait for every server before they return; Captures returns
+	// the last capture still shutting down: call its Wait, or
+	// capture.WaitShutdowns, before exiting.
+	DeferShutdown bool
 	// Version is this program's version: the clientInfo of each capture
 	// and the report's.
 	Version string

@@ -51,7 +51,7 @@ func ServerFromConfig(s config.Server, cfgPath, repoDir string, getenv func(stri
 		return filepath.ToSlash(p)
 	}
 	sp := Server{Name: s.Name, Command: s.Command, Shell: s.Shell, URL: s.URL, SSE: s.SSE,
-		Require: slices.Clone(s.RequireProbes), ProtocolVersion: s.ProtocolVersion}
+		Require: slices.Clone(s.RequireProbes), ProtocolVersion: s.ProtocolVersion, ShutdownGrace: s.ShutdownGrace}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		sp.Env = append(sp.Env, k+"="+s.Env[k])
 	}

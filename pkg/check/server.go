@@ -29,9 +29,14 @@ func (o *Options) captureOptions(s Server) capture.Options {
 	if version == "" {
 		version = capture.LatestRevision
 	}
+	lim := o.Limits
+	if lim.ShutdownGrace == 0 {
+		lim.ShutdownGrace = s.ShutdownGrace
+	}
 	return capture.Options{
-		ProtocolVersion: version, Limits: o.Limits, Probes: s.Probes,
+		ProtocolVersion: version, Limits: lim, Probes: s.Probes,
 		ClientName: "mcp-surface", ClientVersion: o.Version, Now: o.Clock,
+		DeferShutdown: o.DeferShutdown,
 	}
 }
 
@@ -50,6 +55,9 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capturing %s: %w", label, err)
 	}
+	// Every return from here waits for the server (with DeferShutdown,
+	// its shutdown overlaps the validation and the comparison).
+	defer c.Wait()
 	out.Capture = c
 	head, err := manifest.Build(c)
 	if err != nil {
