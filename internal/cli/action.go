@@ -171,7 +171,8 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	opts := check.Options{
 		Servers: servers, Baseline: c.Baseline, BaseRef: baseRef, Build: build, RepoDir: repo,
 		Config: cfg, Now: now, ProtocolVersion: c.ProtocolVersion,
-		Limits: capture.Limits{StartupTimeout: c.StartupTimeout}, MaxSnapshotBytes: maxSnapshot, Version: Version, Clock: time.Now,
+		Limits: capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace}, DeferShutdown: true,
+		MaxSnapshotBytes: maxSnapshot, Version: Version, Clock: time.Now,
 		SchemaOptions: sf.options(a.env), Environ: serverEnv(a.pipelineEnv(), nil), BuildOutput: a.env.Stderr, Log: a.logger,
 		Clients: c.Clients,
 	}

@@ -54,6 +54,8 @@ var actionInputs = []actionInput{
 	{"base-ref", ""},
 	{"protocol-version", capture.LatestRevision},
 	{"startup-timeout", capture.DefaultLimits.StartupTimeout.String()},
+	// Empty: the server's shutdownGrace, else capture.DefaultLimits'.
+	{"shutdown-grace", ""},
 	{"fail-on", "error"},
 	{"fail-on-tags", ""},
 	{"clients", ""},
@@ -99,6 +101,7 @@ type actionConfig struct {
 	BaseRef           string
 	ProtocolVersion   string
 	StartupTimeout    time.Duration
+	ShutdownGrace     time.Duration // 0: the server's, else the default
 	FailOn            rules.Level
 	FailOnTags        []string
 	Clients           []clients.Profile
@@ -220,6 +223,12 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 		r.errs = append(r.errs, err)
 	}
 	c.StartupTimeout = d
+	r.spec("shutdown-grace")
+	if c.ShutdownGrace, err = ae.InputDuration("shutdown-grace", 0); err != nil {
+		r.errs = append(r.errs, err)
+	} else if c.ShutdownGrace == 0 && ae.Input("shutdown-grace") != "" {
+		r.errs = append(r.errs, &actionenv.InputError{Name: "shutdown-grace", Value: ae.Input("shutdown-grace"), Want: "use a positive duration such as 500ms, or leave it empty"})
+	}
 	failOn := r.str("fail-on")
 	level := failOn
 	if v, ok := actionenv.ParseBool(failOn); ok && !v {

@@ -29,6 +29,7 @@ type captureFlags struct {
 	requestTimeout time.Duration
 	maxBytes       int64
 	maxPages       int
+	shutdownGrace  graceFlag
 	cwd            string
 	envs           stringList
 	shell          bool
@@ -44,6 +45,8 @@ func (cf *captureFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&cf.requestTimeout, "request-timeout", capture.DefaultLimits.RequestTimeout, "bound on each request after the handshake")
 	fs.Int64Var(&cf.maxBytes, "max-bytes", capture.DefaultLimits.MaxBytes, "bound on the total `bytes` received from the server")
 	fs.IntVar(&cf.maxPages, "max-pages", capture.DefaultLimits.MaxPages, "bound on the pages read per list")
+	cf.shutdownGrace.d = capture.DefaultLimits.ShutdownGrace
+	fs.Var(&cf.shutdownGrace, "shutdown-grace", "how long a stdio server is given to exit after its stdin closes, and again after SIGTERM, before SIGKILL (`duration`; overrides a server's shutdownGrace in the configuration)")
 	fs.StringVar(&cf.cwd, "cwd", "", "working `directory` of the server command")
 	fs.Var(&cf.envs, "env", "`NAME=value` added to the server's environment (repeatable)")
 	fs.BoolVar(&cf.shell, "shell", false, "run the server command through /bin/sh -c")
@@ -99,24 +102,55 @@ func serverEnv(env *Env, extra []string) []string {
 }
 
 func (cf *captureFlags) limits() capture.Limits {
-	return capture.Limits{
+	l := capture.Limits{
 		StartupTimeout: cf.startupTimeout, RequestTimeout: cf.requestTimeout,
 		MaxBytes: cf.maxBytes, MaxPages: cf.maxPages,
 	}
+	if cf.shutdownGrace.set {
+		l.ShutdownGrace = cf.shutdownGrace.d
+	}
+	return l
 }
 
-// options are the pipeline's options for one server, from the flags.
+// options are the pipeline's options for one server, from the flags. Each
+// server's shutdown overlaps the work after its capture; RunEnv waits for
+// every server before the process exits.
 func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options {
-	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil)}
+	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil),
+		DeferShutdown: true}
 }
 
 // checkLimits refuses limits a capture cannot work with, and a --frames
 // file that cannot be written.
 func (cf *captureFlags) checkLimits() error {
-	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 {
-		return usagef("--max-pages, --max-bytes, --startup-timeout and --request-timeout must be positive")
+	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 || cf.shutdownGrace.d <= 0 {
+		return usagef("--max-pages, --max-bytes, --startup-timeout, --request-timeout and --shutdown-grace must be positive")
 	}
 	return checkOutput("--frames", cf.frames)
+}
+
+// graceFlag is --shutdown-grace: a duration that remembers whether it was
+// given, since a server's shutdownGrace in the configuration applies only
+// when it was not.
+type graceFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (g *graceFlag) String() string {
+	if g == nil {
+		return ""
+	}
+	return g.d.String()
+}
+
+func (g *graceFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("use a duration such as 100ms or 2s")
+	}
+	g.d, g.set = d, true
+	return nil
 }
 
 func (cf *captureFlags) revisions() ([]string, error) {
@@ -159,6 +193,10 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 func (cf *captureFlags) writeFrames(ctx context.Context, env *Env, caps []*capture.Capture, secrets []string, err error) error {
 	if cf.frames == "" || caps == nil {
 		return err
+	}
+	// Frames received while a server shut down are in the file too.
+	for _, c := range caps {
+		c.Wait()
 	}
 	var ferr error
 	if cf.frames == stdoutPath {
@@ -235,8 +273,11 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	for _, c := range caps {
-		reportDiagnostics(env.Stderr, c)
 		m, err := manifest.Build(c)
+		// The shutdown overlapped the build; what it noticed is reported
+		// with the rest.
+		c.Wait()
+		reportDiagnostics(env.Stderr, c)
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}

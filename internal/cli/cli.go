@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/version"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 // Exit codes (DESIGN.md): never 1 for a tool failure, never 2 for a finding.
@@ -100,6 +101,10 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprintf(stderr, "mcp-surface: unknown command %q; run `mcp-surface help` for the list\n", args[0])
 		return ExitFailure
 	}
+	// Captures hand their servers' shutdown to the background (see
+	// captureFlags.options); whatever path a command took, no server
+	// outlives the command.
+	defer capture.WaitShutdowns()
 	code, err := c.run(ctx, env, args[1:])
 	if err == errHelp {
 		return ExitOK

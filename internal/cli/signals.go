@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 // ExitInterrupted is the exit code of a second interrupt, which ends the
@@ -16,6 +18,10 @@ const ExitInterrupted = 130
 // Main is the program with the process's own arguments, streams,
 // environment and signals; main only calls it.
 func Main() int {
+	// Process-wide and for good, so it is the program's choice, made here
+	// and not in RunEnv (which tests run in process): on Linux, daemons a
+	// server orphaned become ours, and its capture kills and reaps them.
+	_ = capture.AdoptOrphans()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)

@@ -152,8 +152,11 @@ func pickServers(all []config.Server, name, cfgPath string) ([]config.Server, er
 func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, hint string, maxSnapshot int64) (int, error) {
 	code := ExitOK
 	for _, c := range caps {
-		reportDiagnostics(env.Stderr, c)
 		head, err := manifest.Build(c)
+		// The shutdown overlapped the build; what it noticed is reported
+		// with the rest.
+		c.Wait()
+		reportDiagnostics(env.Stderr, c)
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
