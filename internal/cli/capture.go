@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -268,11 +270,12 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, err
 		}
 	}
+	defer boundMemory(env, cf.maxBytes)()
 	caps, err := cf.captureAll(ctx, env, cmd)
 	if err != nil {
 		return 0, err
 	}
-	for _, c := range caps {
+	for i, c := range caps {
 		m, err := manifest.Build(c)
 		// The shutdown overlapped the build; what it noticed is reported
 		// with the rest.
@@ -281,21 +284,21 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
-		data, err := manifest.Encode(m)
-		if err != nil {
-			return 0, err
-		}
+		summary, rev := summarize(c, m), c.RequestedVersion
+		// Done with the capture: a large one is not kept while its
+		// snapshot is written (which streams).
+		caps[i], c = nil, nil
 		if *out == "" {
 			*out = stdoutPath
 		}
-		path := outputPath(*out, c.RequestedVersion, len(revs) > 1)
-		if err := writeOutput(ctx, env, path, data); err != nil {
+		path := outputPath(*out, rev, len(revs) > 1)
+		if err := writeSnapshot(ctx, env, path, m); err != nil {
 			return 0, err
 		}
 		if path != stdoutPath {
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 		}
-		fmt.Fprintln(env.Stderr, report.LogLine(summarize(c, m), report.MaxText))
+		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
 	}
 	return ExitOK, nil
 }
@@ -314,4 +317,32 @@ func httpHeaders(t capture.Target) http.Header {
 		return h.Headers
 	}
 	return nil
+}
+
+// writeSnapshot writes a snapshot as writeOutput writes bytes, streaming
+// it: a large one is never all in memory.
+func writeSnapshot(ctx context.Context, env *Env, path string, m *manifest.Manifest) error {
+	if path == stdoutPath {
+		return manifest.EncodeTo(env.Stdout, m)
+	}
+	return manifest.WriteFileContext(ctx, path, m)
+}
+
+// boundMemory asks the garbage collector to keep this process's memory
+// near three times the byte budget of a capture (64 MiB at least), and
+// returns what puts the previous limit back. A capture holds what the
+// server sent once and its snapshot once; without a limit the collector
+// lets the heap grow to twice what is live, which for a large server is
+// several times the budget. It is a soft limit: a surface that needs more
+// gets it, at the cost of more collections. A limit set by GOMEMLIMIT is
+// left alone.
+func boundMemory(env *Env, maxBytes int64) func() {
+	if env.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	if maxBytes > math.MaxInt64/4 {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(max(3*maxBytes, 64<<20))
+	return func() { debug.SetMemoryLimit(prev) }
 }

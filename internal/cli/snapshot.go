@@ -36,6 +36,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	maxSnapshot, err := snapshotLimit(env)
+	defer boundMemory(env, cf.maxBytes)()
 	if err != nil {
 		return 0, err
 	}
@@ -162,11 +163,7 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 		}
 		path := outputPath(out, c.RequestedVersion, several)
 		if !verify {
-			data, err := manifest.Encode(head)
-			if err != nil {
-				return 0, err
-			}
-			if err := writeOutput(ctx, env, path, data); err != nil {
+			if err := writeSnapshot(ctx, env, path, head); err != nil {
 				return 0, err
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)

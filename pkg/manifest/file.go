@@ -311,7 +311,13 @@ func ReadFileContext(ctx context.Context, path string, maxBytes int64) (*Manifes
 // (outfile). It streams (EncodeTo): the file's bytes are never all in
 // memory.
 func WriteFile(path string, m *Manifest) error {
-	f, err := outfile.Create(context.Background(), path)
+	return WriteFileContext(context.Background(), path, m)
+}
+
+// WriteFileContext is WriteFile with a context that bounds the wait for a
+// FIFO's reader and interrupts a write that blocks.
+func WriteFileContext(ctx context.Context, path string, m *Manifest) error {
+	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return err
 	}

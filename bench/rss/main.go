@@ -1,0 +1,312 @@
+// Command rss measures the peak resident memory of mcp-surface commands:
+// a capture of a server that sends close to the default --max-bytes, and
+// a diff of two 50,000-tool snapshots.
+//
+// Each measurement runs in a fresh process (this program re-executed), which
+// runs the command in process through internal/cli and then reads its own
+// VmHWM from /proc/self/status: the figure is the command's peak, with
+// nothing else of the benchmark in it. The server of the capture is this
+// program too, in a process of its own that streams its pages, so its
+// memory is not counted.
+//
+//	go run ./bench/rss                    # every case, 3 runs each
+//	go run ./bench/rss -runs 5 -bytes 60000000 -page-bytes 4000000
+//
+// Linux only (it reads /proc).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/cli"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+func main() {
+	role := flag.String("role", "", "internal: serve, gen, capture, capture-over, diff or idle")
+	runs := flag.Int("runs", 3, "runs per case")
+	total := flag.Int64("bytes", 62<<20, "bytes the capture's server sends in its tool pages (the default --max-bytes is 64 MiB)")
+	pageBytes := flag.Int64("page-bytes", 1<<20, "bytes per tools/list page")
+	tools := flag.Int("tools", 50000, "tools in each snapshot of the diff")
+	out := flag.String("o", "", "internal: output file")
+	memprofile := flag.String("memprofile", "", "with -role capture or diff: write a heap profile (allocations included) to this `file`")
+	flag.Parse()
+	var err error
+	switch *role {
+	case "serve":
+		err = serve(os.Stdin, os.Stdout, *total, *pageBytes)
+	case "gen":
+		err = generate(*out, *tools, flag.Arg(0) == "changed")
+	case "capture", "diff", "idle":
+		err = measure(*role, flag.Args(), *memprofile, false)
+	case "capture-over":
+		err = measure(*role, flag.Args(), *memprofile, true)
+	case "":
+		err = runAll(*runs, *total, *pageBytes, *tools)
+	default:
+		err = fmt.Errorf("unknown role %q", *role)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rss:", err)
+		os.Exit(2)
+	}
+}
+
+// runAll runs every case runs times, each in a fresh process, and prints
+// the peaks in MiB.
+func runAll(runs int, total, pageBytes int64, tools int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "rss")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	base, head := filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json")
+	for _, g := range [][]string{{"-o", base}, {"-o", head, "changed"}} {
+		if err := run(self, append([]string{"-role", "gen", "-tools", strconv.Itoa(tools)}, g...)...); err != nil {
+			return err
+		}
+	}
+	server := []string{self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10)}
+	snap := filepath.Join(dir, "capture.json")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"idle (mcp-surface --version)", []string{"-role", "idle"}},
+		{fmt.Sprintf("capture, %d MiB in %d KiB pages", total>>20, pageBytes>>10),
+			append([]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap, "--"}, server...)},
+		{fmt.Sprintf("capture, %d MiB in one page", total>>20),
+			append([]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap, "--"},
+				self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(total, 10))},
+		{"capture stopped at the budget (80 MiB sent)",
+			append([]string{"-role", "capture-over", "capture", "--protocol-version", "2025-11-25", "-o", snap + ".over", "--"},
+				self, "-role", "serve", "-bytes", strconv.FormatInt(80<<20, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10))},
+		{fmt.Sprintf("diff, %d tools", tools), []string{"-role", "diff", "diff", "--format", "json", base, head}},
+	}
+	fmt.Printf("go %s, GOMAXPROCS %d, %d runs each; peak RSS (VmHWM), MiB\n", runtime.Version(), runtime.GOMAXPROCS(0), runs)
+	for _, c := range cases {
+		var peaks []float64
+		for range runs {
+			cmd := exec.Command(self, c.args...)
+			cmd.Stderr = os.Stderr
+			b, err := cmd.Output()
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			kb, err := strconv.ParseFloat(strings.TrimSpace(lastLine(b)), 64)
+			if err != nil {
+				return fmt.Errorf("%s: reading its peak: %w", c.name, err)
+			}
+			peaks = append(peaks, kb/1024)
+		}
+		slices.Sort(peaks)
+		fmt.Printf("%-40s median %6.1f  min %6.1f  max %6.1f\n", c.name, peaks[len(peaks)/2], peaks[0], peaks[len(peaks)-1])
+	}
+	if fi, err := os.Stat(snap); err == nil {
+		fmt.Printf("(the capture's snapshot: %.1f MiB)\n", float64(fi.Size())/(1<<20))
+	}
+	return nil
+}
+
+func run(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// measure runs one mcp-surface command in this process and prints its
+// peak RSS in KiB as the last line of stdout. With mustFail the command
+// is expected to fail (a capture stopped by its byte budget).
+func measure(role string, args []string, memprofile string, mustFail bool) error {
+	if role != "idle" {
+		env := &cli.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv, Environ: os.Environ}
+		if code := cli.RunEnv(context.Background(), args, env); (code == cli.ExitFailure) != mustFail {
+			if mustFail {
+				return fmt.Errorf("%s did not stop at its byte budget", strings.Join(args, " "))
+			}
+			// Run again with the error visible.
+			env.Stderr = os.Stderr
+			cli.RunEnv(context.Background(), args, env)
+			return fmt.Errorf("%s failed", strings.Join(args, " "))
+		}
+	} else {
+		cli.RunEnv(context.Background(), []string{"--version"}, &cli.Env{Stdout: io.Discard, Stderr: io.Discard})
+	}
+	kb, err := vmHWM()
+	if err != nil {
+		return err
+	}
+	if memprofile != "" {
+		f, err := os.Create(memprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	fmt.Println(kb)
+	return nil
+}
+
+func vmHWM() (int, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
+}
+
+// serve is a stdio MCP server whose tools/list sends total bytes of tools
+// in pages of about pageBytes, built one tool at a time, so that its own
+// memory stays small. Each tool is shaped like a real one (a description
+// and a handful of typed, described parameters).
+func serve(stdin io.Reader, stdout io.Writer, total, pageBytes int64) error {
+	in := bufio.NewReaderSize(stdin, 64<<10)
+	out := bufio.NewWriterSize(stdout, 256<<10)
+	next := 0 // the next tool's number
+	var sent int64
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return nil // EOF: the client is done
+		}
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Cursor string `json:"cursor"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &r) != nil || r.ID == nil {
+			continue
+		}
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,`, r.ID)
+		switch r.Method {
+		case "initialize":
+			out.WriteString(`"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"rss-bench","version":"1.0.0"}}}`)
+		case "tools/list":
+			out.WriteString(`"result":{"tools":[`)
+			var page int64
+			for first := true; page < pageBytes && sent+page < total; first = false {
+				if !first {
+					out.WriteByte(',')
+				}
+				b := tool(next)
+				next++
+				out.Write(b)
+				page += int64(len(b)) + 1
+			}
+			sent += page
+			out.WriteString(`]`)
+			if sent < total {
+				fmt.Fprintf(out, `,"nextCursor":"%d"`, next)
+			}
+			out.WriteString(`}}`)
+		default:
+			out.WriteString(`"error":{"code":-32601,"message":"method not found"}}`)
+		}
+		out.WriteByte('\n')
+		if err := out.Flush(); err != nil {
+			return err
+		}
+	}
+}
+
+func tool(i int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"name":"tool_%07d","description":"Tool number %d reads records from the store, filters them by the given fields and returns them as a list.","inputSchema":{"type":"object","properties":{`, i, i)
+	for p := range 8 {
+		if p > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"param_%d":{"type":"%s","description":"Parameter %d of tool %d, used to narrow the records returned."}`, p, []string{"string", "integer", "boolean", "number"}[p%4], p, i)
+	}
+	b.WriteString(`},"required":["param_0","param_4"]},"annotations":{"readOnlyHint":true}}`)
+	return b.Bytes()
+}
+
+// generate writes a snapshot of n tools (each with a 50-property input
+// schema, as pkg/diff's benchmark); with changed, one tool in a hundred
+// differs and one in five hundred is renamed.
+func generate(path string, n int, changed bool) error {
+	var b bytes.Buffer
+	b.WriteString(`{"snapshotVersion":1,"protocolVersion":"2025-11-25","handshake":"initialize","serverInfo":{"name":"bench","version":"1.0.0"},"capabilities":{"tools":{}},"tools":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name := fmt.Sprintf("tool_%06d", i)
+		desc := fmt.Sprintf("Tool number %d reads records from the store and returns them.", i)
+		props := map[string]any{}
+		required := []any{}
+		for p := range 50 {
+			pn := fmt.Sprintf("param_%02d", p)
+			props[pn] = map[string]any{"type": []string{"string", "integer", "boolean", "number"}[p%4], "description": fmt.Sprintf("Parameter %d of tool %d.", p, i)}
+			if p%10 == 0 {
+				required = append(required, pn)
+			}
+		}
+		if changed && i%100 == 7 {
+			desc += " Now also deletes them."
+			delete(props, "param_49")
+			props["param_new"] = map[string]any{"type": "string"}
+			required = append(required, "param_new")
+		}
+		if changed && i%500 == 11 {
+			name = fmt.Sprintf("renamed_%06d", i)
+			desc = fmt.Sprintf("Something else entirely, number %d.", i)
+		}
+		t, err := json.Marshal(map[string]any{
+			"name": name, "description": desc,
+			"inputSchema": map[string]any{"type": "object", "properties": props, "required": required},
+			"annotations": map[string]any{"readOnlyHint": !(changed && i%100 == 7)},
+		})
+		if err != nil {
+			return err
+		}
+		b.Write(t)
+	}
+	b.WriteString("]}")
+	// Through the canonical form, as `mcp-surface snapshot` would write it.
+	return writeCanonical(path, b.Bytes())
+}
+
+func writeCanonical(path string, data []byte) error {
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil {
+		return err
+	}
+	return manifest.WriteFile(path, m)
+}
