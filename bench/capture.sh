@@ -13,6 +13,8 @@
 #   INSPECTOR_RUNS=5   runs of the Inspector CLI (slow: it idles ~2 s per run)
 #   FAST_RUNS=60       runs per command on the instant server (0: skip)
 #   PROFILE_RUNS=15    in-process captures profiled by bench/timings (0: skip)
+#   EOF_RUNS=20        runs per command on server-memory, a Node server that
+#                      exits when its stdin closes (0: skip)
 #   MODE=hyperfine|loop
 #                      loop runs the commands of a group round-robin (one run
 #                      of each per round), so load changes hit all alike, and
@@ -31,6 +33,7 @@ WARMUP=${WARMUP:-2}
 INSPECTOR_RUNS=${INSPECTOR_RUNS:-5}
 FAST_RUNS=${FAST_RUNS:-60}
 PROFILE_RUNS=${PROFILE_RUNS:-15}
+EOF_RUNS=${EOF_RUNS:-20}
 if [ "$RUNS" -lt 15 ]; then echo "warning: RUNS=$RUNS: the figures in bench/README.md use at least 15" >&2; fi
 MODE=${MODE:-}
 if [ -z "$MODE" ]; then
@@ -39,10 +42,11 @@ fi
 case $MODE in hyperfine | loop) ;; *) echo "MODE must be hyperfine or loop" >&2; exit 2 ;; esac
 
 SERVER=e2e/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+EOFSERVER=e2e/node_modules/@modelcontextprotocol/server-memory/dist/index.js
 INSPECTOR=e2e/node_modules/.bin/mcp-inspector
 command -v node >/dev/null 2>&1 || { echo "node is required (Node 20+)" >&2; exit 2; }
 command -v go >/dev/null 2>&1 || { echo "go is required" >&2; exit 2; }
-for f in "$SERVER" "$INSPECTOR"; do
+for f in "$SERVER" "$EOFSERVER" "$INSPECTOR"; do
 	if [ ! -e "$f" ]; then
 		echo "missing $f: install the reference servers with: npm ci --prefix e2e" >&2
 		exit 2
@@ -170,6 +174,7 @@ bench everything "$RUNS" "$WARMUP" \
 	server-alone "node $SERVER stdio" \
 	minclient "$tmp/minclient -- node $SERVER stdio" \
 	minclient-no-wait "$tmp/minclient -no-wait -- node $SERVER stdio" \
+	minclient-kill "$tmp/minclient -kill -- node $SERVER stdio" \
 	capture-2025-11-25 "$tmp/mcp-surface capture --protocol-version 2025-11-25 -o $tmp/a.json -- node $SERVER stdio" \
 	capture-default "$tmp/mcp-surface capture -o $tmp/b.json -- node $SERVER stdio"
 
@@ -177,18 +182,31 @@ bench everything "$RUNS" "$WARMUP" \
 bench inspector "$INSPECTOR_RUNS" 1 \
 	inspector-tools-list "node $INSPECTOR --cli --format json -q node $SERVER stdio --method tools/list"
 
-# 3. An instant server: what the clients themselves cost.
+# 3. A Node server that exits as soon as its stdin closes (its knowledge
+# graph goes to a throwaway file).
+if [ "$EOF_RUNS" -gt 0 ]; then
+	export MEMORY_FILE_PATH=$tmp/memory.json
+	bench eof "$EOF_RUNS" "$WARMUP" \
+		minclient "$tmp/minclient -- node $EOFSERVER" \
+		minclient-kill "$tmp/minclient -kill -- node $EOFSERVER" \
+		capture-2025-11-25 "$tmp/mcp-surface capture --protocol-version 2025-11-25 -o $tmp/e.json -- node $EOFSERVER"
+fi
+
+# 4. An instant server: what the clients themselves cost.
 if [ "$FAST_RUNS" -gt 0 ]; then
 	bench instant "$FAST_RUNS" 5 \
 		mcp-surface-version "$tmp/mcp-surface --version" \
 		minclient "$tmp/minclient -- $tmp/fakeserver" \
+		minclient-kill "$tmp/minclient -kill -- $tmp/fakeserver" \
 		capture-2025-11-25 "$tmp/mcp-surface capture --protocol-version 2025-11-25 -o $tmp/c.json -- $tmp/fakeserver" \
 		capture-default "$tmp/mcp-surface capture -o $tmp/d.json -- $tmp/fakeserver"
 fi
 
 {
 	echo
-	echo "== ratios on server-everything (the issue's bound is 1.2 for capture / minclient)"
+	echo "== ratios on server-everything (bounds: 1.2 for capture / minclient, 1.3 for capture / minclient -kill)"
+	show everything "capture 2025-11-25 / minclient -kill" capture-2025-11-25 minclient-kill
+	show everything "capture default / minclient -kill" capture-default minclient-kill
 	show everything "capture 2025-11-25 / minclient" capture-2025-11-25 minclient
 	show everything "capture default / minclient" capture-default minclient
 	show everything "capture 2025-11-25 / minclient -no-wait" capture-2025-11-25 minclient-no-wait
@@ -197,7 +215,15 @@ fi
 	printf '  %-40s median %s  min %s\n' "inspector tools/list / capture default" \
 		"$(ratio "$(get inspector inspector-tools-list 2)" "$(get everything capture-default 2)")" \
 		"$(ratio "$(get inspector inspector-tools-list 3)" "$(get everything capture-default 3)")"
+	if [ "$EOF_RUNS" -gt 0 ]; then
+		echo "== ratios on server-memory (exits on EOF)"
+		show eof "capture 2025-11-25 / minclient -kill" capture-2025-11-25 minclient-kill
+		show eof "capture 2025-11-25 / minclient" capture-2025-11-25 minclient
+	fi
 	if [ "$FAST_RUNS" -gt 0 ]; then
+		echo "== ratios on the instant server"
+		show instant "capture 2025-11-25 / minclient -kill" capture-2025-11-25 minclient-kill
+		show instant "capture 2025-11-25 / minclient" capture-2025-11-25 minclient
 		echo "== fixed cost on the instant server (milliseconds, medians; mins in brackets)"
 		for n in capture-2025-11-25 capture-default; do
 			printf '  %-40s %6.1f [%6.1f]\n' "$n - minclient" \

@@ -2,7 +2,7 @@
 // correct stdio MCP client that sends the same requests as
 // `mcp-surface capture` and nothing else.
 //
-//	minclient [-protocol-version REV] [-no-wait] [-timings] -- CMD ARGS...
+//	minclient [-protocol-version REV] [-no-wait | -kill] [-timings] -- CMD ARGS...
 //
 // It starts CMD, sends initialize (empty client capabilities) and
 // notifications/initialized, then, for every capability the server
@@ -11,7 +11,9 @@
 // prints the number of bytes read from the server's stdout, closes the
 // server's stdin and waits for the server to exit, as any well-behaved
 // stdio client does. With -no-wait it exits right after closing stdin,
-// leaving the server to exit on its own.
+// leaving the server to exit on its own. With -kill it kills the server
+// once it has every page and reaps it: the issue's "minimal client that
+// kills the server once it has every page".
 //
 // It records nothing, validates nothing beyond what it needs to pair
 // responses with requests, and uses only the standard library: it is the
@@ -34,6 +36,7 @@ import (
 func main() {
 	version := flag.String("protocol-version", "2025-11-25", "protocol `revision` sent in initialize")
 	noWait := flag.Bool("no-wait", false, "exit after closing the server's stdin, without waiting for the server to exit")
+	kill := flag.Bool("kill", false, "once every page is read, kill the server (SIGKILL) and reap it instead of waiting for it to exit")
 	timings := flag.Bool("timings", false, "print phase timings (startup, lists, exit wait, total) to stderr")
 	timeout := flag.Duration("timeout", 30*time.Second, "bound on the whole run; the server is killed when it is reached")
 	maxPages := flag.Int("max-pages", 1000, "bound on the pages read per list")
@@ -47,7 +50,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(argv, *version, *noWait, *timings, *timeout, *maxPages); err != nil {
+	if err := run(argv, *version, *noWait, *kill, *timings, *timeout, *maxPages); err != nil {
 		fmt.Fprintln(os.Stderr, "minclient:", err)
 		os.Exit(1)
 	}
@@ -131,7 +134,7 @@ var lists = []struct{ capability, method string }{
 	{"resources", "resources/templates/list"},
 }
 
-func run(argv []string, version string, noWait, timings bool, timeout time.Duration, maxPages int) error {
+func run(argv []string, version string, noWait, kill, timings bool, timeout time.Duration, maxPages int) error {
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = os.Stderr
@@ -212,7 +215,14 @@ func run(argv []string, version string, noWait, timings bool, timeout time.Durat
 	closed := time.Now()
 	_ = in.Close()
 	var exitWait time.Duration
-	if !noWait {
+	switch {
+	case kill:
+		// The floor for a client that owns its server: nothing is waited
+		// for but the reap.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		exitWait = time.Since(closed)
+	case !noWait:
 		// Read (and count) anything the server still writes, so it never
 		// blocks on a full pipe, until it closes stdout; then reap it.
 		n, _ := io.Copy(io.Discard, c.out)
