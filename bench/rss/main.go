@@ -106,6 +106,9 @@ func runAll(runs int, total, pageBytes int64, tools int) error {
 		var peaks []float64
 		for range runs {
 			cmd := exec.Command(self, c.args...)
+			// The 50,000-tool snapshots are larger than the default bound
+			// on a snapshot file.
+			cmd.Env = append(os.Environ(), "MCP_SURFACE_MAX_SNAPSHOT_BYTES=4000000000")
 			cmd.Stderr = os.Stderr
 			b, err := cmd.Output()
 			if err != nil {
