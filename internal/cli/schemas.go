@@ -50,7 +50,7 @@ func runSchemasFetch(ctx context.Context, env *Env, args []string) (int, error) 
 	}
 	opts := spec.Options{CacheDir: *cacheDir, BaseURL: schemaBaseURL, HTTPClient: schemaHTTPClient}
 	if opts.CacheDir == "" {
-		d, err := schemaCacheDir(env)
+		d, err := spec.CacheDir(env.Getenv)
 		if err != nil {
 			return 0, fmt.Errorf("%w; pass --cache-dir DIR", err)
 		}

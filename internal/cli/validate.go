@@ -2,12 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"net/http"
-	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -24,53 +20,6 @@ var schemaBaseURL = ""
 
 // schemaHTTPClient downloads schemas; nil means http.DefaultClient.
 var schemaHTTPClient *http.Client
-
-// userCacheDir is os.UserCacheDir computed from the given environment
-// lookup (nothing below Run reads the process environment); tests
-// replace it.
-var userCacheDir = func(getenv func(string) string) (string, error) {
-	switch runtime.GOOS {
-	case "windows":
-		if d := getenv("LocalAppData"); d != "" {
-			return d, nil
-		}
-		return "", errors.New("%LocalAppData% is not defined")
-	case "darwin", "ios":
-		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, "Library", "Caches"), nil
-		}
-		return "", errors.New("$HOME is not defined")
-	case "plan9":
-		if h := getenv("home"); h != "" {
-			return filepath.Join(h, "lib", "cache"), nil
-		}
-		return "", errors.New("$home is not defined")
-	}
-	if d := getenv("XDG_CACHE_HOME"); d != "" {
-		if !filepath.IsAbs(d) {
-			return "", errors.New("$XDG_CACHE_HOME is a relative path")
-		}
-		return d, nil
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache"), nil
-	}
-	return "", errors.New("neither $XDG_CACHE_HOME nor $HOME are defined")
-}
-
-// schemaCacheDir is where published schemas are cached: the runner's tool
-// cache in GitHub Actions (kept between jobs by the runner image), the
-// user's cache directory elsewhere.
-func schemaCacheDir(env *Env) (string, error) {
-	if d := env.Getenv("RUNNER_TOOL_CACHE"); d != "" {
-		return filepath.Join(d, "mcp-surface", "schemas"), nil
-	}
-	d, err := userCacheDir(env.Getenv)
-	if err != nil {
-		return "", fmt.Errorf("no cache directory for schemas: %w", err)
-	}
-	return filepath.Join(d, "mcp-surface", "schemas"), nil
-}
 
 // schemaFlags say where published schemas come from.
 type schemaFlags struct {
@@ -94,7 +43,7 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 		o.Dir = env.Getenv(schemaDirEnv)
 	}
 	if o.CacheDir == "" {
-		if d, err := schemaCacheDir(env); err == nil {
+		if d, err := spec.CacheDir(env.Getenv); err == nil {
 			o.CacheDir = d
 		}
 	}

@@ -332,27 +332,3 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	}
 }
 
-func TestSchemaCacheDir(t *testing.T) {
-	env := &Env{Getenv: func(k string) string {
-		if k == "RUNNER_TOOL_CACHE" {
-			return "/opt/hostedtoolcache"
-		}
-		return ""
-	}}
-	if d, err := schemaCacheDir(env); err != nil || d != filepath.Join("/opt/hostedtoolcache", "mcp-surface", "schemas") {
-		t.Errorf("in Actions: %q, %v", d, err)
-	}
-	old := userCacheDir
-	defer func() { userCacheDir = old }()
-	userCacheDir = func(func(string) string) (string, error) { return "/home/u/.cache", nil }
-	env.Getenv = func(string) string { return "" }
-	if d, err := schemaCacheDir(env); err != nil || d != filepath.Join("/home/u/.cache", "mcp-surface", "schemas") {
-		t.Errorf("elsewhere: %q, %v", d, err)
-	}
-	userCacheDir = old
-	if d, err := userCacheDir(func(k string) string {
-		return map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": ""}[k]
-	}); err != nil || (d != filepath.Join("/home/u", ".cache") && d != filepath.Join("/home/u", "Library", "Caches")) {
-		t.Errorf("userCacheDir from HOME: %q, %v", d, err)
-	}
-}
