@@ -50,7 +50,7 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 	o := report.Options{FailOn: failOn}
 	summary := o
 	summary.Full = true
-	out, sum, err := a.render(r, o, summary)
+	out, sum, err := github.Render(r, o, summary)
 	if err != nil {
 		return a.fail(err)
 	}

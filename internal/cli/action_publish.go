@@ -5,18 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/github"
-	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // fail reports a failure of the tool (exit 2) where a workflow shows it:
@@ -97,7 +93,7 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 	summary := a.runOptions(pr)
 	a.guide.apply(&summary, true)
 	summary.Full = true
-	out, sum, err := a.render(r, comment, summary)
+	out, sum, err := github.Render(r, comment, summary)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -132,99 +128,23 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 // runOptions are the renderer's options with what the run knows: the
 // verdict's level, the commits compared and the link to the run.
 func (a *actionRun) runOptions(pr *actionenv.PullRequestEvent) report.Options {
-	o := report.Options{FailOn: a.cfg.FailOn, BaseSHA: a.baseSHA, HeadSHA: a.gctx.SHA}
+	o := report.Options{FailOn: a.cfg.FailOn, BaseSHA: a.baseSHA, HeadSHA: a.gctx.SHA, RunURL: a.gctx.RunURL()}
 	if pr != nil {
 		o.HeadSHA = pr.Head.SHA
-	}
-	if g := a.gctx; g.ServerURL != "" && g.Repository != "" && g.RunID != "" {
-		o.RunURL = strings.TrimSuffix(g.ServerURL, "/") + "/" + g.Repository + "/actions/runs/" + g.RunID
-		if g.RunAttempt != "" && g.RunAttempt != "1" {
-			o.RunURL += "/attempts/" + g.RunAttempt
-		}
 	}
 	return o
 }
 
-// render renders a report in the formats the action writes and publishes
-// with the comment's options, and the job summary with its own.
-func (a *actionRun) render(r *report.Report, o, summary report.Options) (*github.Publication, []byte, error) {
-	out := &github.Publication{Report: r, Options: o, Unchanged: report.RenderUnchanged(r, o)}
-	var err error
-	if out.Markdown, err = report.RenderBytes("markdown", r, o); err != nil {
-		return nil, nil, err
-	}
-	if out.JSON, err = report.RenderBytes("json", r, o); err != nil {
-		return nil, nil, err
-	}
-	if out.SARIF, err = formats.RenderBytes("sarif", r, o); err != nil {
-		return nil, nil, err
-	}
-	sum, err := report.RenderBytes("markdown", r, summary)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, sum, nil
-}
-
-// reviewComments are the comments on changed lines that define a subject
-// with findings: the report's source locations inside the pull request's
-// diff, worst first, at most one comment per line. Lines are numbered in
-// the work tree; a file whose content differs at the head commit (a merge
-// checkout whose base changed it too) is left out.
+// reviewComments are the review comments on the pull request's diff;
+// without the diff, none, and a publishing warning says why.
 func (a *actionRun) reviewComments(ctx context.Context, repo string, pr *actionenv.PullRequestEvent, r *report.Report) ([]github.ReviewComment, github.LineSet) {
-	head := pr.Head.SHA
-	if _, err := gitrepo.ResolveCommit(ctx, repo, head); err != nil {
-		head = "HEAD"
-	}
-	lines, err := gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
-	if shallow, _ := gitrepo.IsShallow(ctx, repo); err != nil && shallow {
-		// A shallow checkout: fetch both sides with their whole history
-		// (git's own "infinite" depth, what --unshallow asks for).
-		a.logger("fetching the history of the pull request for its diff")
-		if ferr := gitrepo.Fetch(ctx, repo, "origin", unshallowDepth, pr.Base.SHA, pr.Head.SHA); ferr == nil {
-			head = pr.Head.SHA
-			lines, err = gitrepo.ChangedLines(ctx, repo, pr.Base.SHA, head)
-		}
-	}
+	comments, lines, err := github.DiffReviewComments(ctx, repo, pr.Base.SHA, pr.Head.SHA, r, a.logger)
 	if err != nil {
 		a.warn(fmt.Sprintf("review comments need the pull request's diff, which git could not compute (%v): check out with fetch-depth: 0", err))
 		return nil, nil
 	}
-	same := map[string]bool{}
-	sameAtHead := func(path string) bool {
-		if v, ok := same[path]; ok {
-			return v
-		}
-		work, err1 := os.ReadFile(filepath.Join(repo, filepath.FromSlash(path)))
-		at, err2 := gitrepo.ReadFile(ctx, repo, pr.Head.SHA, path)
-		same[path] = err1 == nil && err2 == nil && bytes.Equal(work, at)
-		return same[path]
-	}
-	var outside []string // path:line of subjects defined outside the diff
-	seen := map[string]bool{}
-	comments := report.ReviewComments(r, func(path string, line int) bool {
-		ok := lines.Contains(path, line) && sameAtHead(path)
-		if at := fmt.Sprintf("%s:%d", path, line); !ok && !seen[at] {
-			seen[at] = true
-			outside = append(outside, at)
-		}
-		return ok
-	}, github.MaxBundleReviewComments)
-	if len(outside) > 0 {
-		// Without this line the missing review comments look like a bug.
-		const show = 10
-		list := strings.Join(outside[:min(show, len(outside))], ", ")
-		if len(outside) > show {
-			list += fmt.Sprintf(" and %d more", len(outside)-show)
-		}
-		a.logger("review comments: %d line(s) that define a subject with findings are outside the pull request's diff, so GitHub takes no review comment there (they are in the comment and the annotations): %s",
-			len(outside), report.LogLine(list, report.MaxText))
-	}
-	return github.ReviewCommentsOf(comments), lines
+	return comments, lines
 }
-
-// unshallowDepth is the depth git uses for --unshallow.
-const unshallowDepth = 0x7fffffff
 
 // writeResults writes the report files, the outputs and the job summary:
 // what every mode does, before publishing.
@@ -258,12 +178,12 @@ func (a *actionRun) writeResults(out *github.Publication, code int) {
 	}
 	a.setOutput("verdict", verdict)
 	a.setOutput("exit-code", strconv.Itoa(code))
-	a.setOutput("breaking", strconv.FormatBool(hasBreaking(r)))
+	a.setOutput("breaking", strconv.FormatBool(r.HasBreaking()))
 	a.setOutput("errors", strconv.Itoa(s.Error))
 	a.setOutput("warnings", strconv.Itoa(s.Warning))
 	a.setOutput("notes", strconv.Itoa(s.Note))
 	a.setOutput("suggested-bump", s.SuggestedBump)
-	head, base := manifestHashes(r)
+	head, base := r.ManifestHashes()
 	a.setOutput("manifest-hash", head)
 	a.setOutput("base-manifest-hash", base)
 }
@@ -283,45 +203,6 @@ func (a *actionRun) finish(out *github.Publication, summary []byte) {
 		a.ae.Info(string(text))
 		end()
 	}
-}
-
-// hasBreaking reports an unacknowledged change of severity breaking.
-func hasBreaking(r *report.Report) bool {
-	for _, s := range r.Servers {
-		for _, f := range s.Changes {
-			if f.Severity == rules.SeverityBreaking && f.Acknowledged == "" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// manifestHashes are the head and base manifest hashes: the hash for one
-// server, one "name=hash" line per server for several.
-func manifestHashes(r *report.Report) (head, base string) {
-	if len(r.Servers) == 1 {
-		s := r.Servers[0]
-		if s.Head != nil {
-			head = s.Head.ManifestHash
-		}
-		if s.Base != nil {
-			base = s.Base.ManifestHash
-		}
-		return head, base
-	}
-	var hs, bs []string
-	for _, s := range r.Servers {
-		if s.Head != nil && s.Head.ManifestHash != "" {
-			hs = append(hs, s.Server+"="+s.Head.ManifestHash)
-		}
-		if s.Base != nil && s.Base.ManifestHash != "" {
-			bs = append(bs, s.Server+"="+s.Base.ManifestHash)
-		}
-	}
-	sort.Strings(hs)
-	sort.Strings(bs)
-	return strings.Join(hs, "\n"), strings.Join(bs, "\n")
 }
 
 // publisher maps the inputs onto a github.Publisher. Without a token, or
