@@ -97,7 +97,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	o.SnapshotCommands = map[string]string{}
 	fromList := len(cmd) == 0 && cf.url == ""
 	for _, s := range opts.Servers {
-		o.SnapshotCommands[s.Name] = snapshotCommand(s, *snapshot, fromList, rf.config, len(opts.Servers) > 1)
+		o.SnapshotCommands[s.Name] = check.SnapshotCommand(s, *snapshot, fromList, rf.config, len(opts.Servers) > 1)
 	}
 	o.AckYAML = res.AcknowledgementsByServer(rf.failOn, maxCommentAcks)
 	if err := rf.out.emit(ctx, env, res.Report, o); err != nil {

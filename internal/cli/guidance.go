@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/mcp-surface/mcp-surface/internal/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -86,67 +82,11 @@ func (a *actionRun) refreshCommands(servers []check.Server, relWork string) []re
 	fromList := c.Command == "" && c.URL == ""
 	var out []refresh
 	for _, s := range servers {
-		cmd := snapshotCommand(s, c.Snapshot, fromList, c.Config, len(servers) > 1 || c.Server != "")
+		cmd := check.SnapshotCommand(s, c.Snapshot, fromList, c.Config, len(servers) > 1 || c.Server != "")
 		if relWork != "." && relWork != "" {
-			cmd = "cd " + shellWord(relWork) + " && " + cmd
+			cmd = "cd " + cmdline.Word(relWork) + " && " + cmd
 		}
 		out = append(out, refresh{Server: s.Name, Snapshot: s.Snapshot, Command: cmd})
 	}
 	return out
-}
-
-// snapshotCommand is the command that rewrites the committed snapshot of
-// s: `snapshot --server NAME` (named when the list has several, or when
-// one was picked) for a server of the servers: list in configFile, else
-// `snapshot -o FILE` with the server's command or URL (the URL's
-// headers left out: they may hold secrets).
-func snapshotCommand(s check.Server, file string, fromList bool, configFile string, named bool) string {
-	words := []string{"mcp-surface", "snapshot"}
-	switch {
-	case fromList:
-		if configFile != "" && filepath.Clean(configFile) != config.DefaultFile {
-			words = append(words, "--config", configFile)
-		}
-		if named {
-			words = append(words, "--server", s.Name)
-		}
-	default:
-		words = append(words, "-o", file)
-		switch {
-		case s.URL != "":
-			words = append(words, "--url", s.URL)
-			if s.SSE {
-				words = append(words, "--sse")
-			}
-		case s.Shell:
-			words = append(words, "--shell", "--")
-			words = append(words, s.Command...)
-		default:
-			words = append(words, "--")
-			words = append(words, s.Command...)
-		}
-	}
-	return joinWords(words)
-}
-
-// joinWords is a command line for /bin/sh: a word is quoted only when
-// the shell would read it otherwise, so the common command reads plainly.
-func joinWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shellWord(w)
-	}
-	return strings.Join(q, " ")
-}
-
-func shellWord(w string) string {
-	if w == "" {
-		return cmdline.Quote(w)
-	}
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r)) {
-			return cmdline.Quote(w)
-		}
-	}
-	return w
 }

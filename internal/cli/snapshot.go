@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -96,7 +97,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 			hint := rerunHint(args)
 			if *server == "" && len(entries) > 1 {
-				hint += " --server " + shellWord(s.Name)
+				hint += " --server " + cmdline.Word(s.Name)
 			}
 			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
 				caps, err := check.Captures(ctx, cf.options(env, s), revs)
