@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -226,26 +225,6 @@ func reportDiagnostics(w io.Writer, c *capture.Capture) {
 	}
 }
 
-func summarize(c *capture.Capture, m *manifest.Manifest) string {
-	pages := len(c.Pages)
-	return fmt.Sprintf("%s: protocol %s via %s; %s, %s, %s, %s (%s)",
-		c.Target, c.ProtocolVersion, c.Handshake, plural(len(m.Tools), "tool"), plural(len(m.Prompts), "prompt"),
-		plural(len(m.Resources), "resource"), plural(len(m.ResourceTemplates), "resource template"), plural(pages, "page"))
-}
-
-// outputPath inserts the revision before the extension when several
-// revisions are captured: mcp-surface.json → mcp-surface.2025-06-18.json.
-func outputPath(path, rev string, several bool) string {
-	if !several {
-		return path
-	}
-	if strings.Contains(path, "{version}") {
-		return strings.ReplaceAll(path, "{version}", rev)
-	}
-	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + "." + rev + ext
-}
-
 func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("capture", "[flags] (-- CMD ARGS... | --url URL)", env.Stderr)
 	var cf captureFlags
@@ -266,7 +245,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("several --protocol-version values need -o FILE (one snapshot per revision: FILE.<revision>.json)")
 	}
 	for _, rev := range revs {
-		if err := checkOutput("-o", outputPath(*out, rev, len(revs) > 1)); err != nil {
+		if err := checkOutput("-o", manifest.RevisionPath(*out, rev, len(revs) > 1)); err != nil {
 			return 0, err
 		}
 	}
@@ -284,14 +263,14 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
-		summary, rev := summarize(c, m), c.RequestedVersion
+		summary, rev := manifest.Summary(c, m), c.RequestedVersion
 		// Done with the capture: a large one is not kept while its
 		// snapshot is written (which streams).
 		caps[i], c = nil, nil
 		if *out == "" {
 			*out = stdoutPath
 		}
-		path := outputPath(*out, rev, len(revs) > 1)
+		path := manifest.RevisionPath(*out, rev, len(revs) > 1)
 		if err := writeSnapshot(ctx, env, path, m); err != nil {
 			return 0, err
 		}
@@ -301,13 +280,6 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
 	}
 	return ExitOK, nil
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // httpHeaders returns the headers of an HTTP target (after environment

@@ -112,7 +112,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			if *verify {
 				break
 			}
-			if err := checkOutput("-o", outputPath(j.path, rev, len(revs) > 1)); err != nil {
+			if err := checkOutput("-o", manifest.RevisionPath(j.path, rev, len(revs) > 1)); err != nil {
 				return 0, err
 			}
 		}
@@ -162,13 +162,13 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 		if err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
-		path := outputPath(out, c.RequestedVersion, several)
+		path := manifest.RevisionPath(out, c.RequestedVersion, several)
 		if !verify {
 			if err := writeSnapshot(ctx, env, path, head); err != nil {
 				return 0, err
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
-			fmt.Fprintln(env.Stderr, report.LogLine(summarize(c, head), report.MaxText))
+			fmt.Fprintln(env.Stderr, report.LogLine(manifest.Summary(c, head), report.MaxText))
 			continue
 		}
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
