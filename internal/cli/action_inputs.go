@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,14 +15,9 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// actionInput is one input of action.yml as the binary reads it.
-type actionInput struct {
-	Name string
-	// Default is what an empty or unset value means. action.yml declares
-	// the same default (a test compares them); a wrapper that passes no
-	// value gets the same behaviour.
-	Default string
-}
+// actionInput is one input of action.yml as the binary reads it (see
+// actionenv.InputSpec).
+type actionInput struct{ Name, Default string }
 
 // DefaultAcceptLabel is the pull request label that accepts its breaking
 // changes when neither the accept-label input nor acceptLabel of the
@@ -32,7 +25,8 @@ type actionInput struct {
 const DefaultAcceptLabel = "mcp-surface: accept-breaking"
 
 // tokenDefault is action.yml's default of github-token: the expression is
-// evaluated by the runner, so the binary's own default is "".
+// evaluated by the runner, so the binary's own default is "" (see
+// actionenv.InputSpec).
 const tokenDefault = "${{ github.token }}"
 
 // actionInputs lists every input the binary reads, in the order of
@@ -117,148 +111,74 @@ type actionConfig struct {
 	Token             string
 }
 
-// inputReader reads inputs by name, applying the defaults of actionInputs,
-// and records which it read (a test checks that every input is).
-type inputReader struct {
-	ae   *actionenv.Env
-	read map[string]bool
-	errs []error
-}
-
-func (r *inputReader) spec(name string) actionInput {
-	i := slices.IndexFunc(actionInputs, func(in actionInput) bool { return in.Name == name })
-	if i < 0 {
-		panic("cli: input " + name + " is not in actionInputs")
-	}
-	r.read[name] = true
-	return actionInputs[i]
-}
-
-func (r *inputReader) str(name string) string {
-	in := r.spec(name)
-	if v := r.ae.Input(name); v != "" {
-		return v
-	}
-	if in.Default == tokenDefault {
-		return ""
-	}
-	return in.Default
-}
-
-func (r *inputReader) boolean(name string) bool {
-	in := r.spec(name)
-	def, _ := strconv.ParseBool(in.Default)
-	v, err := r.ae.InputBool(name, def)
-	if err != nil {
-		r.errs = append(r.errs, err)
-	}
-	return v
-}
-
-func (r *inputReader) choice(name string, allowed ...string) string {
-	return r.choiceOrBool(name, "", "", allowed...)
-}
-
-// choiceOrBool is choice for an input whose choices include an obvious
-// yes and no: a boolean word means onTrue or onFalse.
-func (r *inputReader) choiceOrBool(name, onTrue, onFalse string, allowed ...string) string {
-	in := r.spec(name)
-	v, err := r.ae.InputChoiceOrBool(name, in.Default, onTrue, onFalse, allowed...)
-	if err != nil {
-		r.errs = append(r.errs, err)
-	}
-	return v
-}
-
 // readActionConfig reads every input. The secret ones (the token, header
 // values) are masked before anything else is done with them.
 func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
-	r := &inputReader{ae: ae, read: map[string]bool{}}
+	specs := make([]actionenv.InputSpec, len(actionInputs))
+	for i, in := range actionInputs {
+		specs[i] = actionenv.InputSpec(in)
+	}
+	r := ae.Inputs(specs)
 	c := &actionConfig{}
 	// Secrets first: nothing may be logged before they are masked.
-	r.spec("github-token")
-	c.Token = ae.SecretInput("github-token")
-	r.spec("headers")
-	c.Headers = ae.InputLines("headers")
+	c.Token = r.Secret("github-token")
+	c.Headers = r.Lines("headers")
 	for _, h := range c.Headers {
 		if _, v, ok := strings.Cut(h, ":"); ok {
 			ae.Mask(strings.TrimSpace(v))
 		}
 	}
 
-	c.Mode = r.choice("mode", modeFull, modeAnalyze, modePublish)
-	c.Command = r.str("command")
-	c.Shell = r.boolean("shell")
-	c.URL = r.str("url")
-	c.SSE = r.boolean("sse")
-	c.Server = r.str("server")
-	c.WorkingDirectory = r.str("working-directory")
-	c.Build = r.str("build")
-	r.spec("pass-env")
-	passEnv, err := ae.InputVariableNames("pass-env")
-	if err != nil {
-		r.errs = append(r.errs, err)
-	}
-	c.PassEnv = passEnv
-	c.Config = r.str("config")
-	c.Snapshot = r.str("snapshot")
-	c.Baseline = r.str("baseline")
+	c.Mode = r.Choice("mode", modeFull, modeAnalyze, modePublish)
+	c.Command = r.String("command")
+	c.Shell = r.Bool("shell")
+	c.URL = r.String("url")
+	c.SSE = r.Bool("sse")
+	c.Server = r.String("server")
+	c.WorkingDirectory = r.String("working-directory")
+	c.Build = r.String("build")
+	c.PassEnv = r.VariableNames("pass-env")
+	c.Config = r.String("config")
+	c.Snapshot = r.String("snapshot")
+	c.Baseline = r.String("baseline")
 	if i := slices.IndexFunc(baselineKeywords, func(k string) bool { return strings.EqualFold(k, c.Baseline) }); i >= 0 {
 		c.Baseline = baselineKeywords[i]
 	} else if v, ok := actionenv.ParseBool(c.Baseline); ok {
 		// No snapshot file is called "false": the word means no baseline.
 		// "true" names none of the baselines.
 		if v {
-			r.errs = append(r.errs, &actionenv.InputError{Name: "baseline", Value: c.Baseline, Want: "use one of " + strings.Join(baselineKeywords, ", ") + ", or a snapshot file (false means none)"})
+			r.Fail(&actionenv.InputError{Name: "baseline", Value: c.Baseline, Want: "use one of " + strings.Join(baselineKeywords, ", ") + ", or a snapshot file (false means none)"})
 		} else {
 			c.Baseline = check.BaselineNone
 		}
 	}
-	c.BaseRef = r.str("base-ref")
-	c.ProtocolVersion = r.str("protocol-version")
-	in := r.spec("startup-timeout")
-	def, _ := time.ParseDuration(in.Default)
-	d, err := ae.InputDuration("startup-timeout", def)
-	if err != nil {
-		r.errs = append(r.errs, err)
-	}
-	c.StartupTimeout = d
-	r.spec("shutdown-grace")
-	if c.ShutdownGrace, err = ae.InputDuration("shutdown-grace", 0); err != nil {
-		r.errs = append(r.errs, err)
-	} else if c.ShutdownGrace == 0 && ae.Input("shutdown-grace") != "" {
-		r.errs = append(r.errs, &actionenv.InputError{Name: "shutdown-grace", Value: ae.Input("shutdown-grace"), Want: "use a positive duration such as 500ms, or leave it empty"})
-	}
-	failOn := r.str("fail-on")
+	c.BaseRef = r.String("base-ref")
+	c.ProtocolVersion = r.String("protocol-version")
+	c.StartupTimeout = r.Duration("startup-timeout")
+	c.ShutdownGrace = r.PositiveDuration("shutdown-grace", "use a positive duration such as 500ms, or leave it empty")
+	failOn := r.String("fail-on")
 	level := failOn
 	if v, ok := actionenv.ParseBool(failOn); ok && !v {
 		level = "none" // fail-on: false, as people write "never fail"
 	}
+	var err error
 	if c.FailOn, err = rules.ParseLevel(level); err != nil {
-		r.errs = append(r.errs, &actionenv.InputError{Name: "fail-on", Value: failOn, Want: "use error, warning, note, info or none (breaking and risky are accepted; false means none)"})
+		r.Fail(&actionenv.InputError{Name: "fail-on", Value: failOn, Want: "use error, warning, note, info or none (breaking and risky are accepted; false means none)"})
 	}
-	r.spec("fail-on-tags")
-	c.FailOnTags = ae.InputList("fail-on-tags")
-	r.spec("clients")
-	if c.Clients, err = clients.ParseList(ae.InputList("clients")); err != nil {
-		r.errs = append(r.errs, &actionenv.InputError{Name: "clients", Value: ae.Input("clients"), Want: "client profiles: " + strings.Join(clients.Names(), ", ") + " (claude-code:SERVER names the server)"})
+	c.FailOnTags = r.List("fail-on-tags")
+	if c.Clients, err = clients.ParseList(r.List("clients")); err != nil {
+		r.Fail(&actionenv.InputError{Name: "clients", Value: ae.Input("clients"), Want: "client profiles: " + strings.Join(clients.Names(), ", ") + " (claude-code:SERVER names the server)"})
 	}
-	c.Comment = r.choiceOrBool("comment", commentAlways, commentNever, commentAlways, commentOnChange, commentNever)
-	c.AcceptLabel = strings.TrimSpace(r.str("accept-label"))
-	c.CommentAuthor = r.str("comment-author")
-	c.ReviewComments = r.boolean("review-comments")
-	in = r.spec("max-review-comments")
-	defMax, _ := strconv.Atoi(in.Default)
-	if c.MaxReviewComments, err = ae.InputInt("max-review-comments", defMax); err != nil {
-		r.errs = append(r.errs, err)
-	} else if c.MaxReviewComments < 1 || c.MaxReviewComments > github.MaxBundleReviewComments {
-		r.errs = append(r.errs, &actionenv.InputError{Name: "max-review-comments", Value: strconv.Itoa(c.MaxReviewComments), Want: fmt.Sprintf("between 1 and %d", github.MaxBundleReviewComments)})
-	}
-	c.SARIFFile = r.str("sarif-file")
-	c.UploadSARIF = r.boolean("upload-sarif")
-	c.ReportFile = r.str("report-file")
-	c.Bundle = r.str("bundle")
-	if err := errors.Join(r.errs...); err != nil {
+	c.Comment = r.ChoiceOrBool("comment", commentAlways, commentNever, commentAlways, commentOnChange, commentNever)
+	c.AcceptLabel = strings.TrimSpace(r.String("accept-label"))
+	c.CommentAuthor = r.String("comment-author")
+	c.ReviewComments = r.Bool("review-comments")
+	c.MaxReviewComments = r.IntBetween("max-review-comments", 1, github.MaxBundleReviewComments)
+	c.SARIFFile = r.String("sarif-file")
+	c.UploadSARIF = r.Bool("upload-sarif")
+	c.ReportFile = r.String("report-file")
+	c.Bundle = r.String("bundle")
+	if err := r.Err(); err != nil {
 		return c, &usageError{err.Error()}
 	}
 	if c.Command != "" && c.URL != "" {
