@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
@@ -113,21 +112,10 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if fi, err := os.Stat(workDir); err != nil || !fi.IsDir() {
 		return a.fail(usagef("input working-directory %q: no such directory in the workspace", c.WorkingDirectory))
 	}
-	repo, err := gitrepo.TopLevel(ctx, workDir)
-	if err != nil {
-		repo = workDir
-	} else if repo, err = filepath.EvalSymlinks(repo); err != nil {
-		return a.fail(err)
-	}
-	realWork, err := filepath.EvalSymlinks(workDir)
+	repo, realWork, relWork, err := gitrepo.Within(ctx, workDir)
 	if err != nil {
 		return a.fail(err)
 	}
-	relWork, err := filepath.Rel(repo, realWork)
-	if err != nil || strings.HasPrefix(relWork, "..") {
-		return a.fail(fmt.Errorf("working-directory %s is outside the repository %s", workDir, repo))
-	}
-	relWork = filepath.ToSlash(relWork)
 
 	// Configuration: the config input, else .mcp-surface.yaml in the
 	// working directory when there is one.

@@ -105,10 +105,8 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 			}
 			return ref, nil
 		}
-		for _, rev := range []string{ref, "origin/" + ref} {
-			if sha, err := gitrepo.ResolveCommit(ctx, repo, rev); err == nil {
-				return sha, nil
-			}
+		if sha, ok := gitrepo.ResolveBranch(ctx, repo, ref); ok {
+			return sha, nil
 		}
 		return "", fmt.Errorf("input base-ref %q names no commit of the checkout (nor origin/%s): check out with fetch-depth: 0, or give a commit id, which is fetched", ref, ref)
 	}
@@ -139,15 +137,7 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 
 // ensureCommit fetches sha from origin when the checkout lacks it.
 func (a *actionRun) ensureCommit(ctx context.Context, repo, sha string) error {
-	if _, err := gitrepo.ResolveCommit(ctx, repo, sha); err == nil {
-		return nil
-	}
-	a.logger("fetching %s (not in the checkout)", shortRef(sha))
-	if err := gitrepo.Fetch(ctx, repo, "origin", 1, sha); err != nil {
-		return fmt.Errorf("not in the checkout and could not be fetched: %w", err)
-	}
-	_, err := gitrepo.ResolveCommit(ctx, repo, sha)
-	return err
+	return gitrepo.EnsureCommit(ctx, repo, sha, func(sha string) { a.logger("fetching %s (not in the checkout)", shortRef(sha)) })
 }
 
 // shellQuote quotes a word for the build's shell.
