@@ -170,22 +170,9 @@ func (a *actionRun) writeResults(out *github.Publication, code int) {
 		a.setOutput("report-file", reportPath)
 	}
 
-	r := out.Report
-	s := r.Summary()
-	verdict := "pass"
-	if code != ExitOK {
-		verdict = "fail"
+	for _, o := range github.VerdictOutputs(out.Report, code, code != ExitOK) {
+		a.setOutput(o.Name, o.Value)
 	}
-	a.setOutput("verdict", verdict)
-	a.setOutput("exit-code", strconv.Itoa(code))
-	a.setOutput("breaking", strconv.FormatBool(r.HasBreaking()))
-	a.setOutput("errors", strconv.Itoa(s.Error))
-	a.setOutput("warnings", strconv.Itoa(s.Warning))
-	a.setOutput("notes", strconv.Itoa(s.Note))
-	a.setOutput("suggested-bump", s.SuggestedBump)
-	head, base := r.ManifestHashes()
-	a.setOutput("manifest-hash", head)
-	a.setOutput("base-manifest-hash", base)
 }
 
 // finish ends a run: the job summary (the report, then any publishing
