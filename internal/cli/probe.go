@@ -107,15 +107,10 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		if rf.cfg == nil {
 			return 0, usagef("--server %s: no configuration file (%s) to find it in", *server, cfgPath)
 		}
-		i := slices.IndexFunc(rf.cfg.Servers, func(s config.Server) bool { return s.Name == *server })
-		if i < 0 {
-			var names []string
-			for _, s := range rf.cfg.Servers {
-				names = append(names, s.Name)
-			}
-			return 0, usagef("--server %s: %s has no such server (servers: %s)", *server, cfgPath, strings.Join(names, ", "))
+		var err error
+		if entry, err = rf.cfg.ServerNamed(*server); err != nil {
+			return 0, usagef("--server %s: %s %v", *server, cfgPath, err)
 		}
-		entry = &rf.cfg.Servers[i]
 	case rf.cfg != nil && len(rf.cfg.Servers) == 1:
 		entry = &rf.cfg.Servers[0]
 	case rf.cfg != nil && len(rf.cfg.Servers) > 1 && !live:

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/cmdline"
@@ -71,7 +70,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 			return 0, usagef("no server: put the server command after --, use --url, or list servers: in %s", cfgPath)
 		}
-		entries, err := pickServers(cfg.Servers, *server, cfgPath)
+		entries, err := pickServers(cfg, *server, cfgPath)
 		if err != nil {
 			return 0, err
 		}
@@ -133,19 +132,15 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 }
 
 // pickServers is the servers: list, or its entry called name.
-func pickServers(all []config.Server, name, cfgPath string) ([]config.Server, error) {
+func pickServers(cfg *config.Config, name, cfgPath string) ([]config.Server, error) {
 	if name == "" {
-		return all, nil
+		return cfg.Servers, nil
 	}
-	i := slices.IndexFunc(all, func(s config.Server) bool { return s.Name == name })
-	if i < 0 {
-		var names []string
-		for _, s := range all {
-			names = append(names, s.Name)
-		}
-		return nil, usagef("--server %s: %s has no such server (servers: %s)", name, cfgPath, strings.Join(names, ", "))
+	s, err := cfg.ServerNamed(name)
+	if err != nil {
+		return nil, usagef("--server %s: %s %v", name, cfgPath, err)
 	}
-	return all[i : i+1], nil
+	return []config.Server{*s}, nil
 }
 
 // snapshotOne writes (or, with verify, compares) the snapshot of each

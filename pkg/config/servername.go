@@ -1,0 +1,20 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ServerNamed is the entry of servers called name. The error, when there
+// is none, lists the names there are; the caller prefixes the flag or
+// input and the file.
+func (c *Config) ServerNamed(name string) (*Server, error) {
+	var names []string
+	for i := range c.Servers {
+		if c.Servers[i].Name == name {
+			return &c.Servers[i], nil
+		}
+		names = append(names, c.Servers[i].Name)
+	}
+	return nil, fmt.Errorf("has no such server (servers: %s)", strings.Join(names, ", "))
+}
