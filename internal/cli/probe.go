@@ -138,17 +138,12 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		flagged.Require, flagged.ProtocolVersion = srv.Require, srv.ProtocolVersion
 		srv = flagged
 	}
-	srv.Require = append(slices.Clone([]string(require)), srv.Require...)
 	extra, sec, err := probe.Expand(inline.probes, env.Getenv)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	srv.Secrets = append(srv.Secrets, sec...)
-	for _, p := range extra {
-		if slices.ContainsFunc(srv.Probes, func(q capture.Probe) bool { return q.ID == p.ID }) {
-			return 0, usagef("probe id %q is declared twice", p.ID)
-		}
-		srv.Probes = append(srv.Probes, p)
+	if srv, err = srv.WithProbes(require, extra, sec); err != nil {
+		return 0, usagef("%v", err)
 	}
 	if len(srv.Probes) == 0 && len(srv.Require) == 0 {
 		return 0, usagef("nothing to probe: declare probes: for the server in %s, or pass --call, --get or --read", cfgPath)
