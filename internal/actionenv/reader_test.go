@@ -42,3 +42,24 @@ func TestInputsDefaultsAndErrors(t *testing.T) {
 	}()
 	r.String("undeclared")
 }
+
+func TestInputsPositiveDuration(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  time.Duration
+		err   string
+	}{
+		{"", 0, ""},
+		{"500ms", 500 * time.Millisecond, ""},
+		{"0", 0, "leave it empty"},
+		{"soon", 0, "duration"},
+	} {
+		e := New(func(k string) string { return map[string]string{"INPUT_GRACE": tc.value}[k] }, io.Discard)
+		r := e.Inputs([]InputSpec{{Name: "grace"}})
+		got := r.PositiveDuration("grace", "leave it empty")
+		err := r.Err()
+		if got != tc.want || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%q: %v, %v", tc.value, got, err)
+		}
+	}
+}

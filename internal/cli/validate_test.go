@@ -331,4 +331,3 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
-
