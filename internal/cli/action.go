@@ -62,7 +62,7 @@ type actionRun struct {
 	ws     string           // GITHUB_WORKSPACE (or the current directory)
 	notes  []string         // publishing problems, for the job summary
 	logger func(format string, args ...any)
-	guide  *guidance // what turns a failing check green; nil before the pipeline ran
+	guide  *check.Guidance // what turns a failing check green; nil before the pipeline ran
 	// baseSHA is the commit compared with ("" for the work tree's
 	// snapshot), for the report's footer.
 	baseSHA string
@@ -175,7 +175,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	a.guide = guidanceOf(res.Result, c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
+	a.guide = res.Guidance(c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
 	if n := res.Accepted(); n > 0 {
 		a.logger("the pull request has the label %q: %d breaking change(s) accepted", label, n)
 	}

@@ -88,10 +88,10 @@ func (a *actionRun) deliver(ctx context.Context, repo string, r *report.Report, 
 	comment := report.Options{FailOn: c.FailOn}
 	if c.Mode != modeAnalyze {
 		comment = a.runOptions(pr)
-		a.guide.apply(&comment, false)
+		a.guide.Apply(&comment, false)
 	}
 	summary := a.runOptions(pr)
-	a.guide.apply(&summary, true)
+	a.guide.Apply(&summary, true)
 	summary.Full = true
 	out, sum, err := github.Render(r, comment, summary)
 	if err != nil {

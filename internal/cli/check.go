@@ -99,7 +99,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	for _, s := range opts.Servers {
 		o.SnapshotCommands[s.Name] = check.SnapshotCommand(s, *snapshot, fromList, rf.config, len(opts.Servers) > 1)
 	}
-	o.AckYAML = res.AcknowledgementsByServer(rf.failOn, maxCommentAcks)
+	o.AckYAML = res.AcknowledgementsByServer(rf.failOn, check.MaxCommentAcks)
 	if err := rf.out.emit(ctx, env, res.Report, o); err != nil {
 		return 0, err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 func TestRefreshCommands(t *testing.T) {
@@ -42,36 +41,5 @@ func TestRefreshCommands(t *testing.T) {
 				t.Errorf("refresh commands (-want +got):\n%s", d)
 			}
 		})
-	}
-}
-
-func TestGuidanceApply(t *testing.T) {
-	g := &guidance{AcceptLabel: DefaultAcceptLabel, Accepted: 0,
-		Ack: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n"}, AckAll: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n  - rule: prompt-removed\n"},
-		Refresh: []refresh{{Server: "tracker", Command: "mcp-surface snapshot --server tracker"}}}
-	var comment, summary report.Options
-	g.apply(&comment, false)
-	g.apply(&summary, true)
-	if comment.AcceptLabel != DefaultAcceptLabel || comment.AcceptedByLabel || comment.SnapshotCommands["tracker"] != "mcp-surface snapshot --server tracker" {
-		t.Errorf("comment options: %+v", comment)
-	}
-	if comment.AckYAML["tracker"] != g.Ack["tracker"] || summary.AckYAML["tracker"] != g.AckAll["tracker"] {
-		t.Errorf("acknowledgements: comment %q, summary %q", comment.AckYAML, summary.AckYAML)
-	}
-	// The label on a pull request that breaks nothing accepts nothing.
-	g.LabelApplied = true
-	g.apply(&comment, false)
-	if comment.AcceptedByLabel {
-		t.Error("accepted by label with nothing accepted")
-	}
-	g.Accepted = 3
-	g.apply(&comment, false)
-	if !comment.AcceptedByLabel {
-		t.Error("not accepted by label")
-	}
-	var none report.Options
-	(*guidance)(nil).apply(&none, true)
-	if none.AcceptLabel != "" || none.AckYAML != nil {
-		t.Errorf("nil guidance: %+v", none)
 	}
 }
