@@ -127,7 +127,7 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 			return "", nil
 		}
 		if err := a.ensureCommit(ctx, repo, sha); err != nil {
-			a.warn(fmt.Sprintf("the push's previous commit %s is not available (%v): comparing with the committed snapshot instead", shortRef(sha), err))
+			a.warn(fmt.Sprintf("the push's previous commit %s is not available (%v): comparing with the committed snapshot instead", check.ShortRef(sha), err))
 			return "", nil
 		}
 		return sha, nil
@@ -137,7 +137,7 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 
 // ensureCommit fetches sha from origin when the checkout lacks it.
 func (a *actionRun) ensureCommit(ctx context.Context, repo, sha string) error {
-	return gitrepo.EnsureCommit(ctx, repo, sha, func(sha string) { a.logger("fetching %s (not in the checkout)", shortRef(sha)) })
+	return gitrepo.EnsureCommit(ctx, repo, sha, func(sha string) { a.logger("fetching %s (not in the checkout)", check.ShortRef(sha)) })
 }
 
 // shellQuote quotes a word for the build's shell.

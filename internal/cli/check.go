@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
@@ -72,7 +71,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.Name, s.Snapshot = *name, relToRepo(repo, cwd, *snapshot)
+		s.Name, s.Snapshot = *name, gitrepo.RelPath(repo, cwd, *snapshot)
 		if rel, err := filepath.Rel(repo, filepath.Join(cwd, cf.cwd)); err == nil {
 			s.Dir = rel
 		}
@@ -125,22 +124,3 @@ func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failT
 	}
 	return out, nil
 }
-
-// relToRepo makes a path given relative to cwd relative to the repository.
-func relToRepo(repo, cwd, p string) string {
-	if p == "" {
-		return ""
-	}
-	abs := p
-	if !filepath.IsAbs(p) {
-		abs = filepath.Join(cwd, p)
-	}
-	rel, err := filepath.Rel(repo, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return p
-	}
-	return filepath.ToSlash(rel)
-}
-
-// shortRef shortens a full commit id for messages.
-func shortRef(ref string) string { return check.ShortRef(ref) }

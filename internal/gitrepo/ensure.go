@@ -54,3 +54,21 @@ func Within(ctx context.Context, dir string) (repo, realDir, rel string, err err
 	}
 	return repo, realDir, filepath.ToSlash(rel), nil
 }
+
+// RelPath makes p, given relative to cwd, relative to the repository at
+// repo, in slash form. A path outside the repository is returned as it
+// was given; "" stays "".
+func RelPath(repo, cwd, p string) string {
+	if p == "" {
+		return ""
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(cwd, p)
+	}
+	rel, err := filepath.Rel(repo, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}

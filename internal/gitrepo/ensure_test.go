@@ -40,3 +40,17 @@ func TestWithinAndResolveBranch(t *testing.T) {
 		t.Error("a directory outside the repository by a link was accepted")
 	}
 }
+
+func TestRelPath(t *testing.T) {
+	repo := filepath.FromSlash("/r")
+	for _, tc := range []struct{ cwd, p, want string }{
+		{"/r/sub", "snap.json", "sub/snap.json"},
+		{"/r", "", ""},
+		{"/elsewhere", "snap.json", "snap.json"},
+		{"/r/sub", "/r/x/y.json", "x/y.json"},
+	} {
+		if got := RelPath(repo, filepath.FromSlash(tc.cwd), filepath.FromSlash(tc.p)); got != tc.want {
+			t.Errorf("RelPath(%q, %q) = %q, want %q", tc.cwd, tc.p, got, tc.want)
+		}
+	}
+}
