@@ -60,18 +60,9 @@ func (cf *captureFlags) server(env *Env, cmd []string) (check.Server, error) {
 		if len(cmd) > 0 {
 			return check.Server{}, usagef("give either --url or a command after --, not both")
 		}
-		h := http.Header{}
-		for _, raw := range cf.headers {
-			name, value, ok := strings.Cut(raw, ":")
-			name = strings.TrimSpace(name)
-			if !ok || name == "" {
-				return check.Server{}, usagef("--header %q: use 'Name: value'", name)
-			}
-			v, err := check.Expand(strings.TrimSpace(value), env.Getenv)
-			if err != nil {
-				return check.Server{}, usagef("--header %s: %v", name, err)
-			}
-			h.Add(name, v)
+		h, err := check.ParseHeaders(cf.headers, env.Getenv)
+		if err != nil {
+			return check.Server{}, usagef("--header %v", err)
 		}
 		return check.Server{URL: cf.url, Headers: h, SSE: cf.sse}, nil
 	}
