@@ -217,7 +217,7 @@ func TestEverythingTransportsAgree(t *testing.T) {
 			}
 			if m.Fingerprints.Manifest != stdio.Fingerprints.Manifest {
 				for _, it := range m.Tools {
-					if b, ok := stdio.Find(manifest.SectionTools, it.ID); !ok || string(b.Raw) != string(it.Raw) {
+					if b, ok := stdio.Find(manifest.ListTools, it.ID); !ok || string(b.Raw) != string(it.Raw) {
 						t.Logf("tool %s differs", it.ID)
 					}
 				}

@@ -117,7 +117,7 @@ func (x *snapshotIndex) noteIdentity(ptr, key, value string) {
 		return
 	}
 	section := parts[0]
-	if k, ok := manifest.KindOfSection(section); !ok || k.Identity != key {
+	if k, ok := manifest.KindOfList(section); !ok || k.Identity != key {
 		return
 	}
 	i, err := strconv.Atoi(parts[1])
@@ -144,12 +144,12 @@ func (x *snapshotIndex) line(s finding.Subject, pointer string) (int, bool) {
 	base := ""
 	identity := ""
 	if k, ok := manifest.KindOfSubject(s.Kind); ok {
-		i, found := x.ident[k.Section][s.Name]
+		i, found := x.ident[k.List][s.Name]
 		if !found {
-			l, ok := x.ptrLine[jsonptr.New(k.Section).String()]
+			l, ok := x.ptrLine[jsonptr.New(k.List).String()]
 			return l, ok
 		}
-		base = jsonptr.New(k.Section).AppendIndex(i).String()
+		base = jsonptr.New(k.List).AppendIndex(i).String()
 		identity = jsonptr.Pointer(base).Append(k.Identity).String()
 	} else if s.Kind != finding.KindServer {
 		return 0, false

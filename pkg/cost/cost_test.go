@@ -155,7 +155,7 @@ func TestCompute(t *testing.T) {
 }
 
 func mustFind(t *testing.T, m *manifest.Manifest, name string) manifest.Item {
-	it, ok := m.Find(manifest.SectionTools, name)
+	it, ok := m.Find(manifest.ListTools, name)
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}

@@ -40,7 +40,7 @@ func (d *differ) prompts() {
 
 // itemAdded reports a new prompt, resource or template.
 func (d *differ) itemAdded(section, rule string, subj finding.Subject, it manifest.Item) {
-	k, _ := manifest.KindOfSection(section)
+	k, _ := manifest.KindOfList(section)
 	what := k.Noun
 	d.emit(rule, subj, "", fmt.Sprintf("%s %s was added", what, quote(it.ID)), nil, jsonString(it.ID))
 	o := parseObject(it.Raw)

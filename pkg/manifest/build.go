@@ -16,18 +16,18 @@ import (
 
 // DuplicateError reports identities advertised more than once.
 type DuplicateError struct {
-	Section string
+	List string
 	IDs     []string
 }
 
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("%s: identity listed more than once: %s (each %s must be unique; fix the server's list)",
-		e.Section, quoteList(e.IDs), identityOf(e.Section))
+		e.List, quoteList(e.IDs), identityOf(e.List))
 }
 
-// identityOf returns the member that identifies an item of a section.
-func identityOf(section string) string {
-	k, _ := KindOfSection(section)
+// identityOf returns the member that identifies an item of a list.
+func identityOf(list string) string {
+	k, _ := KindOfList(list)
 	return k.Identity
 }
 
@@ -95,12 +95,12 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		if !ok {
 			continue
 		}
-		section := kind.Section
-		arr, err := splitItems(p.Result, section)
+		list := kind.List
+		arr, err := splitItems(p.Result, list)
 		if err != nil {
 			return nil, fmt.Errorf("%s page %d: %w", p.Method, p.Index+1, err)
 		}
-		raw[section] = append(raw[section], arr...)
+		raw[list] = append(raw[list], arr...)
 	}
 	if err := m.setItems(raw); err != nil {
 		return nil, err
@@ -120,34 +120,34 @@ func Build(c *capture.Capture) (*Manifest, error) {
 }
 
 // setItems canonicalizes, identifies, sorts and de-duplicates the raw
-// items of every section, then computes the fingerprints.
+// items of every list, then computes the fingerprints.
 func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
 	prints := map[string][]Prints{}
-	for _, section := range Sections {
-		items, ps, err := buildItems(section, raw[section])
+	for _, list := range Lists {
+		items, ps, err := buildItems(list, raw[list])
 		if err != nil {
 			return err
 		}
-		prints[section] = ps
-		switch section {
-		case SectionTools:
+		prints[list] = ps
+		switch list {
+		case ListTools:
 			m.Tools = items
-		case SectionPrompts:
+		case ListPrompts:
 			m.Prompts = items
-		case SectionResources:
+		case ListResources:
 			m.Resources = items
-		case SectionResourceTemplates:
+		case ListResourceTemplates:
 			m.ResourceTemplates = items
 		}
 	}
 	return m.computeFingerprints(prints)
 }
 
-// buildItems returns the section's items sorted by identity, and their
+// buildItems returns the list's items sorted by identity, and their
 // fingerprints in the same order. Each item is decoded once, on one of
 // GOMAXPROCS workers, and its decoded form dropped as soon as it is hashed.
-func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error) {
-	key := identityOf(section)
+func buildItems(list string, raw []json.RawMessage) ([]Item, []Prints, error) {
+	key := identityOf(list)
 	type entry struct {
 		item   Item
 		prints Prints
@@ -158,23 +158,23 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error)
 		// only JSON Schema's sets (required, type) are sorted.
 		canon, err := canonjson.CanonicalizeOrdered(raw[i])
 		if err != nil {
-			return fmt.Errorf("%s[%d]: %w", section, i, err)
+			return fmt.Errorf("%s[%d]: %w", list, i, err)
 		}
 		v, err := decode(canon)
 		if err != nil {
-			return fmt.Errorf("%s[%d]: %w", section, i, err)
+			return fmt.Errorf("%s[%d]: %w", list, i, err)
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s[%d] is not a JSON object", section, i)
+			return fmt.Errorf("%s[%d] is not a JSON object", list, i)
 		}
 		id, ok := obj[key].(string)
 		if !ok {
-			return fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", section, i, key)
+			return fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", list, i, key)
 		}
-		p, err := printsOf(section, canon, obj)
+		p, err := printsOf(list, canon, obj)
 		if err != nil {
-			return fmt.Errorf("%s %q: %w", section, id, err)
+			return fmt.Errorf("%s %q: %w", list, id, err)
 		}
 		entries[i] = entry{Item{ID: id, Raw: canon}, p}
 		return nil
@@ -190,7 +190,7 @@ func buildItems(section string, raw []json.RawMessage) ([]Item, []Prints, error)
 		}
 	}
 	if len(dups) > 0 {
-		return nil, nil, &DuplicateError{Section: section, IDs: dups}
+		return nil, nil, &DuplicateError{List: list, IDs: dups}
 	}
 	items := make([]Item, len(entries))
 	prints := make([]Prints, len(entries))
@@ -205,13 +205,13 @@ func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {
 		Tools: map[string]Prints{}, Prompts: map[string]Prints{},
 		Resources: map[string]Prints{}, ResourceTemplates: map[string]Prints{},
 	}
-	for _, section := range Sections {
+	for _, list := range Lists {
 		dst := map[string]map[string]Prints{
-			SectionTools: fp.Tools, SectionPrompts: fp.Prompts,
-			SectionResources: fp.Resources, SectionResourceTemplates: fp.ResourceTemplates,
-		}[section]
-		for i, it := range m.Items(section) {
-			dst[it.ID] = itemPrints[section][i]
+			ListTools: fp.Tools, ListPrompts: fp.Prompts,
+			ListResources: fp.Resources, ListResourceTemplates: fp.ResourceTemplates,
+		}[list]
+		for i, it := range m.Items(list) {
+			dst[it.ID] = itemPrints[list][i]
 		}
 	}
 	h, err := m.manifestHash()

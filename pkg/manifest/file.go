@@ -19,7 +19,7 @@ import (
 )
 
 // members returns the snapshot's small top-level members (all but the
-// item sections and fingerprints), in canonical form, keyed by name.
+// item lists and fingerprints), in canonical form, keyed by name.
 func (m *Manifest) members() (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
 	put := func(k string, v any) error {
@@ -68,7 +68,7 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 }
 
 // writeCanonical writes the snapshot as one canonical object, keys sorted,
-// item sections streamed from the items' canonical bytes (no copy of the
+// item lists streamed from the items' canonical bytes (no copy of the
 // whole surface is made). extra members (fingerprints) are added as given.
 func (m *Manifest) writeCanonical(w io.Writer, extra map[string]json.RawMessage) error {
 	small, err := m.members()
@@ -78,11 +78,11 @@ func (m *Manifest) writeCanonical(w io.Writer, extra map[string]json.RawMessage)
 	for k, v := range extra {
 		small[k] = v
 	}
-	keys := make([]string, 0, len(small)+len(Sections))
+	keys := make([]string, 0, len(small)+len(Lists))
 	for k := range small {
 		keys = append(keys, k)
 	}
-	keys = append(keys, Sections...)
+	keys = append(keys, Lists...)
 	slices.Sort(keys)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var kb []byte
@@ -124,8 +124,8 @@ func (m *Manifest) manifestHash() (string, error) {
 // size estimates the canonical size, for buffer preallocation.
 func (m *Manifest) size() int {
 	n := 4096
-	for _, section := range Sections {
-		for _, it := range m.Items(section) {
+	for _, list := range Lists {
+		for _, it := range m.Items(list) {
 			n += len(it.Raw) + 1
 		}
 	}
@@ -260,8 +260,8 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 		}
 	}
 	raw := map[string][]json.RawMessage{
-		SectionTools: f.Tools, SectionPrompts: f.Prompts,
-		SectionResources: f.Resources, SectionResourceTemplates: f.ResourceTemplates,
+		ListTools: f.Tools, ListPrompts: f.Prompts,
+		ListResources: f.Resources, ListResourceTemplates: f.ResourceTemplates,
 	}
 	if err := m.setItems(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)

@@ -60,7 +60,7 @@ func EffectiveHints(annotations any) map[string]any {
 	return out
 }
 
-func contractOf(section string, item map[string]any) any {
+func contractOf(list string, item map[string]any) any {
 	pick := func(keys ...string) map[string]any {
 		out := map[string]any{}
 		for _, k := range keys {
@@ -70,8 +70,8 @@ func contractOf(section string, item map[string]any) any {
 		}
 		return out
 	}
-	switch section {
-	case SectionTools:
+	switch list {
+	case ListTools:
 		c := pick("name", "execution")
 		for _, k := range []string{"inputSchema", "outputSchema"} {
 			if v, ok := item[k]; ok {
@@ -87,7 +87,7 @@ func contractOf(section string, item map[string]any) any {
 		}
 		c["annotations"] = EffectiveHints(item["annotations"])
 		return c
-	case SectionPrompts:
+	case ListPrompts:
 		c := pick("name")
 		var args []any
 		if arr, ok := item["arguments"].([]any); ok {
@@ -120,15 +120,15 @@ func contractOf(section string, item map[string]any) any {
 		}
 		c["arguments"] = args
 		return c
-	case SectionResources:
+	case ListResources:
 		return pick("uri", "name", "mimeType")
-	case SectionResourceTemplates:
+	case ListResourceTemplates:
 		return pick("uriTemplate", "name", "mimeType")
 	}
 	return item
 }
 
-func proseOf(section string, item map[string]any) map[string]any {
+func proseOf(list string, item map[string]any) map[string]any {
 	out := map[string]any{}
 	text := func(ptr string, v any) {
 		if s, ok := v.(string); ok {
@@ -140,7 +140,7 @@ func proseOf(section string, item map[string]any) map[string]any {
 	if a, ok := item["annotations"].(map[string]any); ok {
 		text("/annotations/title", a["title"])
 	}
-	if section == SectionTools {
+	if list == ListTools {
 		for _, k := range []string{"inputSchema", "outputSchema"} {
 			walkSchema(item[k], jsonptr.New(k), func(obj map[string]any, ptr jsonptr.Pointer) {
 				text(ptr.Append("title").String(), obj["title"])
@@ -148,7 +148,7 @@ func proseOf(section string, item map[string]any) map[string]any {
 			})
 		}
 	}
-	if section == SectionPrompts {
+	if list == ListPrompts {
 		if arr, ok := item["arguments"].([]any); ok {
 			for i, a := range arr {
 				am, _ := a.(map[string]any)
@@ -162,12 +162,12 @@ func proseOf(section string, item map[string]any) map[string]any {
 }
 
 // printsOf computes the three fingerprints of one decoded item.
-func printsOf(section string, full []byte, item map[string]any) (Prints, error) {
-	c, err := CanonicalizeValue(contractOf(section, item))
+func printsOf(list string, full []byte, item map[string]any) (Prints, error) {
+	c, err := CanonicalizeValue(contractOf(list, item))
 	if err != nil {
 		return Prints{}, err
 	}
-	p, err := CanonicalizeValue(proseOf(section, item))
+	p, err := CanonicalizeValue(proseOf(list, item))
 	if err != nil {
 		return Prints{}, err
 	}

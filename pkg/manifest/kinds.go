@@ -9,9 +9,9 @@ import (
 // keeps it, how it is listed, what identifies it and what findings call
 // it. Every package that maps between these names reads this one table.
 type ItemKind struct {
-	// Section is the snapshot's top-level key, which is also the key of
+	// List is the snapshot's top-level key, which is also the key of
 	// the item array in the list result.
-	Section string
+	List string
 	// Method is the list method.
 	Method string
 	// Identity is the member that identifies an item.
@@ -23,17 +23,17 @@ type ItemKind struct {
 }
 
 // ItemKinds lists every kind of item, in snapshot file order (the order
-// of Sections).
+// of Lists).
 var ItemKinds = []ItemKind{
-	{SectionPrompts, capture.MethodPromptsList, "name", finding.KindPrompt, "prompt"},
-	{SectionResourceTemplates, capture.MethodResourceTemplatesList, "uriTemplate", finding.KindResourceTemplate, "resource template"},
-	{SectionResources, capture.MethodResourcesList, "uri", finding.KindResource, "resource"},
-	{SectionTools, capture.MethodToolsList, "name", finding.KindTool, "tool"},
+	{ListPrompts, capture.MethodPromptsList, "name", finding.KindPrompt, "prompt"},
+	{ListResourceTemplates, capture.MethodResourceTemplatesList, "uriTemplate", finding.KindResourceTemplate, "resource template"},
+	{ListResources, capture.MethodResourcesList, "uri", finding.KindResource, "resource"},
+	{ListTools, capture.MethodToolsList, "name", finding.KindTool, "tool"},
 }
 
-// KindOfSection returns the kind of item a snapshot section holds.
-func KindOfSection(section string) (ItemKind, bool) {
-	return findKind(func(k ItemKind) bool { return k.Section == section })
+// KindOfList returns the kind of item a snapshot list holds.
+func KindOfList(list string) (ItemKind, bool) {
+	return findKind(func(k ItemKind) bool { return k.List == list })
 }
 
 // KindOfMethod returns the kind of item a list method lists.

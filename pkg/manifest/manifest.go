@@ -92,35 +92,35 @@ func (m *Manifest) AddTrial(t capture.Trial) {
 	slices.SortFunc(m.ProtocolTrials, func(a, b capture.Trial) int { return strings.Compare(a.Revision, b.Revision) })
 }
 
-// Section names, as top-level keys of the snapshot file.
+// List names, as top-level keys of the snapshot file.
 const (
-	SectionTools             = "tools"
-	SectionPrompts           = "prompts"
-	SectionResources         = "resources"
-	SectionResourceTemplates = "resourceTemplates"
+	ListTools             = "tools"
+	ListPrompts           = "prompts"
+	ListResources         = "resources"
+	ListResourceTemplates = "resourceTemplates"
 )
 
-// Sections lists the item sections in file order.
-var Sections = []string{SectionPrompts, SectionResourceTemplates, SectionResources, SectionTools}
+// Lists lists the item lists in file order.
+var Lists = []string{ListPrompts, ListResourceTemplates, ListResources, ListTools}
 
-// Items returns the items of a section.
-func (m *Manifest) Items(section string) []Item {
-	switch section {
-	case SectionTools:
+// Items returns the items of a list.
+func (m *Manifest) Items(list string) []Item {
+	switch list {
+	case ListTools:
 		return m.Tools
-	case SectionPrompts:
+	case ListPrompts:
 		return m.Prompts
-	case SectionResources:
+	case ListResources:
 		return m.Resources
-	case SectionResourceTemplates:
+	case ListResourceTemplates:
 		return m.ResourceTemplates
 	}
 	return nil
 }
 
-// Find returns the item with the given identity in a section.
-func (m *Manifest) Find(section, id string) (Item, bool) {
-	items := m.Items(section)
+// Find returns the item with the given identity in a list.
+func (m *Manifest) Find(list, id string) (Item, bool) {
+	items := m.Items(list)
 	lo, hi := 0, len(items)
 	for lo < hi {
 		mid := (lo + hi) / 2

@@ -23,19 +23,19 @@ func Outline(base, head *Manifest) []string {
 	field("serverInfo", base.ServerInfo, head.ServerInfo)
 	field("capabilities", base.Capabilities, head.Capabilities)
 	field("instructions", base.Instructions, head.Instructions)
-	prints := func(m *Manifest, section string) map[string]Prints {
-		switch section {
-		case SectionTools:
+	prints := func(m *Manifest, list string) map[string]Prints {
+		switch list {
+		case ListTools:
 			return m.Fingerprints.Tools
-		case SectionPrompts:
+		case ListPrompts:
 			return m.Fingerprints.Prompts
-		case SectionResources:
+		case ListResources:
 			return m.Fingerprints.Resources
 		}
 		return m.Fingerprints.ResourceTemplates
 	}
-	for _, section := range Sections {
-		b, h := prints(base, section), prints(head, section)
+	for _, list := range Lists {
+		b, h := prints(base, list), prints(head, list)
 		var added, removed, contract, prose, other []string
 		for id, hp := range h {
 			bp, ok := b[id]
@@ -69,7 +69,7 @@ func Outline(base, head *Manifest) []string {
 				more = fmt.Sprintf(" and %d more", len(shown)-10)
 				shown = shown[:10]
 			}
-			lines = append(lines, fmt.Sprintf("%s %s: %s%s", section, g.what, strings.Join(shown, ", "), more))
+			lines = append(lines, fmt.Sprintf("%s %s: %s%s", list, g.what, strings.Join(shown, ", "), more))
 		}
 	}
 	if len(lines) == 0 {

@@ -103,7 +103,7 @@ func coverageOf(c *capture.Capture, m *manifest.Manifest) Coverage {
 	}
 	for _, kind := range kindOrder {
 		k, _ := manifest.KindOfSubject(kind)
-		items := slices.Clone(m.Items(k.Section))
+		items := slices.Clone(m.Items(k.List))
 		slices.SortFunc(items, func(a, b manifest.Item) int { return strings.Compare(a.ID, b.ID) })
 		for i, it := range items {
 			if i > 0 && items[i-1].ID == it.ID {

@@ -267,7 +267,7 @@ func SubjectsOf(m *manifest.Manifest) []finding.Subject {
 	}
 	out := []finding.Subject{{Kind: finding.KindServer}}
 	for _, k := range manifest.ItemKinds {
-		for _, it := range m.Items(k.Section) {
+		for _, it := range m.Items(k.List) {
 			out = append(out, finding.Subject{Kind: k.Subject, Name: it.ID})
 		}
 	}

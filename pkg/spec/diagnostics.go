@@ -66,7 +66,7 @@ func (k *checker) diagnostics(c *capture.Capture) {
 	}
 }
 
-// sectionPointer points at the snapshot section a list method fills.
+// sectionPointer points at the snapshot itemList a list method fills.
 func sectionPointer(method string) string {
 	if s := sectionOf(method); s != nil {
 		return jsonptr.New(s.key).String()

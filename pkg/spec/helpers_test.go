@@ -172,7 +172,7 @@ func manifestFromJSON(t testing.TB, data []byte) *manifest.Manifest {
 	}
 	m := &manifest.Manifest{SnapshotVersion: manifest.FormatVersion, ProtocolVersion: f.ProtocolVersion, Handshake: f.Handshake,
 		ServerInfo: f.ServerInfo, Capabilities: f.Capabilities, Instructions: f.Instructions}
-	items := func(sec *section, raws []json.RawMessage) []manifest.Item {
+	items := func(sec *itemList, raws []json.RawMessage) []manifest.Item {
 		var out []manifest.Item
 		for _, r := range raws {
 			v, err := decodeJSON(r)
@@ -183,10 +183,10 @@ func manifestFromJSON(t testing.TB, data []byte) *manifest.Manifest {
 		}
 		return out
 	}
-	m.Tools = items(sections[0], f.Tools)
-	m.Prompts = items(sections[1], f.Prompts)
-	m.Resources = items(sections[2], f.Resources)
-	m.ResourceTemplates = items(sections[3], f.ResourceTemplates)
+	m.Tools = items(itemLists[0], f.Tools)
+	m.Prompts = items(itemLists[1], f.Prompts)
+	m.Resources = items(itemLists[2], f.Resources)
+	m.ResourceTemplates = items(itemLists[3], f.ResourceTemplates)
 	return m
 }
 

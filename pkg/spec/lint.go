@@ -17,7 +17,7 @@ import (
 // duplicates reports every identity that a list repeats, once, on the
 // first occurrence, naming where the others are.
 func (k *checker) duplicates() {
-	for _, sec := range sections {
+	for _, sec := range itemLists {
 		first := map[string]*item{}
 		where := map[string][]int{}
 		var order []string

@@ -257,7 +257,7 @@ func (k *checker) resource(uri string) *item {
 	if uri == "" {
 		return nil
 	}
-	for _, sec := range sections {
+	for _, sec := range itemLists {
 		if sec.kind != finding.KindResource {
 			continue
 		}

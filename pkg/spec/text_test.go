@@ -21,7 +21,7 @@ func TestSchemaTextReportsTheBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	it := newItem(sections[0], 0, -1, map[string]any{"name": "deep", "description": "Deep.", "inputSchema": v})
+	it := newItem(itemLists[0], 0, -1, map[string]any{"name": "deep", "description": "Deep.", "inputSchema": v})
 	k.itemText(it)
 	if len(k.out) != 1 {
 		t.Fatalf("got %d findings, want 1: %v", len(k.out), k.out)

@@ -59,10 +59,10 @@ func RuleIDs() []string {
 // nothing is skipped silently.
 var ErrSchemaMissing = errors.New("schema not loaded")
 
-// section describes one list of the surface: its kind of item, from
+// itemList describes one list of the surface: its kind of item, from
 // manifest.ItemKinds, and the published schema's definitions of an item
 // and of a page.
-type section struct {
+type itemList struct {
 	method  string // list method
 	key     string // items key in the list result and the snapshot
 	kind    string // finding subject kind
@@ -81,19 +81,19 @@ var itemDefs = map[string][2]string{
 	finding.KindResourceTemplate: {"ResourceTemplate", "ListResourceTemplatesResult"},
 }
 
-// sections are in the order a capture reads the lists.
-var sections = func() []*section {
-	var out []*section
+// itemLists are in the order a capture reads the lists.
+var itemLists = func() []*itemList {
+	var out []*itemList
 	for _, m := range capture.ListMethods {
 		k, _ := manifest.KindOfMethod(m)
 		d := itemDefs[k.Subject]
-		out = append(out, &section{k.Method, k.Section, k.Subject, k.Identity, d[0], d[1], k.Noun})
+		out = append(out, &itemList{k.Method, k.List, k.Subject, k.Identity, d[0], d[1], k.Noun})
 	}
 	return out
 }()
 
-func sectionOf(method string) *section {
-	for _, s := range sections {
+func sectionOf(method string) *itemList {
+	for _, s := range itemLists {
 		if s.method == method {
 			return s
 		}
@@ -112,7 +112,7 @@ var probeDefs = map[string]string{
 
 // item is one element of a list, wherever it was read from.
 type item struct {
-	sec   *section
+	sec   *itemList
 	index int // position in the whole list, over all pages
 	page  int // page index (-1 for a snapshot)
 	value any // decoded JSON
@@ -128,13 +128,13 @@ func (it *item) obj() map[string]any {
 func (it *item) label() string { return it.sec.noun + " " + it.subj.Name }
 
 // identity returns the item's identity, or "" when it has none.
-func identity(sec *section, v any) string {
+func identity(sec *itemList, v any) string {
 	m, _ := v.(map[string]any)
 	s, _ := m[sec.idKey].(string)
 	return s
 }
 
-func newItem(sec *section, index, page int, v any) *item {
+func newItem(sec *itemList, index, page int, v any) *item {
 	name := identity(sec, v)
 	if name == "" {
 		name = "#" + strconv.Itoa(index)
@@ -150,7 +150,7 @@ type checker struct {
 	all    *Schemas
 	out    []finding.Finding
 	items  []*item
-	bySec  map[*section][]*item
+	bySec  map[*itemList][]*item
 	// byTool finds a tool item by name, for probe results.
 	byTool map[string]*item
 	// toolSchemas caches compiled tool schemas by dialect and content.
@@ -178,7 +178,7 @@ func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
 var server = finding.Subject{Kind: finding.KindServer}
 
 func newChecker(version string, s *Schemas, lo LintOptions) (*checker, error) {
-	c := &checker{scan: lo.scanner(), clients: lo.Clients, all: s, bySec: map[*section][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
+	c := &checker{scan: lo.scanner(), clients: lo.Clients, all: s, bySec: map[*itemList][]*item{}, byTool: map[string]*item{}, toolSchemas: map[string]*toolSchema{}, jobs: map[string]*schemaJob{}, nodeJobs: map[string]map[string]*schemaJob{}}
 	rev, ok := LookupRevision(version)
 	c.rev, c.known = rev, ok
 	if !ok {
@@ -294,7 +294,7 @@ func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]f
 				fmt.Sprintf("snapshot instructions: is %s, but the %s schema requires a string", jsonType(v), k.rev.Name))
 		}
 	}
-	for _, sec := range sections {
+	for _, sec := range itemLists {
 		for i, it := range m.Items(sec.key) {
 			v, err := decodeJSON(it.Raw)
 			if err != nil {
@@ -398,7 +398,7 @@ func (k *checker) handshake(c *capture.Capture) {
 // so that positions and findings do not depend on scheduling.
 func (k *checker) pages(pages []capture.Page) {
 	type work struct {
-		sec   *section
+		sec   *itemList
 		label string
 		v     any
 		err   error
@@ -446,7 +446,7 @@ func (k *checker) pages(pages []capture.Page) {
 }
 
 // page validates one decoded page whose items start at position first.
-func (k *checker) page(sec *section, label string, v any, first int) {
+func (k *checker) page(sec *itemList, label string, v any, first int) {
 	loc := func(l []string) (finding.Subject, string, string) {
 		if len(l) >= 2 && l[0] == sec.key {
 			if i, err := strconv.Atoi(l[1]); err == nil && first+i < len(k.bySec[sec]) {
@@ -496,8 +496,8 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// countOf is how many items of a section were read so far.
-func (k *checker) countOf(sec *section) int { return len(k.bySec[sec]) }
+// countOf is how many items of a itemList were read so far.
+func (k *checker) countOf(sec *itemList) int { return len(k.bySec[sec]) }
 
 func (k *checker) addItem(it *item) {
 	k.items = append(k.items, it)
