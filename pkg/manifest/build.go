@@ -17,7 +17,7 @@ import (
 // DuplicateError reports identities advertised more than once.
 type DuplicateError struct {
 	List string
-	IDs     []string
+	IDs  []string
 }
 
 func (e *DuplicateError) Error() string {
