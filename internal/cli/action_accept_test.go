@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/action"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
@@ -105,7 +106,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	body := comment("the break")
-	for _, want := range []string{DefaultAcceptLabel, "acknowledged:", "rule: tool-removed", "mcp-surface snapshot -o mcp-surface.json -- sh server.sh"} {
+	for _, want := range []string{action.DefaultAcceptLabel, "acknowledged:", "rule: tool-removed", "mcp-surface snapshot -o mcp-surface.json -- sh server.sh"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment does not say %q:\n%s", want, body)
 		}
@@ -133,7 +134,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// 2. The label: green, every break acknowledged "accepted by label",
 	// the same comment updated to say so.
-	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
+	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", action.DefaultAcceptLabel))
 	if labeled.code != ExitOK {
 		t.Fatalf("labeled: want exit 0, got %s", labeled)
 	}
@@ -163,7 +164,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// accepts anything.
 	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
 	custom := actCommit(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != ExitFindings {
+	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, action.DefaultAcceptLabel)); res.code != ExitFindings {
 		t.Errorf("the default label with acceptLabel set: want exit 1, got %s", res)
 	}
 	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != ExitOK {

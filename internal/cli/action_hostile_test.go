@@ -267,22 +267,6 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 	}
 }
 
-// TestActionPassEnvInput: pass-env takes variable names, comma- or
-// line-separated, and refuses anything else.
-func TestActionPassEnvInput(t *testing.T) {
-	c, err := readInputs(map[string]string{"pass-env": "GITHUB_TOKEN,\n ACTIONS_ID_TOKEN_REQUEST_URL \n"})
-	if err != nil || !slices.Equal(c.PassEnv, []string{"GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL"}) {
-		t.Errorf("pass-env = %q, %v", c.PassEnv, err)
-	}
-	if c, err := readInputs(nil); err != nil || c.PassEnv != nil {
-		t.Errorf("no pass-env = %q, %v", c.PassEnv, err)
-	}
-	_, err = readInputs(map[string]string{"pass-env": "GITHUB_TOKEN=x"})
-	if err == nil || !strings.Contains(err.Error(), `input "pass-env": "GITHUB_TOKEN=x" is not valid`) {
-		t.Errorf("pass-env with a value: %v", err)
-	}
-}
-
 // TestActionConfigCannotReadRunnerCredentials: the pull request's
 // .mcp-surface.yaml cannot send a withheld variable to its server through
 // ${VAR} (here a probe's arguments): it reads as unset, unless pass-env

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +19,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/action"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -554,7 +556,7 @@ func newActStep(t *testing.T, api *actGitHub, ws, event string, payload []byte, 
 	}
 	for _, in := range actionYAML(t).inputList() {
 		v := in.def
-		if v == tokenDefault {
+		if v == action.TokenDefault {
 			v = actToken // the runner evaluates ${{ github.token }}
 		}
 		if given, ok := inputs[in.name]; ok {
@@ -747,7 +749,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 			t.Errorf("output %s = %q, want %q", k, first.outputs[k], v)
 		}
 	}
-	for _, k := range actionOutputs {
+	for _, k := range action.Outputs {
 		if _, ok := first.outputs[k]; !ok && k != "bundle-file" {
 			t.Errorf("output %s not set", k)
 		}
@@ -1350,13 +1352,13 @@ func TestActionYAML(t *testing.T) {
 	// Inputs: the same set, order and defaults as the binary's list, each
 	// documented.
 	var binary []string
-	for _, in := range actionInputs {
+	for _, in := range action.Inputs {
 		binary = append(binary, in.Name)
 	}
 	if strings.Join(m.inputOrder, " ") != strings.Join(binary, " ") {
-		t.Errorf("action.yml inputs:\n  %v\nthe binary reads (actionInputs):\n  %v", m.inputOrder, binary)
+		t.Errorf("action.yml inputs:\n  %v\nthe binary reads (action.Inputs):\n  %v", m.inputOrder, binary)
 	}
-	for _, in := range actionInputs {
+	for _, in := range action.Inputs {
 		y, ok := m.Inputs[in.Name]
 		if !ok {
 			continue
@@ -1383,7 +1385,7 @@ func TestActionYAML(t *testing.T) {
 		asked[k] = true
 		return ""
 	}, io.Discard)
-	if _, err := readActionConfig(ae); err != nil {
+	if err := action.ReadInputs(ae); err != nil {
 		t.Fatalf("reading empty inputs: %v", err)
 	}
 	for _, name := range m.inputOrder {
@@ -1394,8 +1396,8 @@ func TestActionYAML(t *testing.T) {
 
 	// Outputs: the same set, each documented and mapped from the step that
 	// runs the binary.
-	if strings.Join(m.outputOrder, " ") != strings.Join(actionOutputs, " ") {
-		t.Errorf("action.yml outputs:\n  %v\nthe binary sets (actionOutputs):\n  %v", m.outputOrder, actionOutputs)
+	if strings.Join(m.outputOrder, " ") != strings.Join(action.Outputs, " ") {
+		t.Errorf("action.yml outputs:\n  %v\nthe binary sets (action.Outputs):\n  %v", m.outputOrder, action.Outputs)
 	}
 	var run *actionYAMLStep
 	for i, s := range m.Runs.Steps {

@@ -47,20 +47,6 @@ func TestShutdownGraceFlag(t *testing.T) {
 	}
 }
 
-func TestShutdownGraceInput(t *testing.T) {
-	for in, want := range map[string]time.Duration{"": 0, "250ms": 250 * time.Millisecond, "2": 2 * time.Second} {
-		c, err := readInputs(map[string]string{"shutdown-grace": in})
-		if err != nil || c.ShutdownGrace != want {
-			t.Errorf("shutdown-grace %q: %v, %v; want %v", in, c.ShutdownGrace, err, want)
-		}
-	}
-	for _, bad := range []string{"0", "-1s", "soon"} {
-		if _, err := readInputs(map[string]string{"shutdown-grace": bad}); err == nil || !strings.Contains(err.Error(), "shutdown-grace") {
-			t.Errorf("shutdown-grace %q: error %v, want one naming the input", bad, err)
-		}
-	}
-}
-
 // The commands overlap a server's shutdown with their own work, but every
 // server is reaped before RunEnv returns: a server that ignores both EOF
 // and SIGTERM is gone when the command is, whichever command and whether

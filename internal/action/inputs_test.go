@@ -1,9 +1,11 @@
-package cli
+package action
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -117,6 +119,36 @@ func TestActionInputsPeopleType(t *testing.T) {
 	for _, name := range []string{"shell", "comment", "upload-sarif"} {
 		if err == nil || !strings.Contains(err.Error(), `input "`+name+`"`) {
 			t.Errorf("several bad inputs: %v does not name %s", err, name)
+		}
+	}
+}
+
+// TestActionPassEnvInput: pass-env takes variable names, comma- or
+// line-separated, and refuses anything else.
+func TestActionPassEnvInput(t *testing.T) {
+	c, err := readInputs(map[string]string{"pass-env": "GITHUB_TOKEN,\n ACTIONS_ID_TOKEN_REQUEST_URL \n"})
+	if err != nil || !slices.Equal(c.PassEnv, []string{"GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL"}) {
+		t.Errorf("pass-env = %q, %v", c.PassEnv, err)
+	}
+	if c, err := readInputs(nil); err != nil || c.PassEnv != nil {
+		t.Errorf("no pass-env = %q, %v", c.PassEnv, err)
+	}
+	_, err = readInputs(map[string]string{"pass-env": "GITHUB_TOKEN=x"})
+	if err == nil || !strings.Contains(err.Error(), `input "pass-env": "GITHUB_TOKEN=x" is not valid`) {
+		t.Errorf("pass-env with a value: %v", err)
+	}
+}
+
+func TestShutdownGraceInput(t *testing.T) {
+	for in, want := range map[string]time.Duration{"": 0, "250ms": 250 * time.Millisecond, "2": 2 * time.Second} {
+		c, err := readInputs(map[string]string{"shutdown-grace": in})
+		if err != nil || c.ShutdownGrace != want {
+			t.Errorf("shutdown-grace %q: %v, %v; want %v", in, c.ShutdownGrace, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-1s", "soon"} {
+		if _, err := readInputs(map[string]string{"shutdown-grace": bad}); err == nil || !strings.Contains(err.Error(), "shutdown-grace") {
+			t.Errorf("shutdown-grace %q: error %v, want one naming the input", bad, err)
 		}
 	}
 }

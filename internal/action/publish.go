@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"bytes"
@@ -18,11 +18,11 @@ import (
 // fail reports a failure of the tool (exit 2) where a workflow shows it:
 // an error annotation, the job summary and the outputs.
 func (a *actionRun) fail(err error) (int, error) {
-	msg := inputHint(err).Error()
-	a.ae.Error("mcp-surface could not do its job: "+logText(msg), actionenv.Annotation{Title: "mcp-surface"})
+	msg := a.tool.Hint(err).Error()
+	a.ae.Error("mcp-surface could not do its job: "+a.tool.LogText(msg), actionenv.Annotation{Title: "mcp-surface"})
 	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
 	a.setOutput("verdict", "error")
-	a.setOutput("exit-code", strconv.Itoa(ExitFailure))
+	a.setOutput("exit-code", strconv.Itoa(exitFailure))
 	return 0, err
 }
 
@@ -52,8 +52,8 @@ func (a *actionRun) appendSummary(md string) {
 }
 
 func (a *actionRun) setOutput(name, value string) {
-	if !slices.Contains(actionOutputs, name) {
-		panic("cli: output " + name + " is not in actionOutputs")
+	if !slices.Contains(Outputs, name) {
+		panic("action: output " + name + " is not in Outputs")
 	}
 	if err := a.ae.SetOutput(name, value); err != nil {
 		a.ae.Debug("output " + name + ": " + err.Error())
@@ -170,7 +170,7 @@ func (a *actionRun) writeResults(out *github.Publication, code int) {
 		a.setOutput("report-file", reportPath)
 	}
 
-	for _, o := range github.VerdictOutputs(out.Report, code, code != ExitOK) {
+	for _, o := range github.VerdictOutputs(out.Report, code, code != exitOK) {
 		a.setOutput(o.Name, o.Value)
 	}
 }
@@ -212,7 +212,7 @@ func (a *actionRun) publisher() *github.Publisher {
 	case err != nil:
 		o.Unavailable = fmt.Errorf("GitHub API: %w", err)
 	default:
-		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + Version})
+		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + a.tool.Version})
 		if err != nil {
 			o.Unavailable = fmt.Errorf("GitHub API: %w", err)
 		} else if a.gctx.Owner == "" {

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"github.com/mcp-surface/mcp-surface/internal/cmdline"

@@ -1,14 +1,16 @@
-package cli
+package action
 
 import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/cmdline"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
@@ -33,6 +35,14 @@ func (a *actionRun) pipelineEnv() *Env {
 	return &e
 }
 
+// environ is the whole environment, a copy; nil without one.
+func (e *Env) environ() []string {
+	if e.Environ == nil {
+		return nil
+	}
+	return slices.Clone(e.Environ())
+}
+
 // servers are the servers to check: the command or url input, else the
 // servers: list of the configuration (one of them with input server).
 func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) ([]check.Server, error) {
@@ -55,12 +65,17 @@ func (a *actionRun) servers(cfg *config.Config, cfgPath, repo, relWork string) (
 		}
 		return []check.Server{s}, nil
 	case c.URL != "":
-		cf := captureFlags{url: c.URL, headers: c.Headers, sse: c.SSE}
-		t, err := cf.target(a.env, nil)
+		h, err := check.ParseHeaders(c.Headers, a.env.Getenv)
 		if err != nil {
-			return nil, err
+			// Worded as the command line's, which the input mirrors.
+			return nil, usagef("--header %v", err)
 		}
-		h := httpHeaders(t)
+		// The headers after ${VAR} expansion.
+		if t, ok := (check.Server{URL: c.URL, Headers: h, SSE: c.SSE}).Target(a.env.environ(), "").(capture.HTTP); ok {
+			h = t.Headers
+		} else {
+			h = nil
+		}
 		for _, vs := range h {
 			a.ae.Mask(vs...) // values after ${VAR} expansion
 		}

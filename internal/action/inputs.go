@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"path/filepath"
@@ -15,23 +15,23 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// actionInput is one input of action.yml as the binary reads it (see
+// Input is one input of action.yml as the binary reads it (see
 // actionenv.InputSpec).
-type actionInput struct{ Name, Default string }
+type Input struct{ Name, Default string }
 
 // DefaultAcceptLabel is the pull request label that accepts its breaking
 // changes when neither the accept-label input nor acceptLabel of the
 // configuration names one.
 const DefaultAcceptLabel = "mcp-surface: accept-breaking"
 
-// tokenDefault is action.yml's default of github-token: the expression is
+// TokenDefault is action.yml's default of github-token: the expression is
 // evaluated by the runner, so the binary's own default is "" (see
 // actionenv.InputSpec).
-const tokenDefault = "${{ github.token }}"
+const TokenDefault = "${{ github.token }}"
 
-// actionInputs lists every input the binary reads, in the order of
+// Inputs lists every input the binary reads, in the order of
 // action.yml. A test checks action.yml against it both ways.
-var actionInputs = []actionInput{
+var Inputs = []Input{
 	{"mode", modeFull},
 	{"command", ""},
 	{"shell", "false"},
@@ -62,16 +62,16 @@ var actionInputs = []actionInput{
 	{"upload-sarif", "false"},
 	{"report-file", ""},
 	{"bundle", "mcp-surface-bundle"},
-	{"github-token", tokenDefault},
+	{"github-token", TokenDefault},
 }
 
 // baselineKeywords are the baselines the baseline input names; any other
 // value is a snapshot file.
 var baselineKeywords = []string{check.BaselineAuto, check.BaselineSnapshot, check.BaselineBuild, check.BaselineNone}
 
-// actionOutputs lists every output the binary sets; action.yml maps each
+// Outputs lists every output the binary sets; action.yml maps each
 // from the step that runs the binary.
-var actionOutputs = []string{
+var Outputs = []string{
 	"verdict", "exit-code", "breaking", "errors", "warnings", "notes",
 	"suggested-bump", "manifest-hash", "base-manifest-hash",
 	"sarif-file", "report-file", "bundle-file",
@@ -114,8 +114,8 @@ type actionConfig struct {
 // readActionConfig reads every input. The secret ones (the token, header
 // values) are masked before anything else is done with them.
 func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
-	specs := make([]actionenv.InputSpec, len(actionInputs))
-	for i, in := range actionInputs {
+	specs := make([]actionenv.InputSpec, len(Inputs))
+	for i, in := range Inputs {
 		specs[i] = actionenv.InputSpec(in)
 	}
 	r := ae.Inputs(specs)
@@ -194,4 +194,11 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 		return c, usagef("input working-directory %q: give a directory inside the repository, relative to it", c.WorkingDirectory)
 	}
 	return c, nil
+}
+
+// ReadInputs reads and checks every input of env's step, as a run does
+// first.
+func ReadInputs(ae *actionenv.Env) error {
+	_, err := readActionConfig(ae)
+	return err
 }

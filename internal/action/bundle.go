@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"context"
@@ -54,9 +54,9 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	code := ExitOK
+	code := exitOK
 	if r.Failed(failOn) {
-		code = ExitFindings
+		code = exitFindings
 	}
 	// The pull request is checked before anything is written, so that a
 	// bundle for another one fails the step without outputs.
@@ -73,5 +73,5 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 		})
 	}
 	a.finish(out, sum)
-	return ExitOK, nil
+	return exitOK, nil
 }
