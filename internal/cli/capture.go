@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/http"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -73,15 +72,6 @@ func (cf *captureFlags) server(env *Env, cmd []string) (check.Server, error) {
 		return check.Server{}, usagef("no server given: pass the command after -- (mcp-surface capture -- node server.js) or use --url")
 	}
 	return check.Server{Command: cmd, Shell: cf.shell, Env: cf.envs, Dir: cf.cwd}, nil
-}
-
-// target is the capture target of server.
-func (cf *captureFlags) target(env *Env, cmd []string) (capture.Target, error) {
-	s, err := cf.server(env, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return s.Target(serverEnv(env, nil), ""), nil
 }
 
 // serverEnv is the environment a server command runs with: ours, plus --env.
@@ -271,15 +261,6 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
 	}
 	return ExitOK, nil
-}
-
-// httpHeaders returns the headers of an HTTP target (after environment
-// expansion), nil for other targets.
-func httpHeaders(t capture.Target) http.Header {
-	if h, ok := t.(capture.HTTP); ok {
-		return h.Headers
-	}
-	return nil
 }
 
 // writeSnapshot writes a snapshot as writeOutput writes bytes, streaming
