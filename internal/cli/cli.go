@@ -93,7 +93,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if args[0] == "--version" || args[0] == "version" {
-		fmt.Fprintln(stdout, "mcp-surface", version.Get())
+		info := version.Get()
+		fmt.Fprintln(stdout, "mcp-surface", info)
+		if info.Version == version.Devel && info.Commit == "" {
+			// go run, and builds with -buildvcs=false, record no commit.
+			fmt.Fprintln(stderr, "mcp-surface: this build records no version or commit (go run and -buildvcs=false builds do not); build it with `go build` in a git checkout, or install a release")
+		}
 		return ExitOK
 	}
 	c, ok := lookupCommand(args[0])
