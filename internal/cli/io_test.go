@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -399,5 +400,55 @@ func TestTheServerCommandKeepsItsFlags(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); !strings.Contains(string(got), "--format json") {
 		t.Errorf("the server command saw %q", got)
+	}
+}
+
+// A second signal exits at once, and takes the servers still running
+// with it: here one that never answers its handshake and outlives a
+// closed stdin, interrupted twice while the first interrupt's orderly
+// shutdown still waits out its grace.
+func TestASecondSignalLeavesNoServer(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// The server's mode goes in --env: in the program's own environment
+	// it would make the program the server.
+	cmd := exec.CommandContext(ctx, os.Args[0], "capture", "--shutdown-grace", "5s",
+		"--env", testserver.EnvFor(testserver.ModeHang), "--env", testserver.PidFileVar+"="+pidFile, "--", os.Args[0])
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for pid == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("the server never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+		if b, err := os.ReadFile(pidFile); err == nil {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+	}
+	for _, sig := range []os.Signal{os.Interrupt, os.Interrupt} {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("got %v, want exit %d\n%s", err, ExitInterrupted, stderr.String())
+	}
+	// SIGKILL is delivered asynchronously, and the dead server waits to be
+	// reaped by whoever inherits it: poll until it is gone.
+	for syscall.Kill(pid, 0) != syscall.ESRCH {
+		if ctx.Err() != nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("server pid %d outlived the program's exit", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

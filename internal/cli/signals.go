@@ -25,7 +25,13 @@ func Main() int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, os.Exit)
+	// A second signal exits at once, but not before the servers still
+	// running (one may be stuck starting) are killed: none outlives us.
+	exitNow := func(code int) {
+		capture.KillAll()
+		os.Exit(code)
+	}
+	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, exitNow)
 	defer stop()
 	return RunEnv(ctx, os.Args[1:], &Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,

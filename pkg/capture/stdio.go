@@ -145,6 +145,7 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
 	}
 	adopt.started(cmd.Process.Pid)
+	liveAdd(cmd)
 	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
 		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
 		ioDone: make(chan struct{}), readDone: make(chan struct{})}
@@ -162,6 +163,7 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	}()
 	go func() {
 		sc.waitErr = cmd.Wait()
+		liveRemove(cmd)
 		close(sc.exited)
 	}()
 	return &session{
