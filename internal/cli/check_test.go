@@ -3,58 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
-
-// gitRepo makes a temporary repository whose "server" is this test binary
-// in the mode named by mode.txt, so that base and head commits serve
-// different surfaces.
-type gitRepo struct {
-	t   *testing.T
-	dir string
-}
-
-func newGitRepo(t *testing.T) *gitRepo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &gitRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	r.git("config", "user.email", "test@example.invalid")
-	r.git("config", "user.name", "test")
-	r.git("config", "commit.gpgsign", "false")
-	return r
-}
-
-func (r *gitRepo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *gitRepo) write(name, content string) {
-	r.t.Helper()
-	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *gitRepo) commit(msg string) string {
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-	return r.git("rev-parse", "HEAD")
-}
 
 // serverArgs is the server command: the mode comes from the checkout.
 func serverArgs() []string {
@@ -95,14 +50,14 @@ func rulesIn(doc map[string]any) map[string]int {
 }
 
 func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mode.txt", "full\n")
-	repo.write("mcp-surface.json", snapshotOf(t, "full"))
-	base := repo.commit("base")
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Write("mcp-surface.json", []byte(snapshotOf(t, "full")))
+	base := repo.Commit("base")
 	// The head removes tools but forgets to refresh the snapshot.
-	repo.write("mode.txt", "tools-only\n")
-	repo.commit("head")
-	t.Chdir(repo.dir)
+	repo.Write("mode.txt", []byte("tools-only\n"))
+	repo.Commit("head")
+	t.Chdir(repo.Dir)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base}, serverArgs()...)...)
 	if code != ExitFindings {
@@ -127,12 +82,12 @@ func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
 }
 
 func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mode.txt", "tools-only\n")
-	base := repo.commit("base without snapshot")
-	repo.write("mode.txt", "full\n")
-	repo.commit("head adds prompts and resources")
-	t.Chdir(repo.dir)
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("tools-only\n"))
+	base := repo.Commit("base without snapshot")
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("head adds prompts and resources")
+	t.Chdir(repo.Dir)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base, "--build", "test -f mode.txt"}, serverArgs()...)...)
 	if code != ExitOK {
@@ -144,16 +99,16 @@ func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
 	if got := rulesIn(doc); got["tool-added"] == 0 || got["prompt-added"] == 0 || got["tool-removed"] != 0 {
 		t.Errorf("findings %v, want additions only", got)
 	}
-	if out := repo.git("worktree", "list"); strings.Count(out, "\n") != 0 {
+	if out := repo.Git("worktree", "list"); strings.Count(out, "\n") != 0 {
 		t.Errorf("temporary worktree left behind:\n%s", out)
 	}
 }
 
 func TestCheckWithoutBaseline(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mode.txt", "full\n")
-	repo.commit("only")
-	t.Chdir(repo.dir)
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("only")
+	t.Chdir(repo.Dir)
 	code, doc, stderr := checkJSON(t, serverArgs()...)
 	if code != ExitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
@@ -174,10 +129,10 @@ func TestCheckWithoutBaseline(t *testing.T) {
 }
 
 func TestCheckWritesEveryOutput(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mode.txt", "full\n")
-	repo.commit("only")
-	t.Chdir(repo.dir)
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("only")
+	t.Chdir(repo.Dir)
 	out := t.TempDir()
 	args := append([]string{"check", "--schema-dir", sharedSchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
 		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -225,51 +225,6 @@ func TestFails(t *testing.T) {
 	}
 }
 
-// gitRepo is a temporary repository whose server is this test binary in
-// the mode that mode.txt names, so that two commits serve different
-// surfaces.
-type gitRepo struct {
-	t   *testing.T
-	dir string
-}
-
-func newGitRepo(t *testing.T) *gitRepo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &gitRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	r.git("config", "user.email", "test@example.invalid")
-	r.git("config", "user.name", "test")
-	r.git("config", "commit.gpgsign", "false")
-	return r
-}
-
-func (r *gitRepo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *gitRepo) write(name string, data []byte) {
-	r.t.Helper()
-	if err := os.WriteFile(filepath.Join(r.dir, name), data, 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *gitRepo) commit(msg string) string {
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-	return r.git("rev-parse", "HEAD")
-}
-
 func encode(t *testing.T, m *manifest.Manifest) []byte {
 	t.Helper()
 	b, err := manifest.Encode(m)
@@ -282,16 +237,16 @@ func encode(t *testing.T, m *manifest.Manifest) []byte {
 // The snapshot committed at the base ref is the baseline; the stale
 // snapshot in the work tree is reported.
 func TestSnapshotAtRef(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
-	base := repo.commit("base")
-	repo.write("README", []byte("head\n"))
-	repo.commit("head")
+	repo := gittest.New(t)
+	repo.Write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
+	base := repo.Commit("base")
+	repo.Write("README", []byte("head\n"))
+	repo.Commit("head")
 
 	s := inProcess(t, testserver.ModeToolsOnly)
 	s.Snapshot = "mcp-surface.json"
 	o := options(t, s)
-	o.RepoDir, o.BaseRef = repo.dir, base
+	o.RepoDir, o.BaseRef = repo.Dir, base
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -314,15 +269,15 @@ func TestSnapshotAtRef(t *testing.T) {
 // Without a committed snapshot the base is built and captured in a
 // temporary worktree, with the build command run at head and at base.
 func TestBuildTheBase(t *testing.T) {
-	repo := newGitRepo(t)
-	repo.write("mode.txt", []byte(testserver.ModeToolsOnly+"\n"))
-	base := repo.commit("base")
-	repo.write("mode.txt", []byte(testserver.ModeFull+"\n"))
-	repo.commit("head")
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte(testserver.ModeToolsOnly+"\n"))
+	base := repo.Commit("base")
+	repo.Write("mode.txt", []byte(testserver.ModeFull+"\n"))
+	repo.Commit("head")
 
 	s := check.Server{Name: "stdio", Shell: true, Command: []string{testserver.EnvVar + "=$(cat mode.txt) exec " + os.Args[0]}}
 	o := options(t, s)
-	o.RepoDir, o.BaseRef, o.Build = repo.dir, base, "echo built >&2"
+	o.RepoDir, o.BaseRef, o.Build = repo.Dir, base, "echo built >&2"
 	o.Environ = os.Environ()
 	var build bytes.Buffer
 	var logs []string

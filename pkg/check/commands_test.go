@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -105,18 +106,18 @@ func TestDiff(t *testing.T) {
 }
 
 func TestReadSnapshot(t *testing.T) {
-	repo := newGitRepo(t)
+	repo := gittest.New(t)
 	m := snapshotOf(t, testserver.ModeToolsOnly)
-	repo.write("mcp-surface.json", encode(t, m))
-	sha := repo.commit("snapshot")
+	repo.Write("mcp-surface.json", encode(t, m))
+	sha := repo.Commit("snapshot")
 	ctx := context.Background()
-	for _, arg := range []string{filepath.Join(repo.dir, "mcp-surface.json"), sha + ":mcp-surface.json"} {
-		got, err := check.ReadSnapshot(ctx, repo.dir, arg, 0)
+	for _, arg := range []string{filepath.Join(repo.Dir, "mcp-surface.json"), sha + ":mcp-surface.json"} {
+		got, err := check.ReadSnapshot(ctx, repo.Dir, arg, 0)
 		if err != nil || got.Fingerprints.Manifest != m.Fingerprints.Manifest {
 			t.Errorf("%s: %v", arg, err)
 		}
 	}
-	if _, err := check.ReadSnapshot(ctx, repo.dir, sha+":missing.json", 0); err == nil {
+	if _, err := check.ReadSnapshot(ctx, repo.Dir, sha+":missing.json", 0); err == nil {
 		t.Errorf("a missing path at a ref was read")
 	}
 }
