@@ -28,14 +28,7 @@ func (c *Config) DiffOptions(now time.Time) diff.Options {
 	if c.Rename.Disabled {
 		o.RenameThreshold = -1
 	}
-	o.Text = diff.TextOptions{
-		InjectionPatterns:   c.Text.InjectionPatterns,
-		SensitivePatterns:   c.Text.SensitivePatterns,
-		NoDefaultPatterns:   c.Text.NoDefaultPatterns,
-		LengthSpikeRatio:    c.Text.LengthSpikeRatio,
-		LengthSpikeMinChars: c.Text.LengthSpikeMinChars,
-		EncodedMinLength:    c.Text.EncodedMinLength,
-	}
+	o.Text = c.Text
 	o.Cost = &diff.CostOptions{Encoding: c.Cost.Encoding, Budget: c.Cost.Budget}
 	return o
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/pkg/diff"
 )
 
 // Lifecycle configures deprecation markers; empty fields keep the diff's
@@ -26,15 +28,10 @@ type Rename struct {
 	Threshold float64
 }
 
-// Text configures the section J detectors; zero values keep the defaults.
-type Text struct {
-	InjectionPatterns   []string
-	SensitivePatterns   []string
-	NoDefaultPatterns   bool
-	LengthSpikeRatio    float64
-	LengthSpikeMinChars int
-	EncodedMinLength    int
-}
+// Text configures the text detectors (catalog section J): the diff's own
+// options, so that a key added there is one field, not two; zero values
+// keep the defaults.
+type Text = diff.TextOptions
 
 func (p *parser) lifecycle(n *yaml.Node) Lifecycle {
 	var l Lifecycle
