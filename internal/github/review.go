@@ -5,12 +5,14 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v66/github"
+
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 )
 
 // DefaultMaxReviewComments is the cap on comments in one review when
@@ -23,7 +25,10 @@ const ReviewMarker = "<!-- mcp-surface:review -->"
 //go:embed templates/review.md.tmpl
 var reviewTemplateText string
 
-var reviewTemplate = template.Must(template.New("review").Parse(reviewTemplateText))
+// reviewTemplate is parsed at first use, not at start-up (see internal/lazyre).
+var reviewTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("review").Parse(reviewTemplateText))
+})
 
 // ReviewComment is one comment on a line of the pull request's head.
 type ReviewComment struct {
@@ -87,13 +92,13 @@ func (r *ReviewResult) Dropped() int {
 
 // keyMarkerRE is the key marker commentBody ends a comment with. It counts
 // only as the body's last line (keyOf): the text above quotes the server.
-var keyMarkerRE = regexp.MustCompile(`^<!-- mcp-surface:review-comment:([A-Za-z0-9._-]{1,128}) -->$`)
+var keyMarkerRE = lazyre.New(`^<!-- mcp-surface:review-comment:([A-Za-z0-9._-]{1,128}) -->$`)
 
 // keyOf is the key of a review comment we posted, "" when its last line is
 // no key marker.
 func keyOf(body string) string {
 	body = strings.TrimRight(body, " \t\r\n")
-	m := keyMarkerRE.FindStringSubmatch(strings.TrimSpace(body[strings.LastIndexByte(body, '\n')+1:]))
+	m := keyMarkerRE().FindStringSubmatch(strings.TrimSpace(body[strings.LastIndexByte(body, '\n')+1:]))
 	if m == nil {
 		return ""
 	}
@@ -216,7 +221,7 @@ func (c *Client) CreateReview(ctx context.Context, owner, repo string, pr int, h
 
 func reviewBody(res *ReviewResult, max int) (string, error) {
 	var b bytes.Buffer
-	err := reviewTemplate.Execute(&b, struct {
+	err := reviewTemplate().Execute(&b, struct {
 		*ReviewResult
 		Marker string
 		Max    int

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -61,14 +61,14 @@ var strongMarkers = map[string][]string{
 }
 
 // Keys that introduce an identity literal on the same line.
-var nameKey = regexp.MustCompile(`(?i)(\bname|\buri|\buritemplate|\buri_template)\s*["']?\s*[:=]\s*$`)
+var nameKey = lazyre.New(`(?i)(\bname|\buri|\buritemplate|\buri_template)\s*["']?\s*[:=]\s*$`)
 
 // pyDef finds a Python function definition and its name.
-var pyDef = regexp.MustCompile(`^\s*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+var pyDef = lazyre.New(`^\s*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
 
 // pyDecorator finds an MCP decorator (the function's name becomes the
 // tool or prompt name unless the decorator names it).
-var pyDecorator = regexp.MustCompile(`^\s*@[\w.]*\b(tool|prompt)\b`)
+var pyDecorator = lazyre.New(`^\s*@[\w.]*\b(tool|prompt)\b`)
 
 const (
 	scoreKindWord   = 2 // the kind's word appears near the literal
@@ -233,7 +233,7 @@ func scanFile(rel string, tier int, data []byte, byLiteral, byDef map[string][]f
 	isPy := strings.HasSuffix(rel, ".py")
 	for i, line := range lines {
 		if isPy && len(byDef) > 0 {
-			if m := pyDef.FindStringSubmatch(line); m != nil {
+			if m := pyDef().FindStringSubmatch(line); m != nil {
 				if subs := byDef[m[1]]; subs != nil {
 					for _, s := range subs {
 						if decoratedAs(lines, i, s.Kind) {
@@ -259,7 +259,7 @@ func scanFile(rel string, tier int, data []byte, byLiteral, byDef map[string][]f
 // decorator of the kind within the lines above it.
 func decoratedAs(lines []string, i int, kind string) bool {
 	for j := i - 1; j >= 0 && j >= i-windowBefore; j-- {
-		m := pyDecorator.FindStringSubmatch(lines[j])
+		m := pyDecorator().FindStringSubmatch(lines[j])
 		if m != nil {
 			return m[1] == kind
 		}
@@ -294,7 +294,7 @@ func scoreLiteral(lines []string, i int, prefix, kind string) int {
 	if strings.Contains(strings.ToLower(w), word) {
 		score += scoreKindWord
 	}
-	if nameKey.MatchString(prefix) {
+	if nameKey().MatchString(prefix) {
 		score += scoreNameKey
 	}
 	return score

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -36,7 +37,7 @@ var subjectKeys = map[string]string{
 	"server": finding.KindServer,
 }
 
-var hex16 = regexp.MustCompile(`^[0-9a-f]{16}$`)
+var hex16 = lazyre.New(`^[0-9a-f]{16}$`)
 
 func (p *parser) acks(n *yaml.Node) []Ack {
 	if n.Kind != yaml.SequenceNode {
@@ -58,7 +59,7 @@ func (p *parser) acks(n *yaml.Node) []Ack {
 			p.errf(e, "an acknowledgement needs a reason: say why the change is accepted")
 		case strings.EqualFold(strings.TrimSpace(a.Reason), "TODO"):
 			p.errf(e, "reason is still the TODO placeholder: say why the change is accepted")
-		case a.Fingerprint != "" && !hex16.MatchString(a.Fingerprint):
+		case a.Fingerprint != "" && !hex16().MatchString(a.Fingerprint):
 			p.errf(e, "fingerprint %q is not 16 lower-case hex digits", a.Fingerprint)
 		case a.Rule != "" && !strings.ContainsAny(a.Rule, "*?") && !known(a.Rule):
 			p.errf(e, "unknown rule %q%s", a.Rule, suggestRule(a.Rule))

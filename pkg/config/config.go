@@ -2,13 +2,13 @@ package config
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/infile"
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
@@ -83,7 +83,7 @@ func LoadContext(ctx context.Context, path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // Parse parses the configuration; name is used in messages. Unknown keys
 // and bad values are reported with their line, all at once (Errors).
@@ -91,7 +91,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	c := &Config{File: name, Version: 1}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			return nil, Errors{{File: name, Line: line, Msg: m[2]}}
 		}

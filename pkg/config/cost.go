@@ -3,11 +3,11 @@ package config
 // The context cost: cost:, its encoding and its budgets.
 
 import (
-	"regexp"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -60,7 +60,7 @@ func encodingNames() []string {
 
 // percentage is how cost.budget.increase writes a percentage (the
 // schema's pattern is the same).
-var percentage = regexp.MustCompile(`^([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)%$`)
+var percentage = lazyre.New(`^([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)%$`)
 
 // budgetLevels are the levels cost.budget.level accepts.
 var budgetLevels = []string{"error", "warning", "note", "info", "breaking", "risky"}
@@ -87,7 +87,7 @@ func (p *parser) budgetKeys(b *cost.Budget) map[string]func(*yaml.Node) {
 			}
 			if v.Tag == "!!str" {
 				f, err := strconv.ParseFloat(s[:max(0, len(s)-1)], 64)
-				if !percentage.MatchString(s) || err != nil || f <= 0 {
+				if !percentage().MatchString(s) || err != nil || f <= 0 {
 					p.errf(v, "cost.budget.increase: %q is not a positive percentage", s)
 					return
 				}

@@ -164,16 +164,16 @@ func TestSchemaEnumsMatchTheLoader(t *testing.T) {
 		t.Errorf("pin: schema %v, loader %q", got, capture.PinShape)
 	}
 	headerNames := at(t, root, append(slices.Clone(server), "properties", "headers", "propertyNames")...)["pattern"]
-	if headerNames != httpToken.String() {
-		t.Errorf("header names: schema %v, loader %s", headerNames, httpToken)
+	if headerNames != httpToken().String() {
+		t.Errorf("header names: schema %v, loader %s", headerNames, httpToken())
 	}
 	ack := []string{"properties", "acknowledged", "items", "properties"}
-	if got := at(t, root, append(ack, "fingerprint")...)["pattern"]; got != hex16.String() {
-		t.Errorf("fingerprint: schema %v, loader %s", got, hex16)
+	if got := at(t, root, append(ack, "fingerprint")...)["pattern"]; got != hex16().String() {
+		t.Errorf("fingerprint: schema %v, loader %s", got, hex16())
 	}
 	increase := at(t, root, "properties", "cost", "properties", "budget", "properties", "increase")["oneOf"].([]any)
-	if got := increase[1].(map[string]any)["pattern"]; got != percentage.String() {
-		t.Errorf("cost.budget.increase: schema %v, loader %s", got, percentage)
+	if got := increase[1].(map[string]any)["pattern"]; got != percentage().String() {
+		t.Errorf("cost.budget.increase: schema %v, loader %s", got, percentage())
 	}
 	ruleID := regexp.MustCompile(at(t, root, "$defs", "ruleID")["pattern"].(string))
 	for _, r := range rules.All() {

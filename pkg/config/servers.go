@@ -2,13 +2,13 @@ package config
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -156,7 +156,7 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 			se.Headers = map[string]string{}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				k := v.Content[i]
-				if !httpToken.MatchString(k.Value) {
+				if !httpToken().MatchString(k.Value) {
 					p.errf(k, "header name %q is not a valid HTTP header name", k.Value)
 					continue
 				}
@@ -216,7 +216,7 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 }
 
 // httpToken is an HTTP header name (RFC 9110 token).
-var httpToken = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+var httpToken = lazyre.New("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 var requireNames = append(slices.Clone(capture.ProbeMethods), RequireAllAdvertised)
 

@@ -3,13 +3,13 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/internal/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -47,15 +47,15 @@ var (
 )
 
 var (
-	urlRE      = regexp.MustCompile(`(?i)\b(?:https?|ftp|wss?|file|data|javascript)://[^\s<>"'` + "`" + `)\]}]+`)
-	domainRE   = regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|ai|dev|app|xyz|ru|cn|co|me|sh|info|biz|tk|top|site|online|click|link|cloud|so|gg|ly|to|cc|ws|su|pw)\b`)
-	base64RE   = regexp.MustCompile(`[A-Za-z0-9+/]{20,}={0,2}`)
-	hexRE      = regexp.MustCompile(`\b(?:0x)?[0-9a-fA-F]{20,}\b`)
-	percentRE  = regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}){6,}`)
-	escapeRE   = regexp.MustCompile(`(?:\\x[0-9A-Fa-f]{2}){6,}|(?:\\u[0-9A-Fa-f]{4}){4,}`)
-	identRE    = regexp.MustCompile(`[A-Za-z0-9_.\-]+`)
-	quotedRE   = regexp.MustCompile("[`'\"]([A-Za-z0-9_.\\-]+)[`'\"]")
-	crossRefRE = regexp.MustCompile(`(?i)\b(instead\s+of\s+(using|calling)|rather\s+than\s+(using|calling)|(other|another|all\s+other)\s+(tools?|servers?|mcp\s+servers?)|when\s+(using|calling)\s+(the\s+)?\S+\s+tool|(call|use|invoke)\s+the\s+\S+\s+tool)\b`)
+	urlRE      = lazyre.New(`(?i)\b(?:https?|ftp|wss?|file|data|javascript)://[^\s<>"'` + "`" + `)\]}]+`)
+	domainRE   = lazyre.New(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|ai|dev|app|xyz|ru|cn|co|me|sh|info|biz|tk|top|site|online|click|link|cloud|so|gg|ly|to|cc|ws|su|pw)\b`)
+	base64RE   = lazyre.New(`[A-Za-z0-9+/]{20,}={0,2}`)
+	hexRE      = lazyre.New(`\b(?:0x)?[0-9a-fA-F]{20,}\b`)
+	percentRE  = lazyre.New(`(?:%[0-9A-Fa-f]{2}){6,}`)
+	escapeRE   = lazyre.New(`(?:\\x[0-9A-Fa-f]{2}){6,}|(?:\\u[0-9A-Fa-f]{4}){4,}`)
+	identRE    = lazyre.New(`[A-Za-z0-9_.\-]+`)
+	quotedRE   = lazyre.New("[`'\"]([A-Za-z0-9_.\\-]+)[`'\"]")
+	crossRefRE = lazyre.New(`(?i)\b(instead\s+of\s+(using|calling)|rather\s+than\s+(using|calling)|(other|another|all\s+other)\s+(tools?|servers?|mcp\s+servers?)|when\s+(using|calling)\s+(the\s+)?\S+\s+tool|(call|use|invoke)\s+the\s+\S+\s+tool)\b`)
 )
 
 // textDetectors is TextOptions resolved.
@@ -185,9 +185,9 @@ func (t *textDetectors) matches(k textscan.Kind, s string) []string {
 }
 
 func urlSpans(s string) []string {
-	out := urlRE.FindAllString(s, 20)
-	rest := urlRE.ReplaceAllString(s, " ")
-	for _, m := range domainRE.FindAllString(rest, 20) {
+	out := urlRE().FindAllString(s, 20)
+	rest := urlRE().ReplaceAllString(s, " ")
+	for _, m := range domainRE().FindAllString(rest, 20) {
 		out = append(out, strings.ToLower(m))
 	}
 	return out
@@ -195,19 +195,19 @@ func urlSpans(s string) []string {
 
 func (t *textDetectors) encodedSpans(s string) []string {
 	var out []string
-	rest := urlRE.ReplaceAllString(s, " ")
-	for _, m := range base64RE.FindAllString(rest, 20) {
+	rest := urlRE().ReplaceAllString(s, " ")
+	for _, m := range base64RE().FindAllString(rest, 20) {
 		if len(m) >= t.encodedMin && looksBase64(m) {
 			out = append(out, m)
 		}
 	}
-	for _, m := range hexRE.FindAllString(rest, 20) {
+	for _, m := range hexRE().FindAllString(rest, 20) {
 		if len(strings.TrimPrefix(m, "0x")) >= t.encodedMin {
 			out = append(out, m)
 		}
 	}
-	out = append(out, percentRE.FindAllString(s, 20)...)
-	out = append(out, escapeRE.FindAllString(s, 20)...)
+	out = append(out, percentRE().FindAllString(s, 20)...)
+	out = append(out, escapeRE().FindAllString(s, 20)...)
 	return out
 }
 
@@ -243,16 +243,16 @@ func (d *differ) crossRefs(subj finding.Subject, s string) []string {
 			out = append(out, n)
 		}
 	}
-	for _, tok := range identRE.FindAllString(s, -1) {
+	for _, tok := range identRE().FindAllString(s, -1) {
 		tok = strings.Trim(tok, ".-")
 		if identLike(tok) {
 			add(tok)
 		}
 	}
-	for _, m := range quotedRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range quotedRE().FindAllStringSubmatch(s, -1) {
 		add(m[1])
 	}
-	out = append(out, crossRefRE.FindAllString(s, 10)...)
+	out = append(out, crossRefRE().FindAllString(s, 10)...)
 	return out
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -250,13 +251,13 @@ type template struct {
 	re  *regexp.Regexp
 }
 
-var expression = regexp.MustCompile(`\{([+#./;?&]?)[^}]*\}`)
+var expression = lazyre.New(`\{([+#./;?&]?)[^}]*\}`)
 
 func newTemplate(raw string) *template {
 	var b strings.Builder
 	b.WriteString("^")
 	last := 0
-	for _, m := range expression.FindAllStringSubmatchIndex(raw, -1) {
+	for _, m := range expression().FindAllStringSubmatchIndex(raw, -1) {
 		b.WriteString(regexp.QuoteMeta(raw[last:m[0]]))
 		op := ""
 		if m[3] > m[2] {

@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 // varRef is ${NAME}; $${ is a literal ${.
-var varRef = regexp.MustCompile(`\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var varRef = lazyre.New(`\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // Expand returns copies of the probes with every ${VAR} in a string value
 // of their arguments (Arguments, at any depth, ArgumentValue and Context)
@@ -32,7 +32,7 @@ func Expand(probes []capture.Probe, lookup func(string) string) (out []capture.P
 		if !strings.Contains(s, "${") {
 			return s
 		}
-		return varRef.ReplaceAllStringFunc(s, func(m string) string {
+		return varRef().ReplaceAllStringFunc(s, func(m string) string {
 			if m == "$${" {
 				return "${"
 			}

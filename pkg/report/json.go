@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io"
-	"regexp"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -116,8 +117,8 @@ func renderJSON(w io.Writer, r *Report, o Options) error {
 }
 
 var (
-	ruleIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	hexPattern    = regexp.MustCompile(`^[0-9a-f]{1,64}$`)
+	ruleIDPattern = lazyre.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	hexPattern    = lazyre.New(`^[0-9a-f]{1,64}$`)
 )
 
 // DecodeJSON reads a JSON report back into a Report, for a publishing
@@ -208,10 +209,10 @@ func checkFinding(f jsonFinding) error {
 	if f.Severity != "" && f.Severity.Rank() == 0 {
 		return fmt.Errorf("unknown severity %q", f.Severity)
 	}
-	if !ruleIDPattern.MatchString(f.Rule) {
+	if !ruleIDPattern().MatchString(f.Rule) {
 		return fmt.Errorf("rule %q is not a rule ID", f.Rule)
 	}
-	if !hexPattern.MatchString(f.Fingerprint) {
+	if !hexPattern().MatchString(f.Fingerprint) {
 		return fmt.Errorf("fingerprint %q is not hexadecimal", f.Fingerprint)
 	}
 	if f.Location != nil && f.Location.Line < 0 {

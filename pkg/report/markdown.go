@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/mcp-surface/mcp-surface/internal/locate"
@@ -41,7 +42,10 @@ const (
 //go:embed markdown.tmpl
 var markdownTemplate string
 
-var mdTemplate = template.Must(template.New("markdown").Parse(markdownTemplate))
+// mdTemplate is parsed at first use, not at start-up (see internal/lazyre).
+var mdTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("markdown").Parse(markdownTemplate))
+})
 
 // MarkerPrefix starts the hidden marker on the first line of our comment.
 // Server text can never produce it: Markdown escapes "<".
@@ -372,7 +376,7 @@ func (b *mdBuilder) execute(v *mdView, cuts []cut, k int) ([]byte, error) {
 		v.Shortened = fmt.Sprintf("Shortened to stay under %s: %s left out; %s.", limit, joinAnd(parts), where)
 	}
 	var buf bytes.Buffer
-	if err := mdTemplate.Execute(&buf, v); err != nil {
+	if err := mdTemplate().Execute(&buf, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -489,7 +493,7 @@ func levelPlural(l rules.Level) string {
 func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 	rule, known := rules.Lookup(ru.rule)
 	ruleRef := Code(ru.rule, MaxName)
-	if ruleIDPattern.MatchString(ru.rule) {
+	if ruleIDPattern().MatchString(ru.rule) {
 		ruleRef = "[" + ruleRef + "](" + b.o.RuleURL(ru.rule) + ")"
 	}
 	mk := func(what string) *mdRow {
@@ -1066,7 +1070,7 @@ func (b *mdBuilder) entry(it Item) mdEntry {
 		head += " at " + Code(it.Pointer, MaxName)
 	}
 	head += ": " + Markdown(it.Message, MaxMessage)
-	if ruleIDPattern.MatchString(it.Rule) {
+	if ruleIDPattern().MatchString(it.Rule) {
 		head += " ([rule](" + b.o.RuleURL(it.Rule) + "))"
 	}
 	if it.Location.Source == locate.SourceCode {

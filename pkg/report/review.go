@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"sort"
+	"sync"
 	"text/template"
 
 	"github.com/mcp-surface/mcp-surface/internal/locate"
@@ -33,7 +34,10 @@ const maxFindingsPerReviewComment = 5
 //go:embed review.md.tmpl
 var reviewTemplateText string
 
-var reviewTemplate = template.Must(template.New("review").Parse(reviewTemplateText))
+// reviewTemplate is parsed at first use, not at start-up (see internal/lazyre).
+var reviewTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("review").Parse(reviewTemplateText))
+})
 
 // ReviewComments makes one comment per source line that defines a subject
 // with unacknowledged findings above info, the line's findings worst first
@@ -150,7 +154,7 @@ func reviewBody(items []Item) string {
 		v.Entries = append(v.Entries, e)
 	}
 	var b bytes.Buffer
-	if err := reviewTemplate.Execute(&b, v); err != nil {
+	if err := reviewTemplate().Execute(&b, v); err != nil {
 		// The view is plain strings and ints: only a broken template fails,
 		// which every test would show.
 		panic("report: review template: " + err.Error())

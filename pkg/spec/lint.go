@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
 	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -48,12 +48,12 @@ func (k *checker) duplicates() {
 	}
 }
 
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var toolNameRE = lazyre.New(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // toolName checks the name rule 2025-11-25 introduced (a SHOULD).
 func (k *checker) toolName(it *item) {
 	name, ok := it.obj()["name"].(string)
-	if !ok || toolNameRE.MatchString(name) {
+	if !ok || toolNameRE().MatchString(name) {
 		return
 	}
 	var why string

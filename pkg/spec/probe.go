@@ -2,9 +2,9 @@ package spec
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -166,7 +166,7 @@ func (k *checker) contentBlock(b any, ptr string, add func(rule, ptr, msg string
 		switch {
 		case !ok:
 			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("%s content has no mimeType; a client cannot tell how to render the data", typ))
-		case !isStr || !mediaType.MatchString(s):
+		case !isStr || !mediaType().MatchString(s):
 			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("%s content has mimeType %s, which is not a MIME type (type/subtype)", typ, display(mime)))
 		}
 		data, ok := m["data"]
@@ -182,7 +182,7 @@ func (k *checker) contentBlock(b any, ptr string, add func(rule, ptr, msg string
 			add(rules.ContentBlockInvalid, ptr+"/uri", "resource_link content has no uri; a client cannot follow it")
 		}
 		if mt, ok := m["mimeType"]; ok {
-			if s, isStr := mt.(string); !isStr || !mediaType.MatchString(s) {
+			if s, isStr := mt.(string); !isStr || !mediaType().MatchString(s) {
 				add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("resource_link content has mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
 			}
 		}
@@ -214,7 +214,7 @@ func resourceContents(m map[string]any, ptr string, add func(rule, ptr, msg stri
 		}
 	}
 	if mt, ok := m["mimeType"]; ok {
-		if s, isStr := mt.(string); !isStr || !mediaType.MatchString(s) {
+		if s, isStr := mt.(string); !isStr || !mediaType().MatchString(s) {
 			add(rules.ContentBlockInvalid, ptr+"/mimeType", fmt.Sprintf("resource contents have mimeType %s, which is not a MIME type (type/subtype)", display(mt)))
 		}
 	}
@@ -272,7 +272,7 @@ func (k *checker) resource(uri string) *item {
 
 // mediaType is type "/" subtype with RFC 6838 name characters, optionally
 // followed by parameters.
-var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$`)
+var mediaType = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$`)
 
 // sameMediaType compares the type/subtype of two MIME types, ignoring
 // case and parameters.
