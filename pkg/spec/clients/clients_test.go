@@ -163,7 +163,7 @@ func set(a *txtar.Archive, name, data string) {
 // its rule's help text links too: the help is where users read why.
 func TestProfilesCiteTheirDocumentation(t *testing.T) {
 	for _, want := range []string{"anthropic", "claude-code", "gemini", "openai", "openai-strict"} {
-		if _, ok := builtin[want]; !ok {
+		if _, ok := builtin()[want]; !ok {
 			t.Errorf("no profile %s", want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -94,9 +95,11 @@ type Constraint struct {
 // Rule is the rule ID the constraint reports.
 func (c Constraint) Rule() string { return ruleOf[c.Kind] }
 
-// builtin are the embedded profiles, by name. A file that does not load
+// builtin are the embedded profiles, by name, read at first use: decoding
+// the YAML and compiling the patterns is most of this package's cost, and
+// only the commands that check clients need it. A file that does not load
 // is a defect of this package, caught by its tests.
-var builtin = mustLoad(files)
+var builtin = sync.OnceValue(func() map[string]Profile { return mustLoad(files) })
 
 func mustLoad(fsys fs.FS) map[string]Profile {
 	ps, err := load(fsys)
@@ -190,8 +193,9 @@ func (p Profile) prefixed() bool {
 
 // Names lists the built-in profiles, sorted.
 func Names() []string {
-	out := make([]string, 0, len(builtin))
-	for n := range builtin {
+	ps := builtin()
+	out := make([]string, 0, len(ps))
+	for n := range ps {
 		out = append(out, n)
 	}
 	slices.Sort(out)
@@ -200,9 +204,10 @@ func Names() []string {
 
 // All returns the built-in profiles, sorted by name.
 func All() []Profile {
-	out := make([]Profile, 0, len(builtin))
+	ps := builtin()
+	out := make([]Profile, 0, len(ps))
 	for _, n := range Names() {
-		out = append(out, builtin[n])
+		out = append(out, ps[n])
 	}
 	return out
 }
@@ -211,7 +216,7 @@ func All() []Profile {
 // a prefixing client.
 func Parse(s string) (Profile, error) {
 	name, server, hasServer := strings.Cut(strings.TrimSpace(s), ":")
-	p, ok := builtin[name]
+	p, ok := builtin()[name]
 	if !ok {
 		return Profile{}, fmt.Errorf("unknown client profile %q: use one of %s", name, strings.Join(Names(), ", "))
 	}
