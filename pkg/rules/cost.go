@@ -21,10 +21,11 @@ const (
 	ContextCostIncreaseExceeded = "context-cost-increase-exceeded"
 )
 
-var costRules = []Rule{
-	surfaceChange(ContextCostChanged, SeverityPatch, "meta", "llm,cost",
-		"The tokens the surface puts into every session's context changed",
-		`Every tool definition and the server's instructions are put into the model's context on
+func costRules() []Rule {
+	return []Rule{
+		surfaceChange(ContextCostChanged, SeverityPatch, "meta", "llm,cost",
+			"The tokens the surface puts into every session's context changed",
+			`Every tool definition and the server's instructions are put into the model's context on
 every session, whether a tool is used or not. A richer description or a larger schema makes
 every conversation of every user pay for it: the context left for the work shrinks, and so
 does the number of servers a host can load at once. Nothing breaks, so this is a note; it
@@ -39,39 +40,39 @@ tools, or the instructions); the message gives the change in tokens and percent.
 descriptions repeat what a schema says, per-property descriptions restate their names, and
 large enums or deeply nested schemas cost on every session. To hold the line, set a budget
 (‵cost.budget‵).`+costHelp),
-	{
-		ID:      ContextBudgetExceeded,
-		Kind:    KindLint,
-		Level:   LevelWarning,
-		Tags:    []string{"cost"},
-		Summary: "The surface costs more tokens than its configured budget",
-		Help: helpText(`The total of every tool definition and the instructions exceeds
+		{
+			ID:      ContextBudgetExceeded,
+			Kind:    KindLint,
+			Level:   LevelWarning,
+			Tags:    []string{"cost"},
+			Summary: "The surface costs more tokens than its configured budget",
+			Help: helpText(`The total of every tool definition and the instructions exceeds
 ‵cost.budget.total‵ in ‵.mcp-surface.yaml‵. The finding's level is ‵cost.budget.level‵
 (warning by default), or this rule's ‵severity:‵ override.
 
 **What to do.** Shorten the largest tools (‵mcp-surface cost‵ lists them, largest first),
 split the server, or raise the budget in review.` + costHelp),
-	},
-	{
-		ID:      ToolContextBudgetExceeded,
-		Kind:    KindLint,
-		Level:   LevelWarning,
-		Tags:    []string{"cost"},
-		Summary: "A tool's definition costs more tokens than the per-tool budget",
-		Help: helpText(`One tool's counted definition exceeds ‵cost.budget.perTool‵ in
+		},
+		{
+			ID:      ToolContextBudgetExceeded,
+			Kind:    KindLint,
+			Level:   LevelWarning,
+			Tags:    []string{"cost"},
+			Summary: "A tool's definition costs more tokens than the per-tool budget",
+			Help: helpText(`One tool's counted definition exceeds ‵cost.budget.perTool‵ in
 ‵.mcp-surface.yaml‵; each such tool is reported. The finding's level is ‵cost.budget.level‵
 (warning by default), or this rule's ‵severity:‵ override.
 
 **What to do.** Shorten the tool's description and the descriptions inside its schema,
 move rarely used options into a separate tool, or raise the budget in review.` + costHelp),
-	},
-	{
-		ID:      ContextCostIncreaseExceeded,
-		Kind:    KindLint,
-		Level:   LevelWarning,
-		Tags:    []string{"cost"},
-		Summary: "A change raises the surface's token cost by more than the allowed increase",
-		Help: helpText(`The total grew from base to head by more than ‵cost.budget.increase‵ in
+		},
+		{
+			ID:      ContextCostIncreaseExceeded,
+			Kind:    KindLint,
+			Level:   LevelWarning,
+			Tags:    []string{"cost"},
+			Summary: "A change raises the surface's token cost by more than the allowed increase",
+			Help: helpText(`The total grew from base to head by more than ‵cost.budget.increase‵ in
 ‵.mcp-surface.yaml‵: a number of tokens (‵500‵) or a percentage of base's total (‵"10%"‵;
 not judged when base costs nothing). Reported by the comparison of two snapshots, beside
 ‵context-cost-changed‵. The finding's level is ‵cost.budget.level‵ (warning by default), or
@@ -79,5 +80,6 @@ this rule's ‵severity:‵ override.
 
 **What to do.** Check that the growth is worth what every session pays for it, then shorten
 it or acknowledge the finding with a reason.` + costHelp),
-	},
+		},
+	}
 }

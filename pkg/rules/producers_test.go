@@ -165,7 +165,7 @@ func spellsID(s string) bool {
 		if len(piece) < 2 || !kebab.MatchString(strings.Trim(piece, "-")) {
 			continue
 		}
-		for _, r := range table {
+		for _, r := range All() {
 			if (strings.HasSuffix(piece, "-") && strings.HasPrefix(r.ID, piece)) ||
 				(strings.HasPrefix(piece, "-") && strings.HasSuffix(r.ID, piece)) {
 				return true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Level is the ordered scale shared by every producer and by SARIF.
@@ -143,30 +144,53 @@ type Rule struct {
 // HasTag reports whether the rule carries tag t.
 func (r Rule) HasTag(t string) bool { return slices.Contains(r.Tags, t) }
 
-// areas lists every area's rules, in the order of the rule catalog. A new
-// area's list must be added here: nothing registers itself.
-var areas = [][]Rule{
-	specRules,
-	lintRules,
-	probeRules,
-	configRules,
-	pipelineRules,
-	compatRules,
-	protocolChangeRules,
-	capabilityChangeRules,
-	toolChangeRules,
-	annotationChangeRules,
-	inputChangeRules,
-	outputChangeRules,
-	promptChangeRules,
-	resourceChangeRules,
-	templateChangeRules,
-	textChangeRules,
-	costRules,
+// areas lists every area's rules with its title, in the order of the rule
+// catalog. A new area's list must be added here: nothing registers itself.
+var areas = []struct {
+	title string
+	rules func() []Rule
+}{
+	{"Specification", specRules},
+	{"Lint", lintRules},
+	{"Probes", probeRules},
+	{"Configuration", configRules},
+	{"Pipeline", pipelineRules},
+	{"Client compatibility", compatRules},
+	{"Protocol and server", protocolChangeRules},
+	{"Capabilities", capabilityChangeRules},
+	{"Tools", toolChangeRules},
+	{"Tool annotations", annotationChangeRules},
+	{"Tool input schemas", inputChangeRules},
+	{"Tool output schemas", outputChangeRules},
+	{"Prompts", promptChangeRules},
+	{"Resources", resourceChangeRules},
+	{"Resource templates", templateChangeRules},
+	{"Model-visible text", textChangeRules},
+	{"Context cost", costRules},
 }
 
-// table is every rule sorted by ID; index maps an ID to its position.
-var table, index = merge(areas)
+// catalog is the table built from the areas.
+type catalog struct {
+	// table is every rule sorted by ID; index maps an ID to its position.
+	table []Rule
+	index map[string]int
+	// lists are the areas' rules as written, in the order of areas.
+	lists [][]Rule
+}
+
+// theCatalog is built at first use rather than at start-up: turning the
+// help texts into markdown and sorting a few hundred rules was the largest
+// share of this package's start-up time, paid by every command, while
+// --version and capture never look a rule up.
+var theCatalog = sync.OnceValue(func() *catalog {
+	lists := make([][]Rule, len(areas))
+	for i, a := range areas {
+		lists[i] = a.rules()
+	}
+	c := &catalog{lists: lists}
+	c.table, c.index = merge(lists)
+	return c
+})
 
 // merge concatenates the areas, fills change rules' levels from their
 // severities and sorts by ID. A repeated ID keeps its first definition in
@@ -195,15 +219,16 @@ func merge(areas [][]Rule) ([]Rule, map[string]int) {
 }
 
 // All returns every rule, sorted by ID. The slice must not be modified.
-func All() []Rule { return table }
+func All() []Rule { return theCatalog().table }
 
 // Lookup returns the rule with the given ID.
 func Lookup(id string) (Rule, bool) {
-	i, ok := index[id]
+	c := theCatalog()
+	i, ok := c.index[id]
 	if !ok {
 		return Rule{}, false
 	}
-	return table[i], true
+	return c.table[i], true
 }
 
 // MustLookup is Lookup for IDs written in code; it panics on a typo, which
@@ -219,7 +244,7 @@ func MustLookup(id string) Rule {
 // Suggest returns close IDs for an unknown one, for error messages.
 func Suggest(id string) []string {
 	var out []string
-	for _, r := range table {
+	for _, r := range All() {
 		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) {
 			out = append(out, r.ID)
 		}
