@@ -4,7 +4,7 @@
 // plus the time manifest.Build and manifest.Encode take afterwards, then
 // the median, minimum and maximum of each.
 //
-//	timings [-n 15] [-protocol-version REV] [-grace 500ms] -- CMD ARGS...
+//	timings [-n 15] [-protocol-version REV] [-grace 500ms] [-cpuprofile FILE] -- CMD ARGS...
 //
 // Startup runs from launching the server to the handshake's result
 // (for 2026-07-28 that includes the server/discover round trip and the
@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -31,6 +32,7 @@ func main() {
 	n := flag.Int("n", 15, "number of captures")
 	version := flag.String("protocol-version", "", "protocol `revision` to request (default: capture.LatestRevision)")
 	grace := flag.Duration("grace", 0, "capture.Limits.ShutdownGrace (0: the package default)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of all the runs to this `file`")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: timings [flags] -- CMD ARGS...")
 		flag.PrintDefaults()
@@ -39,6 +41,17 @@ func main() {
 	if flag.NArg() == 0 || *n < 1 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "timings:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	target := capture.Command{Argv: flag.Args(), Env: os.Environ()}
 	cols := []string{"startup", "lists", "shutdown", "total", "snapshot"}
