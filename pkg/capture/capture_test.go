@@ -357,13 +357,21 @@ func TestCleanShutdownDoesNotWaitForTheGracePeriod(t *testing.T) {
 
 func TestSDKRejectionKeepsRawBytes(t *testing.T) {
 	c := mustRun(t, stdio(t, testserver.ModeSDKReject), opts("2025-06-18"))
-	var rejected bool
-	for _, d := range c.Diagnostics {
-		rejected = rejected || d.Code == capture.DiagSDKRejected
+	var rejected *capture.Diagnostic
+	for i, d := range c.Diagnostics {
+		if d.Code == capture.DiagSDKRejected {
+			rejected = &c.Diagnostics[i]
+		}
 	}
 	m := mustBuild(t, c)
-	if !rejected {
-		t.Errorf("the SDK's rejection of the page was not reported: %+v", c.Diagnostics)
+	if rejected == nil {
+		t.Fatalf("the SDK's rejection of the page was not reported: %+v", c.Diagnostics)
+	}
+	// The SDK decodes the page without its items and the capture decodes
+	// them one by one, with the SDK's types: the refusal names the item
+	// and the field.
+	if !strings.Contains(rejected.Detail, "tools[2]") || !strings.Contains(rejected.Detail, "readOnlyHint") {
+		t.Errorf("rejection detail %q does not name tools[2] and its readOnlyHint", rejected.Detail)
 	}
 	if len(m.Tools) != 3 {
 		t.Errorf("snapshot has %d tools; the tool the SDK cannot decode must be kept from the raw bytes", len(m.Tools))

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,6 +81,11 @@ type recorder struct {
 	rawIncoming bool
 	// onReceive is called (outside the lock) with each incoming frame.
 	onReceive func(data []byte)
+	// lists maps the raw id of each list request not yet answered to its
+	// method, and slimmed holds the Seq of each list answer the SDK was
+	// handed without its items (stdio only: see slim.go).
+	lists   map[string]string
+	slimmed map[int]bool
 }
 
 func newRecorder(maxBytes int64) *recorder { return &recorder{maxBytes: maxBytes} }
@@ -151,6 +158,27 @@ func (r *recorder) forget(n int) {
 	}
 }
 
+// expectList registers a list request by the id it was sent with.
+func (r *recorder) expectList(frame []byte, method string) {
+	var e envelope
+	if json.Unmarshal(frame, &e) != nil || len(e.ID) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists == nil {
+		r.lists = map[string]string{}
+	}
+	r.lists[string(bytes.TrimSpace(e.ID))] = method
+}
+
+// wasSlimmed reports whether the SDK was handed the frame without its items.
+func (r *recorder) wasSlimmed(seq int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.slimmed[seq]
+}
+
 func (r *recorder) len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -192,6 +220,9 @@ func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("recording a sent frame: %w", err)
 	}
 	_ = c.rec.add(Sent, data)
+	if req, ok := msg.(*jsonrpc.Request); ok && c.rec.rawIncoming && req.IsCall() && ItemsKey[req.Method] != "" {
+		c.rec.expectList(data, req.Method)
+	}
 	return c.inner.Write(ctx, msg)
 }
 
@@ -204,6 +235,73 @@ type envelope struct {
 	Error  *RPCError       `json:"error"`
 }
 
+// parseEnvelope reads a frame's envelope in one pass, its raw members
+// pointing into data rather than copied (a list page can be most of the
+// byte budget). Member names match exactly, as JSON-RPC's do; a repeated
+// member keeps its last value, as encoding/json would. A frame nested
+// deeper than the scanner goes is decoded with encoding/json instead.
+func parseEnvelope(data []byte) (envelope, bool) {
+	var e envelope
+	s := canonjson.NewScanner(data)
+	s.SkipSpace()
+	if s.Peek() == 'n' {
+		return e, s.Literal("null") == nil && s.End() == nil
+	}
+	if s.Peek() != '{' {
+		return e, false
+	}
+	raw := func() (json.RawMessage, error) {
+		start := s.Pos
+		if err := s.SkipValue(1); err != nil {
+			return nil, err
+		}
+		return data[start:s.Pos:s.Pos], nil
+	}
+	err := s.EachMember(func(name string) error {
+		var err error
+		switch name {
+		case "id":
+			e.ID, err = raw()
+		case "params":
+			e.Params, err = raw()
+		case "result":
+			e.Result, err = raw()
+		case "method":
+			e.Method = nil
+			switch s.Peek() {
+			case '"':
+				var m string
+				if m, err = s.String(); err == nil {
+					e.Method = &m
+				}
+			case 'n':
+				err = s.Literal("null")
+			default:
+				err = errBadEnvelope
+			}
+		case "error":
+			var v json.RawMessage
+			if v, err = raw(); err == nil {
+				e.Error = nil
+				err = json.Unmarshal(v, &e.Error)
+			}
+		default:
+			err = s.SkipValue(1)
+		}
+		return err
+	})
+	if err == nil {
+		err = s.End()
+	}
+	if errors.Is(err, canonjson.ErrTooDeep) {
+		var d envelope
+		return d, json.Unmarshal(data, &d) == nil
+	}
+	return e, err == nil
+}
+
+var errBadEnvelope = errors.New("a frame's method is neither a string nor null")
+
 // exchanges pairs requests sent by the client with the responses received,
 // in request order. Requests from the server and notifications are not
 // exchanges. A response inside a batch (a JSON array, which only revision
@@ -213,8 +311,8 @@ func exchanges(frames []Frame) []Exchange {
 	var out []Exchange
 	pending := map[string]int{}
 	pair := func(f Frame, data []byte, batched bool) {
-		var e envelope
-		if json.Unmarshal(data, &e) != nil {
+		e, ok := parseEnvelope(data)
+		if !ok {
 			return
 		}
 		id := string(e.ID)

@@ -483,6 +483,10 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 				Frame:   ex.ResponseFrame})
 		}
 		c.Pages = append(c.Pages, Page{Method: method, Index: page, Cursor: cursor, Result: ex.Result, Frame: ex.ResponseFrame})
+		if sdkErr == nil && rec.wasSlimmed(ex.ResponseFrame) {
+			// The SDK decoded the page without its items; decode them.
+			sdkErr = checkListItems(method, ex.Result)
+		}
 		if sdkErr != nil {
 			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagSDKRejected, Method: method,
 				Message: fmt.Sprintf("the MCP Go SDK rejected %s page %d; its raw bytes were kept", method, page+1),

@@ -239,23 +239,44 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 			sc.mu.Unlock()
 			return err
 		}
-		if !isJSONRPC(trimmed) {
+		var facts lineFacts
+		var ferr error = errNotObject
+		if trimmed[0] == '{' {
+			facts, ferr = inspectLine(trimmed)
+		}
+		if ferr != nil {
+			// A batch, or a line nested deeper than the scanner goes.
+			facts = lineFacts{jsonrpc2: isJSONRPC(trimmed)}
+		}
+		if !facts.jsonrpc2 {
 			sc.noise(trimmed, lineNo, `a JSON line that is not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`)
 			return nil
 		}
-		// Budget already charged by readLine; record without charging again.
+		var slim []byte
+		if method, ok := rec.listAnswerTo(facts.id); ok {
+			slim, _ = slimListAnswer(trimmed, facts, method)
+		}
+		// Budget already charged by readLine; record without charging
+		// again. The frame is the line itself: readLine's buffer is
+		// never reused.
 		rec.mu.Lock()
-		// Room for the newline the SDK's reader needs, so that handing
-		// the line on does not copy it again.
-		cp := make([]byte, len(trimmed), len(trimmed)+1)
-		copy(cp, trimmed)
-		rec.frames = append(rec.frames, Frame{Seq: len(rec.frames), Dir: Received, Data: cp})
+		seq := len(rec.frames)
+		rec.frames = append(rec.frames, Frame{Seq: seq, Dir: Received, Data: trimmed[:len(trimmed):len(trimmed)]})
+		if slim != nil {
+			if rec.slimmed == nil {
+				rec.slimmed = map[int]bool{}
+			}
+			rec.slimmed[seq] = true
+		}
 		cb := rec.onReceive
 		rec.mu.Unlock()
 		if cb != nil {
-			cb(cp)
+			cb(trimmed)
 		}
-		if _, err := pw.Write(append(cp, '\n')); err != nil {
+		if slim == nil {
+			slim = withNewline(line, trimmed)
+		}
+		if _, err := pw.Write(slim); err != nil {
 			return err
 		}
 		return nil
@@ -263,6 +284,19 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 		sc.noise(trimmed, lineNo, "a line that is not JSON")
 		return nil
 	}
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// withNewline is trimmed, a part of line, followed by a newline, for the
+// SDK's reader: a longer view of line when the byte after trimmed is a
+// newline (the usual case), else a copy.
+func withNewline(line, trimmed []byte) []byte {
+	end := cap(line) - cap(trimmed) + len(trimmed)
+	if end < len(line) && line[end] == '\n' {
+		return trimmed[:len(trimmed)+1]
+	}
+	return append(trimmed[:len(trimmed):len(trimmed)], '\n')
 }
 
 // isJSONRPC reports whether a JSON line is a JSON-RPC 2.0 message (or a
