@@ -31,6 +31,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/cli"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -44,6 +45,7 @@ func main() {
 	tools := flag.Int("tools", 50000, "tools in each snapshot of the diff")
 	out := flag.String("o", "", "internal: output file")
 	memprofile := flag.String("memprofile", "", "with -role capture or diff: write a heap profile (allocations included) to this `file`")
+	only := flag.String("only", "", "run only the cases whose name starts with this `word` (idle, capture or diff)")
 	flag.Parse()
 	var err error
 	switch *role {
@@ -56,7 +58,7 @@ func main() {
 	case "capture-over":
 		err = measure(*role, flag.Args(), *memprofile, true)
 	case "":
-		err = runAll(*runs, *total, *pageBytes, *tools)
+		err = runAll(*runs, *total, *pageBytes, *tools, *only)
 	default:
 		err = fmt.Errorf("unknown role %q", *role)
 	}
@@ -68,7 +70,7 @@ func main() {
 
 // runAll runs every case runs times, each in a fresh process, and prints
 // the peaks in MiB.
-func runAll(runs int, total, pageBytes int64, tools int) error {
+func runAll(runs int, total, pageBytes int64, tools int, only string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -79,9 +81,11 @@ func runAll(runs int, total, pageBytes int64, tools int) error {
 	}
 	defer os.RemoveAll(dir)
 	base, head := filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json")
-	for _, g := range [][]string{{"-o", base}, {"-o", head, "changed"}} {
-		if err := run(self, append([]string{"-role", "gen", "-tools", strconv.Itoa(tools)}, g...)...); err != nil {
-			return err
+	if strings.HasPrefix("diff", only) {
+		for _, g := range [][]string{{"-o", base}, {"-o", head, "changed"}} {
+			if err := run(self, append([]string{"-role", "gen", "-tools", strconv.Itoa(tools)}, g...)...); err != nil {
+				return err
+			}
 		}
 	}
 	server := []string{self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10)}
@@ -101,9 +105,12 @@ func runAll(runs int, total, pageBytes int64, tools int) error {
 				self, "-role", "serve", "-bytes", strconv.FormatInt(80<<20, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10))},
 		{fmt.Sprintf("diff, %d tools", tools), []string{"-role", "diff", "diff", "--format", "json", base, head}},
 	}
-	fmt.Printf("go %s, GOMAXPROCS %d, %d runs each; peak RSS (VmHWM), MiB\n", runtime.Version(), runtime.GOMAXPROCS(0), runs)
+	fmt.Printf("go %s, GOMAXPROCS %d, %d runs each; peak RSS (VmHWM), MiB; the command's wall time in process, ms\n", runtime.Version(), runtime.GOMAXPROCS(0), runs)
 	for _, c := range cases {
-		var peaks []float64
+		if !strings.HasPrefix(c.name, only) {
+			continue
+		}
+		var peaks, walls []float64
 		for range runs {
 			cmd := exec.Command(self, c.args...)
 			// The 50,000-tool snapshots are larger than the default bound
@@ -114,14 +121,16 @@ func runAll(runs int, total, pageBytes int64, tools int) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
-			kb, err := strconv.ParseFloat(strings.TrimSpace(lastLine(b)), 64)
-			if err != nil {
+			var kb, ms float64
+			if _, err := fmt.Sscan(lastLine(b), &kb, &ms); err != nil {
 				return fmt.Errorf("%s: reading its peak: %w", c.name, err)
 			}
-			peaks = append(peaks, kb/1024)
+			peaks, walls = append(peaks, kb/1024), append(walls, ms)
 		}
 		slices.Sort(peaks)
-		fmt.Printf("%-40s median %6.1f  min %6.1f  max %6.1f\n", c.name, peaks[len(peaks)/2], peaks[0], peaks[len(peaks)-1])
+		slices.Sort(walls)
+		fmt.Printf("%-40s median %6.1f  min %6.1f  max %6.1f  wall median %6.0f (%.0f–%.0f)\n", c.name,
+			peaks[len(peaks)/2], peaks[0], peaks[len(peaks)-1], walls[len(walls)/2], walls[0], walls[len(walls)-1])
 	}
 	if fi, err := os.Stat(snap); err == nil {
 		fmt.Printf("(the capture's snapshot: %.1f MiB)\n", float64(fi.Size())/(1<<20))
@@ -141,9 +150,11 @@ func lastLine(b []byte) string {
 }
 
 // measure runs one mcp-surface command in this process and prints its
-// peak RSS in KiB as the last line of stdout. With mustFail the command
+// peak RSS in KiB and its wall time in milliseconds as the last line of
+// stdout. With mustFail the command
 // is expected to fail (a capture stopped by its byte budget).
 func measure(role string, args []string, memprofile string, mustFail bool) error {
+	start := time.Now()
 	if role != "idle" {
 		env := &cli.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv, Environ: os.Environ}
 		if code := cli.RunEnv(context.Background(), args, env); (code == cli.ExitFailure) != mustFail {
@@ -158,6 +169,7 @@ func measure(role string, args []string, memprofile string, mustFail bool) error
 	} else {
 		cli.RunEnv(context.Background(), []string{"--version"}, &cli.Env{Stdout: io.Discard, Stderr: io.Discard})
 	}
+	wall := time.Since(start)
 	kb, err := vmHWM()
 	if err != nil {
 		return err
@@ -174,7 +186,7 @@ func measure(role string, args []string, memprofile string, mustFail bool) error
 			return err
 		}
 	}
-	fmt.Println(kb)
+	fmt.Println(kb, wall.Milliseconds())
 	return nil
 }
 
