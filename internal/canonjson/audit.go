@@ -81,8 +81,11 @@ type auditor struct {
 	// pointers are built from it only when a problem is found.
 	path  []token
 	found []Problem
-	// keys is per-depth scratch space for the names of an open object.
-	keys [][][]byte
+	// names is per-depth scratch space for the names of an open object.
+	names []*nameSet
+	// outline, when set, receives the top-level members' spans, and
+	// makes the walk go on past MaxDepth (see Outline).
+	outline *Outline
 }
 
 type token struct {
@@ -92,21 +95,40 @@ type token struct {
 
 func (a *auditor) value(depth int) error {
 	if err := CheckDepth(depth); err != nil {
-		return err
+		if a.outline == nil {
+			return err
+		}
+		a.outline.Deep = true
 	}
 	switch c := a.Peek(); {
 	case c == '{':
+		if err := a.checkNesting(depth); err != nil {
+			return err
+		}
 		return a.object(depth)
 	case c == '[':
+		if err := a.checkNesting(depth); err != nil {
+			return err
+		}
+		var elems *[][2]int
+		if depth == 1 && a.outline != nil && a.outline.Object {
+			m := &a.outline.Members[len(a.outline.Members)-1]
+			m.Array = true
+			elems = &m.Elements
+		}
 		return a.EachElement(func(i int) error {
 			a.path = append(a.path, token{index: i})
+			start := a.Pos
 			err := a.value(depth + 1)
 			a.path = a.path[:len(a.path)-1]
+			if elems != nil {
+				*elems = append(*elems, [2]int{start, a.Pos})
+			}
 			return err
 		})
 	case c == '"':
 		raw, _, err := a.ScanString()
-		if err == nil && !validUTF8(raw) {
+		if err == nil && a.outline == nil && !validUTF8(raw) {
 			a.found = append(a.found, Problem{Kind: ProblemInvalidUTF8, Pointer: a.pointer("")})
 		}
 		return err
@@ -115,10 +137,11 @@ func (a *auditor) value(depth int) error {
 }
 
 func (a *auditor) object(depth int) error {
-	for len(a.keys) <= depth {
-		a.keys = append(a.keys, nil)
+	for len(a.names) <= depth {
+		a.names = append(a.names, &nameSet{})
 	}
-	keys := a.keys[depth][:0]
+	names := a.names[depth]
+	names.reset()
 	var dups map[string]int
 	a.Pos++ // {
 	a.SkipSpace()
@@ -131,34 +154,42 @@ func (a *auditor) object(depth int) error {
 		if a.Peek() != '"' {
 			return a.Fail("expected a member name")
 		}
-		raw, _, err := a.ScanString()
+		raw, plain, err := a.ScanString()
 		if err != nil {
 			return err
 		}
 		a.path = append(a.path, token{raw: raw})
-		if !validUTF8(raw) {
+		if a.outline == nil && !validUTF8(raw) {
 			a.found = append(a.found, Problem{Kind: ProblemInvalidUTF8, Pointer: a.pointer("")})
 		}
-		// Objects are small: a linear look-up beats a map, and comparing
-		// the names as written is exact unless one of them has escapes.
-		for _, k := range keys {
-			if bytes.Equal(k, raw) || (bytes.IndexByte(raw, '\\') >= 0 || bytes.IndexByte(k, '\\') >= 0) && Unquote(k) == Unquote(raw) {
-				if dups == nil {
-					dups = map[string]int{}
-				}
-				dups[a.pointer("").String()]++
-				break
+		if names.add(raw) {
+			if dups == nil {
+				dups = map[string]int{}
 			}
+			dups[a.pointer("").String()]++
 		}
-		keys = append(keys, raw)
 		a.SkipSpace()
 		if a.Peek() != ':' {
 			return a.Fail("expected ':'")
 		}
 		a.Pos++
 		a.SkipSpace()
+		if depth == 0 && a.outline != nil {
+			name := string(raw)
+			if !plain {
+				name = Unquote(raw)
+			}
+			a.outline.Members = append(a.outline.Members, Member{Name: name})
+		}
+		start := a.Pos
 		err = a.value(depth + 1)
 		a.path = a.path[:len(a.path)-1]
+		if depth == 0 && a.outline != nil && err == nil {
+			// The member is added before its value is walked, so that
+			// an array value can record its elements in it.
+			a.outline.Members[len(a.outline.Members)-1].Start = start
+			a.outline.Members[len(a.outline.Members)-1].End = a.Pos
+		}
 		if err != nil {
 			return err
 		}
@@ -170,12 +201,11 @@ func (a *auditor) object(depth int) error {
 			break
 		}
 	}
-	a.keys[depth] = keys[:0]
 	if len(dups) == 0 {
 		return nil
 	}
 	// One problem per repeated name, in the order of first appearance.
-	for _, k := range keys {
+	for _, k := range names.keys {
 		ptr := a.pointer(Unquote(k))
 		n, ok := dups[ptr.String()]
 		if !ok {
@@ -213,4 +243,66 @@ func validUTF8(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// nameSet holds the member names of one object as written, and tells a
+// repeated one.
+type nameSet struct {
+	keys [][]byte
+	// Past a few names, look-ups go through maps: raw holds the names
+	// without escapes as written, all every name decoded, escaped the
+	// names with escapes decoded.
+	raw, all, escaped map[string]bool
+}
+
+// setLinear is how many names are compared one by one: most objects are
+// small, and then a linear look-up beats a map.
+const setLinear = 16
+
+func (n *nameSet) reset() {
+	n.keys = n.keys[:0]
+	n.raw, n.all, n.escaped = nil, nil, nil
+}
+
+// add adds a name and reports whether the object already had it. Names
+// as written are the same name when their bytes are equal, or, when
+// either has an escape, when they decode to the same text.
+func (n *nameSet) add(raw []byte) bool {
+	seen := false
+	switch {
+	case len(n.keys) < setLinear:
+		for _, k := range n.keys {
+			if bytes.Equal(k, raw) || (bytes.IndexByte(raw, '\\') >= 0 || bytes.IndexByte(k, '\\') >= 0) && Unquote(k) == Unquote(raw) {
+				seen = true
+				break
+			}
+		}
+	default:
+		if n.raw == nil {
+			n.raw, n.all, n.escaped = map[string]bool{}, map[string]bool{}, map[string]bool{}
+			for _, k := range n.keys {
+				n.index(k)
+			}
+		}
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			seen = n.all[Unquote(raw)]
+		} else {
+			seen = n.raw[string(raw)] || n.escaped[Unquote(raw)]
+		}
+	}
+	n.keys = append(n.keys, raw)
+	if n.raw != nil {
+		n.index(raw)
+	}
+	return seen
+}
+
+func (n *nameSet) index(raw []byte) {
+	u := Unquote(raw)
+	n.all[u] = true
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		n.escaped[u] = true
+	} else {
+		n.raw[string(raw)] = true
+	}
 }

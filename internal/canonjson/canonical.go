@@ -19,9 +19,27 @@ func Canonicalize(data []byte) ([]byte, error) { return canonicalize(data, false
 func CanonicalizeOrdered(data []byte) ([]byte, error) { return canonicalize(data, true) }
 
 func canonicalize(data []byte, ordered bool) ([]byte, error) {
-	c := canonicalizer{Scanner: Scanner{data: data}, ordered: ordered}
+	var c canonicalizer
+	return c.append(make([]byte, 0, len(data)), data, ordered)
+}
+
+// A Canonicalizer renders one value after another, keeping its scratch
+// space between them, so that canonicalizing many small values (a
+// snapshot's items) does not allocate it again for each. It is not safe
+// for concurrent use.
+type Canonicalizer struct{ c canonicalizer }
+
+// AppendOrdered appends CanonicalizeOrdered(data) to dst.
+func (z *Canonicalizer) AppendOrdered(dst, data []byte) ([]byte, error) {
+	return z.c.append(dst, data, true)
+}
+
+func (c *canonicalizer) append(dst, data []byte, ordered bool) ([]byte, error) {
+	c.Scanner = Scanner{data: data}
+	c.ordered, c.sortNext, c.inData = ordered, false, 0
+	defer func() { c.data = nil }() // keep no reference to the input
 	c.SkipSpace()
-	out, _, err := c.value(make([]byte, 0, len(data)), 0)
+	out, _, err := c.value(dst, 0)
 	if err != nil {
 		return nil, err
 	}
