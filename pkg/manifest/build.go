@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,14 +121,31 @@ func Build(c *capture.Capture) (*Manifest, error) {
 }
 
 // setItems canonicalizes, identifies, sorts and de-duplicates the raw
-// items of every list, then computes the fingerprints.
+// items of every list, then computes the fingerprints. Every item is a
+// copy: nothing of raw is kept.
 func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
+	return m.buildLists(raw, false)
+}
+
+// setItemsShared is setItems for items that are sub-slices of a file
+// read whole: an item already canonical is kept as it is, not copied,
+// when every item is, as in a compact file. When only some are, those
+// are copied too, so that a few items do not keep the whole file in
+// memory.
+func (m *Manifest) setItemsShared(raw map[string][]json.RawMessage) error {
+	return m.buildLists(raw, true)
+}
+
+func (m *Manifest) buildLists(raw map[string][]json.RawMessage, share bool) error {
 	prints := map[string][]Prints{}
+	var shared, total int
 	for _, list := range Lists {
-		items, ps, err := buildItems(list, raw[list])
+		items, ps, n, err := buildItems(list, raw[list], share)
 		if err != nil {
 			return err
 		}
+		shared += n
+		total += len(items)
 		prints[list] = ps
 		switch list {
 		case ListTools:
@@ -140,25 +158,65 @@ func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
 			m.ResourceTemplates = items
 		}
 	}
+	if shared > 0 && shared < total {
+		for _, list := range Lists {
+			for i, it := range m.Items(list) {
+				if cap(it.Raw) == len(it.Raw) { // a sub-slice (copies are exact too, cloning them is harmless)
+					m.Items(list)[i].Raw = bytes.Clone(it.Raw)
+				}
+			}
+		}
+	}
 	return m.computeFingerprints(prints)
 }
+
+// canonicalizers keep the scratch space of item canonicalization between
+// items.
+var canonicalizers = sync.Pool{New: func() any { return new(canonjson.Canonicalizer) }}
+
+// canonicalItem renders an item in canonical form. With share, an item
+// already canonical is returned as it is (shared reports it); any other
+// is a copy of exactly its length.
+func canonicalItem(raw []byte, share bool) (canon []byte, shared bool, err error) {
+	z := canonicalizers.Get().(*canonjson.Canonicalizer)
+	defer canonicalizers.Put(z)
+	buf := scratchItems.Get().(*[]byte)
+	defer scratchItems.Put(buf)
+	out, err := z.AppendOrdered((*buf)[:0], raw)
+	if err != nil {
+		return nil, false, err
+	}
+	if cap(out) <= 4<<20 { // a huge item's buffer is not worth keeping
+		*buf = out
+	}
+	if share && bytes.Equal(out, raw) {
+		return raw, true, nil
+	}
+	return bytes.Clone(out), false, nil
+}
+
+var scratchItems = sync.Pool{New: func() any { return new([]byte) }}
 
 // buildItems returns the list's items sorted by identity, and their
 // fingerprints in the same order. Each item is decoded once, on one of
 // GOMAXPROCS workers, and its decoded form dropped as soon as it is hashed.
-func buildItems(list string, raw []json.RawMessage) ([]Item, []Prints, error) {
+func buildItems(list string, raw []json.RawMessage, share bool) ([]Item, []Prints, int, error) {
 	key := identityOf(list)
 	type entry struct {
 		item   Item
 		prints Prints
 	}
 	entries := make([]entry, len(raw))
+	var shared atomic.Int64
 	err := parallel(len(raw), func(i int) error {
 		// Items keep the order of every array whose order is meaning;
 		// only JSON Schema's sets (required, type) are sorted.
-		canon, err := canonjson.CanonicalizeOrdered(raw[i])
+		canon, sh, err := canonicalItem(raw[i], share)
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %w", list, i, err)
+		}
+		if sh {
+			shared.Add(1)
 		}
 		v, err := decode(canon)
 		if err != nil {
@@ -180,7 +238,7 @@ func buildItems(list string, raw []json.RawMessage) ([]Item, []Prints, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.item.ID, b.item.ID) })
 	var dups []string
@@ -190,14 +248,14 @@ func buildItems(list string, raw []json.RawMessage) ([]Item, []Prints, error) {
 		}
 	}
 	if len(dups) > 0 {
-		return nil, nil, &DuplicateError{List: list, IDs: dups}
+		return nil, nil, 0, &DuplicateError{List: list, IDs: dups}
 	}
 	items := make([]Item, len(entries))
 	prints := make([]Prints, len(entries))
 	for i, e := range entries {
 		items[i], prints[i] = e.item, e.prints
 	}
-	return items, prints, nil
+	return items, prints, int(shared.Load()), nil
 }
 
 func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {

@@ -212,27 +212,69 @@ var knownTopLevel = map[string]bool{
 // written one, refuses duplicate keys, duplicate identities and unknown
 // top-level keys, and recomputes the fingerprints from the content (the stored block is a
 // convenience for reviewers, never trusted).
+//
+// It reads data in one pass (canonjson.OutlineOf) that checks it and
+// finds where each member and item lies; the items are canonicalized
+// from their spans, and the small members decoded from theirs, so the
+// file is never decoded whole. An item that is already canonical (a
+// compact file) is kept as a sub-slice of data when every item is;
+// otherwise nothing of data is kept. Errors are those of the reader
+// that decoded the file whole, in the same order: a syntax error first
+// (as encoding/json words it), then a repeated key, then the members.
 func FromCanonicalJSON(data []byte) (*Manifest, error) {
+	o, err := canonjson.OutlineOf(data)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot is not a JSON object: %w", syntaxError(data, err))
+	}
 	// A repeated key reads differently in different parsers: a reviewer's
 	// tool could see another value than ours.
-	if err := canonjson.CheckUnique(data); err != nil {
-		return nil, fmt.Errorf("snapshot refused: %w", err)
+	if o.Duplicate != nil {
+		return nil, fmt.Errorf("snapshot refused: %w", o.Duplicate)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("snapshot is not a JSON object: %w", err)
+	if !o.Object {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(data, &top); err != nil {
+			return nil, fmt.Errorf("snapshot is not a JSON object: %w", err)
+		}
+		return nil, errNoVersion // null
 	}
-	for k := range top {
-		if !knownTopLevel[k] {
-			return nil, fmt.Errorf("snapshot has unknown top-level key %q (written by a newer mcp-surface?)", k)
+	for _, mb := range o.Members {
+		if !knownTopLevel[mb.Name] {
+			return nil, fmt.Errorf("snapshot has unknown top-level key %q (written by a newer mcp-surface?)", mb.Name)
 		}
 	}
+	// The small members are decoded through fileShape, as a whole file
+	// was, so that a value of the wrong type is worded the same. The
+	// members that cannot have the wrong type (raw values, lists that
+	// are arrays) stay out of it: they are the bulk of the file.
+	var small bytes.Buffer
+	small.WriteByte('{')
+	var spans = map[string]canonjson.Member{}
+	for _, mb := range o.Members {
+		switch mb.Name {
+		case "serverInfo", "capabilities", "instructions", "fingerprints":
+			spans[mb.Name] = mb
+			continue
+		case ListTools, ListPrompts, ListResources, ListResourceTemplates:
+			if mb.Array {
+				spans[mb.Name] = mb
+				continue
+			}
+		}
+		if small.Len() > 1 {
+			small.WriteByte(',')
+		}
+		small.Write(canonjson.AppendString(nil, mb.Name))
+		small.WriteByte(':')
+		small.Write(data[mb.Start:mb.End])
+	}
+	small.WriteByte('}')
 	var f fileShape
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(small.Bytes(), &f); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	if f.SnapshotVersion == nil {
-		return nil, errors.New(`snapshot has no "snapshotVersion"; is this an mcp-surface.json file?`)
+		return nil, errNoVersion
 	}
 	if *f.SnapshotVersion > FormatVersion || *f.SnapshotVersion < 1 {
 		return nil, fmt.Errorf("snapshot format version %d is not supported by this mcp-surface (reads up to %d); upgrade mcp-surface", *f.SnapshotVersion, FormatVersion)
@@ -246,24 +288,31 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	if len(f.FailedMethods) > 0 {
 		m.FailedMethods = f.FailedMethods
 	}
-	var err error
 	for _, x := range []struct {
 		name string
-		src  json.RawMessage
 		dst  *json.RawMessage
-	}{{"serverInfo", f.ServerInfo, &m.ServerInfo}, {"capabilities", f.Capabilities, &m.Capabilities}, {"instructions", f.Instructions, &m.Instructions}} {
-		if len(x.src) == 0 {
+	}{{"serverInfo", &m.ServerInfo}, {"capabilities", &m.Capabilities}, {"instructions", &m.Instructions}} {
+		mb, ok := spans[x.name]
+		if !ok {
 			continue
 		}
-		if *x.dst, err = Canonicalize(x.src); err != nil {
+		if *x.dst, err = Canonicalize(data[mb.Start:mb.End]); err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", x.name, err)
 		}
 	}
-	raw := map[string][]json.RawMessage{
-		ListTools: f.Tools, ListPrompts: f.Prompts,
-		ListResources: f.Resources, ListResourceTemplates: f.ResourceTemplates,
+	raw := map[string][]json.RawMessage{}
+	for _, list := range Lists {
+		mb, ok := spans[list]
+		if !ok {
+			continue
+		}
+		items := make([]json.RawMessage, len(mb.Elements))
+		for i, e := range mb.Elements {
+			items[i] = data[e[0]:e[1]:e[1]]
+		}
+		raw[list] = items
 	}
-	if err := m.setItems(raw); err != nil {
+	if err := m.setItemsShared(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	for _, t := range f.ProtocolTrials {
@@ -273,6 +322,19 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 		m.AddTrial(t)
 	}
 	return m, nil
+}
+
+var errNoVersion = errors.New(`snapshot has no "snapshotVersion"; is this an mcp-surface.json file?`)
+
+// syntaxError words a syntax error as encoding/json does (the reader
+// that decoded the file whole reported its words), or, should it see
+// none, as the outline does.
+func syntaxError(data []byte, err error) error {
+	if json.Valid(data) {
+		return err
+	}
+	var top map[string]json.RawMessage
+	return json.Unmarshal(data, &top)
 }
 
 // DefaultMaxFileBytes bounds the snapshot files ReadFile reads: four
