@@ -3,6 +3,7 @@ package cost
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -61,8 +62,13 @@ func Compute(m *manifest.Manifest, o Options) (*Table, error) {
 type Counter struct {
 	enc   Encoding
 	codec interface{ Count(string) (int, error) }
-	seen  map[string]int
+	// seen maps the SHA-256 of each text counted to its count: the texts
+	// themselves (a few KiB per tool) would keep a second copy of the
+	// surface in memory.
+	seen map[textKey]int
 }
+
+type textKey [sha256.Size]byte
 
 // NewCounter returns a Counter for the options' encoding.
 func NewCounter(o Options) (*Counter, error) {
@@ -74,7 +80,7 @@ func NewCounter(o Options) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Counter{enc: enc, codec: c, seen: map[string]int{}}, nil
+	return &Counter{enc: enc, codec: c, seen: map[textKey]int{}}, nil
 }
 
 // countAll counts texts, each text once: those seen before from memory,
@@ -82,13 +88,15 @@ func NewCounter(o Options) (*Counter, error) {
 // concurrent use, and each tool's count is independent of the others).
 func (c *Counter) countAll(texts []string) ([]int, error) {
 	out := make([]int, len(texts))
+	keys := make([]textKey, len(texts))
 	var todo []int
-	queued := map[string]bool{}
+	queued := map[textKey]bool{}
 	for i, s := range texts {
-		if n, ok := c.seen[s]; ok {
+		keys[i] = sha256.Sum256([]byte(s))
+		if n, ok := c.seen[keys[i]]; ok {
 			out[i] = n
-		} else if !queued[s] {
-			queued[s] = true
+		} else if !queued[keys[i]] {
+			queued[keys[i]] = true
 			todo = append(todo, i)
 		}
 	}
@@ -113,10 +121,10 @@ func (c *Counter) countAll(texts []string) ([]int, error) {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("counting tokens (%s): %w", c.enc, errs[i])
 		}
-		c.seen[texts[i]] = out[i]
+		c.seen[keys[i]] = out[i]
 	}
-	for i, s := range texts { // repeats of a text counted just now
-		out[i] = c.seen[s]
+	for i := range texts { // repeats of a text counted just now
+		out[i] = c.seen[keys[i]]
 	}
 	return out, nil
 }
@@ -127,29 +135,34 @@ func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
 	if m == nil {
 		return t, nil
 	}
-	texts := make([]string, 0, len(m.Tools)+1)
+	// The tools' texts are made and counted a batch at a time, so that
+	// they are never all in memory at once.
 	var buf bytes.Buffer
-	for _, it := range m.Tools {
-		buf.Reset()
-		if err := writeToolText(&buf, it.Raw); err != nil {
-			return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
+	for start := 0; start < len(m.Tools); start += textBatch {
+		batch := m.Tools[start:min(start+textBatch, len(m.Tools))]
+		texts := make([]string, 0, len(batch))
+		for _, it := range batch {
+			buf.Reset()
+			if err := writeToolText(&buf, it.Raw); err != nil {
+				return nil, fmt.Errorf("counting tool %q: %w", it.ID, err)
+			}
+			texts = append(texts, buf.String())
 		}
-		texts = append(texts, buf.String())
+		counts, err := c.countAll(texts)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range batch {
+			t.Tools = append(t.Tools, Tool{Name: it.ID, Tokens: counts[i]})
+			t.Total += counts[i]
+		}
 	}
-	instructions, hasInstructions := InstructionsText(m)
-	if hasInstructions {
-		texts = append(texts, instructions)
-	}
-	counts, err := c.countAll(texts)
-	if err != nil {
-		return nil, err
-	}
-	for i, it := range m.Tools {
-		t.Tools = append(t.Tools, Tool{Name: it.ID, Tokens: counts[i]})
-		t.Total += counts[i]
-	}
-	if hasInstructions {
-		t.Instructions = counts[len(counts)-1]
+	if instructions, ok := InstructionsText(m); ok {
+		counts, err := c.countAll([]string{instructions})
+		if err != nil {
+			return nil, err
+		}
+		t.Instructions = counts[0]
 		t.Total += t.Instructions
 	}
 	for i := range t.Tools {
@@ -161,6 +174,10 @@ func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
 	})
 	return t, nil
 }
+
+// textBatch is how many tools' texts Compute holds at once: enough for
+// every processor to have work.
+const textBatch = 1024
 
 func share(n, total int) float64 {
 	if total == 0 {
