@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -31,9 +34,18 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if err := rf.resolve(ctx, env, "ignore-yaml"); err != nil {
 		return 0, err
 	}
+	restore, large := boundDiffMemory(env, fs.Arg(0), fs.Arg(1))
+	defer restore()
 	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0), rf.maxSnapshot)
 	if err != nil {
 		return 0, fmt.Errorf("base: %w", err)
+	}
+	if large {
+		// The base file's bytes are garbage now. The head file is read
+		// into one allocation of its size, which the collector cannot
+		// make room for while it is made: without a collection first
+		// both files are in memory at once.
+		runtime.GC()
 	}
 	head, err := check.ReadSnapshot(ctx, ".", fs.Arg(1), rf.maxSnapshot)
 	if err != nil {
@@ -93,4 +105,32 @@ func loadDiffConfig(ctx context.Context, path string) (*config.Config, error) {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
+}
+
+// boundDiffMemory asks the garbage collector to keep a diff's memory near
+// 1.5 times the two snapshot files' size (64 MiB at least), and returns
+// what puts the previous limit back. A diff holds both snapshots' items
+// (a little more than half of a pretty-printed file) and, while it reads
+// the second, that file: about 1.1 times the two files at most. Without
+// a limit the collector lets the heap grow to twice what is live. It is
+// a soft limit: a diff that needs more gets it, at the cost of more
+// collections. A limit set by GOMEMLIMIT is left alone, and so is the
+// default when a snapshot is not a regular file (a git REF:PATH, a FIFO),
+// whose size is not known before it is read. large reports files of
+// more than 64 MiB.
+func boundDiffMemory(env *Env, paths ...string) (restore func(), large bool) {
+	var total int64
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > math.MaxInt64/8 {
+			return func() {}, false
+		}
+		total += fi.Size()
+	}
+	large = total > 64<<20
+	if env.Getenv("GOMEMLIMIT") != "" {
+		return func() {}, large
+	}
+	prev := debug.SetMemoryLimit(max(total+total/2, 64<<20))
+	return func() { debug.SetMemoryLimit(prev) }, large
 }
