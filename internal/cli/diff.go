@@ -108,16 +108,15 @@ func loadDiffConfig(ctx context.Context, path string) (*config.Config, error) {
 }
 
 // boundDiffMemory asks the garbage collector to keep a diff's memory near
-// 1.5 times the two snapshot files' size (64 MiB at least), and returns
-// what puts the previous limit back. A diff holds both snapshots' items
+// 1.5 times the two snapshot files' size, when they are larger than 64
+// MiB together (large), and returns what puts the previous limit back. A diff holds both snapshots' items
 // (a little more than half of a pretty-printed file) and, while it reads
 // the second, that file: about 1.1 times the two files at most. Without
 // a limit the collector lets the heap grow to twice what is live. It is
 // a soft limit: a diff that needs more gets it, at the cost of more
 // collections. A limit set by GOMEMLIMIT is left alone, and so is the
 // default when a snapshot is not a regular file (a git REF:PATH, a FIFO),
-// whose size is not known before it is read. large reports files of
-// more than 64 MiB.
+// whose size is not known before it is read.
 func boundDiffMemory(env *Env, paths ...string) (restore func(), large bool) {
 	var total int64
 	for _, p := range paths {
@@ -128,9 +127,9 @@ func boundDiffMemory(env *Env, paths ...string) (restore func(), large bool) {
 		total += fi.Size()
 	}
 	large = total > 64<<20
-	if env.Getenv("GOMEMLIMIT") != "" {
+	if !large || env.Getenv("GOMEMLIMIT") != "" {
 		return func() {}, large
 	}
-	prev := debug.SetMemoryLimit(max(total+total/2, 64<<20))
+	prev := debug.SetMemoryLimit(total + total/2)
 	return func() { debug.SetMemoryLimit(prev) }, large
 }
