@@ -109,8 +109,9 @@ func loadDiffConfig(ctx context.Context, path string) (*config.Config, error) {
 
 // boundDiffMemory asks the garbage collector to keep a diff's memory near
 // 1.5 times the two snapshot files' size, when they are larger than 64
-// MiB together (large), and returns what puts the previous limit back. A diff holds both snapshots' items
-// (a little more than half of a pretty-printed file) and, while it reads
+// MiB together (large), and returns what puts the previous limit back. A
+// diff holds both snapshots' items (a little more than half of a
+// pretty-printed file) and, while it reads
 // the second, that file: about 1.1 times the two files at most. Without
 // a limit the collector lets the heap grow to twice what is live. It is
 // a soft limit: a diff that needs more gets it, at the cost of more
