@@ -150,22 +150,24 @@ func checkListItems(method string, result []byte) error {
 }
 
 func decodeItem(method string, item []byte) error {
-	const flags = sdkjson.DontMatchCaseInsensitiveStructFields
-	var err error
 	switch method {
 	case MethodToolsList:
-		var t *mcp.Tool
-		_, err = sdkjson.Parse(item, &t, flags)
+		return decodeAs[mcp.Tool](item)
 	case MethodPromptsList:
-		var p *mcp.Prompt
-		_, err = sdkjson.Parse(item, &p, flags)
+		return decodeAs[mcp.Prompt](item)
 	case MethodResourcesList:
-		var r *mcp.Resource
-		_, err = sdkjson.Parse(item, &r, flags)
+		return decodeAs[mcp.Resource](item)
 	case MethodResourceTemplatesList:
-		var r *mcp.ResourceTemplate
-		_, err = sdkjson.Parse(item, &r, flags)
+		return decodeAs[mcp.ResourceTemplate](item)
 	}
+	return nil
+}
+
+// decodeAs decodes one item into a *T, as the SDK decodes each element of
+// a list's []*T.
+func decodeAs[T any](item []byte) error {
+	var v *T
+	_, err := sdkjson.Parse(item, &v, sdkjson.DontMatchCaseInsensitiveStructFields)
 	return err
 }
 
