@@ -23,6 +23,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +33,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/cli"
@@ -38,19 +41,22 @@ import (
 )
 
 func main() {
-	role := flag.String("role", "", "internal: serve, gen, capture, capture-over, diff or idle")
+	role := flag.String("role", "", "internal: serve, serve-http, gen, capture, capture-over, diff or idle")
 	runs := flag.Int("runs", 3, "runs per case")
 	total := flag.Int64("bytes", 62<<20, "bytes the capture's server sends in its tool pages (the default --max-bytes is 64 MiB)")
 	pageBytes := flag.Int64("page-bytes", 1<<20, "bytes per tools/list page")
 	tools := flag.Int("tools", 50000, "tools in each snapshot of the diff")
 	out := flag.String("o", "", "internal: output file")
 	memprofile := flag.String("memprofile", "", "with -role capture or diff: write a heap profile (allocations included) to this `file`")
+	addr := flag.String("addr", "", "internal: with -role serve-http, the address to listen on")
 	only := flag.String("only", "", "run only the cases whose name starts with this `word` (idle, capture or diff)")
 	flag.Parse()
 	var err error
 	switch *role {
 	case "serve":
 		err = serve(os.Stdin, os.Stdout, *total, *pageBytes)
+	case "serve-http":
+		err = serveHTTP(*addr, *total, *pageBytes)
 	case "gen":
 		err = generate(*out, *tools, flag.Arg(0) == "changed")
 	case "capture", "diff", "idle":
@@ -90,20 +96,29 @@ func runAll(runs int, total, pageBytes int64, tools int, only string) error {
 	}
 	server := []string{self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10)}
 	snap := filepath.Join(dir, "capture.json")
+	httpAddr, err := freeAddr()
+	if err != nil {
+		return err
+	}
 	cases := []struct {
 		name string
 		args []string
+		// background is a server started before each run and stopped after.
+		background []string
 	}{
-		{"idle (mcp-surface --version)", []string{"-role", "idle"}},
+		{"idle (mcp-surface --version)", []string{"-role", "idle"}, nil},
 		{fmt.Sprintf("capture, %d MiB in %d KiB pages", total>>20, pageBytes>>10),
-			append([]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap, "--"}, server...)},
+			append([]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap, "--"}, server...), nil},
 		{fmt.Sprintf("capture, %d MiB in one page", total>>20),
 			append([]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap, "--"},
-				self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(total, 10))},
+				self, "-role", "serve", "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(total, 10)), nil},
 		{"capture stopped at the budget (80 MiB sent)",
 			append([]string{"-role", "capture-over", "capture", "--protocol-version", "2025-11-25", "-o", snap + ".over", "--"},
-				self, "-role", "serve", "-bytes", strconv.FormatInt(80<<20, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10))},
-		{fmt.Sprintf("diff, %d tools", tools), []string{"-role", "diff", "diff", "--format", "json", base, head}},
+				self, "-role", "serve", "-bytes", strconv.FormatInt(80<<20, 10), "-page-bytes", strconv.FormatInt(pageBytes, 10)), nil},
+		{fmt.Sprintf("capture over HTTP, %d MiB in one page", total>>20),
+			[]string{"-role", "capture", "capture", "--protocol-version", "2025-11-25", "-o", snap + ".http", "--url", "http://" + httpAddr + "/mcp"},
+			[]string{"-role", "serve-http", "-addr", httpAddr, "-bytes", strconv.FormatInt(total, 10), "-page-bytes", strconv.FormatInt(total, 10)}},
+		{fmt.Sprintf("diff, %d tools", tools), []string{"-role", "diff", "diff", "--format", "json", base, head}, nil},
 	}
 	fmt.Printf("go %s, GOMAXPROCS %d, %d runs each; peak RSS (VmHWM), MiB; the command's wall time in process, ms\n", runtime.Version(), runtime.GOMAXPROCS(0), runs)
 	for _, c := range cases {
@@ -112,12 +127,17 @@ func runAll(runs int, total, pageBytes int64, tools int, only string) error {
 		}
 		var peaks, walls []float64
 		for range runs {
+			stop, err := startBackground(self, c.background, httpAddr)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
 			cmd := exec.Command(self, c.args...)
 			// The 50,000-tool snapshots are larger than the default bound
 			// on a snapshot file.
 			cmd.Env = append(os.Environ(), "MCP_SURFACE_MAX_SNAPSHOT_BYTES=4000000000")
 			cmd.Stderr = os.Stderr
 			b, err := cmd.Output()
+			stop()
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
@@ -136,6 +156,41 @@ func runAll(runs int, total, pageBytes int64, tools int, only string) error {
 		fmt.Printf("(the capture's snapshot: %.1f MiB)\n", float64(fi.Size())/(1<<20))
 	}
 	return nil
+}
+
+// freeAddr is a loopback address with a port nobody listens on now.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// startBackground starts self with args (none: nothing to start), waits
+// until addr accepts connections, and returns what stops and reaps it.
+func startBackground(self string, args []string, addr string) (stop func(), err error) {
+	if len(args) == 0 {
+		return func() {}, nil
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop = func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return stop, nil
+		}
+	}
+	stop()
+	return nil, fmt.Errorf("the server did not listen on %s within 10 s", addr)
 }
 
 func run(name string, args ...string) error {
@@ -210,53 +265,97 @@ func vmHWM() (int, error) {
 func serve(stdin io.Reader, stdout io.Writer, total, pageBytes int64) error {
 	in := bufio.NewReaderSize(stdin, 64<<10)
 	out := bufio.NewWriterSize(stdout, 256<<10)
-	next := 0 // the next tool's number
-	var sent int64
+	p := &pager{total: total, pageBytes: pageBytes}
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
 			return nil // EOF: the client is done
 		}
-		var r struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(line, &r) != nil || r.ID == nil {
+		if !p.answer(line, out) {
 			continue
-		}
-		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,`, r.ID)
-		switch r.Method {
-		case "initialize":
-			out.WriteString(`"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"rss-bench","version":"1.0.0"}}}`)
-		case "tools/list":
-			out.WriteString(`"result":{"tools":[`)
-			var page int64
-			for first := true; page < pageBytes && sent+page < total; first = false {
-				if !first {
-					out.WriteByte(',')
-				}
-				b := tool(next)
-				next++
-				out.Write(b)
-				page += int64(len(b)) + 1
-			}
-			sent += page
-			out.WriteString(`]`)
-			if sent < total {
-				fmt.Fprintf(out, `,"nextCursor":"%d"`, next)
-			}
-			out.WriteString(`}}`)
-		default:
-			out.WriteString(`"error":{"code":-32601,"message":"method not found"}}`)
 		}
 		out.WriteByte('\n')
 		if err := out.Flush(); err != nil {
 			return err
 		}
 	}
+}
+
+// serveHTTP is the same server over streamable HTTP: each POST carries one
+// message and is answered with one JSON body (202 for a notification).
+func serveHTTP(addr string, total, pageBytes int64) error {
+	p := &pager{total: total, pageBytes: pageBytes}
+	var mu sync.Mutex
+	return http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out := bufio.NewWriterSize(w, 256<<10)
+		w.Header().Set("Content-Type", "application/json")
+		if !p.answer(body, out) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		_ = out.Flush()
+	}))
+}
+
+// pager answers initialize and tools/list; its tools/list sends total
+// bytes of tools in pages of about pageBytes, built one tool at a time,
+// so that the server's own memory stays small.
+type pager struct {
+	total, pageBytes int64
+	next             int // the next tool's number
+	sent             int64
+}
+
+// answer writes the response to one message, and reports false for a
+// message that wants none.
+func (p *pager) answer(line []byte, out *bufio.Writer) bool {
+	var r struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Cursor string `json:"cursor"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &r) != nil || r.ID == nil {
+		return false
+	}
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,`, r.ID)
+	switch r.Method {
+	case "initialize":
+		out.WriteString(`"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"rss-bench","version":"1.0.0"}}}`)
+	case "tools/list":
+		out.WriteString(`"result":{"tools":[`)
+		var page int64
+		for first := true; page < p.pageBytes && p.sent+page < p.total; first = false {
+			if !first {
+				out.WriteByte(',')
+			}
+			b := tool(p.next)
+			p.next++
+			out.Write(b)
+			page += int64(len(b)) + 1
+		}
+		p.sent += page
+		out.WriteString(`]`)
+		if p.sent < p.total {
+			fmt.Fprintf(out, `,"nextCursor":"%d"`, p.next)
+		}
+		out.WriteString(`}}`)
+	default:
+		out.WriteString(`"error":{"code":-32601,"message":"method not found"}}`)
+	}
+	return true
 }
 
 func tool(i int) []byte {
