@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
@@ -322,6 +323,16 @@ func TestHugeResultWithinBudget(t *testing.T) {
 	if len(c.Pages[0].Result) < 10<<20 {
 		t.Errorf("huge page is only %d bytes", len(c.Pages[0].Result))
 	}
+	// The SDK got this page without its items (it is over 4 MiB); the
+	// capture decoded them, found nothing to refuse, and kept them all.
+	for _, d := range c.Diagnostics {
+		if d.Code == capture.DiagSDKRejected {
+			t.Errorf("a valid huge page was refused: %+v", d)
+		}
+	}
+	if m := mustBuild(t, c); len(m.Tools) != testserver.HugeToolCount {
+		t.Errorf("snapshot has %d tools, want %d", len(m.Tools), testserver.HugeToolCount)
+	}
 }
 
 func TestShutdownKillsTheWholeGroup(t *testing.T) {
@@ -367,14 +378,63 @@ func TestSDKRejectionKeepsRawBytes(t *testing.T) {
 	if rejected == nil {
 		t.Fatalf("the SDK's rejection of the page was not reported: %+v", c.Diagnostics)
 	}
-	// The SDK decodes the page without its items and the capture decodes
-	// them one by one, with the SDK's types: the refusal names the item
-	// and the field.
-	if !strings.Contains(rejected.Detail, "tools[2]") || !strings.Contains(rejected.Detail, "readOnlyHint") {
-		t.Errorf("rejection detail %q does not name tools[2] and its readOnlyHint", rejected.Detail)
+	if !strings.Contains(rejected.Detail, "readOnlyHint") {
+		t.Errorf("rejection detail %q does not name the field refused", rejected.Detail)
 	}
 	if len(m.Tools) != 3 {
 		t.Errorf("snapshot has %d tools; the tool the SDK cannot decode must be kept from the raw bytes", len(m.Tools))
+	}
+}
+
+// Over streamable HTTP the transport decodes each message before the
+// capture sees it; the SDK's typed decode of a page over 4 MiB still gets
+// the list without its items, and the capture decodes them: a refusal
+// names the item, and the snapshot keeps every tool from the raw result.
+func TestSDKRejectionOverHTTPNamesTheItem(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	const n = 5000
+	for i := range n {
+		fmt.Fprintf(&b, `{"name":"t%04d","description":"%s","inputSchema":{"type":"object"}},`, i, strings.Repeat("d", 1000))
+	}
+	b.WriteString(`{"name":"bad","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":"yes"}}]`)
+	tools := b.String()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := `{}`
+		switch req.Method {
+		case "initialize":
+			result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`
+		case "tools/list":
+			result = `{"tools":` + tools + `}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+	}))
+	t.Cleanup(ts.Close)
+	c := mustRun(t, capture.HTTP{URL: ts.URL}, opts("2025-06-18"))
+	var detail string
+	for _, d := range c.Diagnostics {
+		if d.Code == capture.DiagSDKRejected {
+			detail = d.Detail
+		}
+	}
+	if !strings.Contains(detail, fmt.Sprintf("tools[%d]", n)) || !strings.Contains(detail, "readOnlyHint") {
+		t.Errorf("rejection detail %q does not name tools[%d] and its readOnlyHint (diagnostics %+v)", detail, n, c.Diagnostics)
+	}
+	if m := mustBuild(t, c); len(m.Tools) != n+1 {
+		t.Errorf("snapshot has %d tools, want %d", len(m.Tools), n+1)
 	}
 }
 

@@ -86,13 +86,18 @@ type recorder struct {
 	// handed without its items (stdio only: see slim.go).
 	lists   map[string]string
 	slimmed map[int]bool
+	// slimLists: list answers larger than slimAbove are handed to the
+	// SDK without their items. Only capture.Run sets it: a user of
+	// RecordingTransport gets the SDK's results whole.
+	slimLists bool
 }
 
 func newRecorder(maxBytes int64) *recorder { return &recorder{maxBytes: maxBytes} }
 
-// add appends a frame; for incoming frames it charges the byte budget and
-// returns the limit error once the budget is exceeded.
-func (r *recorder) add(dir Direction, data []byte) error {
+// add appends a frame, which then owns data, and returns its Seq; for
+// incoming frames it charges the byte budget and returns the limit error
+// once the budget is exceeded.
+func (r *recorder) add(dir Direction, data []byte) (int, error) {
 	r.mu.Lock()
 	if dir == Received {
 		r.received += int64(len(data))
@@ -103,18 +108,17 @@ func (r *recorder) add(dir Direction, data []byte) error {
 			}
 			err := r.limitErr
 			r.mu.Unlock()
-			return err
+			return 0, err
 		}
 	}
-	cp := make([]byte, len(data))
-	copy(cp, data)
-	r.frames = append(r.frames, Frame{Seq: len(r.frames), Dir: dir, Data: cp})
+	seq := len(r.frames)
+	r.frames = append(r.frames, Frame{Seq: seq, Dir: dir, Data: data})
 	cb := r.onReceive
 	r.mu.Unlock()
 	if dir == Received && cb != nil {
-		cb(cp)
+		cb(data)
 	}
-	return nil
+	return seq, nil
 }
 
 // charge counts bytes that are not frames (stdout noise) against the budget.
@@ -172,6 +176,15 @@ func (r *recorder) expectList(frame []byte, method string) {
 	r.lists[string(bytes.TrimSpace(e.ID))] = method
 }
 
+func (r *recorder) markSlimmed(seq int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.slimmed == nil {
+		r.slimmed = map[int]bool{}
+	}
+	r.slimmed[seq] = true
+}
+
 // wasSlimmed reports whether the SDK was handed the frame without its items.
 func (r *recorder) wasSlimmed(seq int) bool {
 	r.mu.Lock()
@@ -206,12 +219,38 @@ func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if encErr != nil {
 			return nil, fmt.Errorf("recording a received frame: %w", encErr)
 		}
-		if err := c.rec.add(Received, data); err != nil {
+		seq, err := c.rec.add(Received, data)
+		if err != nil {
 			_ = c.inner.Close()
 			return nil, err
 		}
+		c.slim(msg, seq)
 	}
 	return msg, nil
+}
+
+// slim empties the item array of a list answer the transport decoded,
+// once it is recorded, as the stdio reader does before the SDK sees a
+// line (see slim.go): the SDK's typed decode then skips the items, which
+// the capture decodes one at a time. The transport has still read and
+// decoded the whole message.
+func (c *recordingConn) slim(msg jsonrpc.Message, seq int) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) <= slimAbove {
+		return
+	}
+	id, err := json.Marshal(resp.ID.Raw())
+	if err != nil {
+		return
+	}
+	method, ok := c.rec.listAnswerTo(id)
+	if !ok {
+		return
+	}
+	if slim, ok := slimResult(resp.Result, method); ok {
+		resp.Result = slim
+		c.rec.markSlimmed(seq)
+	}
 }
 
 func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -219,8 +258,8 @@ func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("recording a sent frame: %w", err)
 	}
-	_ = c.rec.add(Sent, data)
-	if req, ok := msg.(*jsonrpc.Request); ok && c.rec.rawIncoming && req.IsCall() && ItemsKey[req.Method] != "" {
+	_, _ = c.rec.add(Sent, data)
+	if req, ok := msg.(*jsonrpc.Request); ok && c.rec.slimLists && req.IsCall() && ItemsKey[req.Method] != "" {
 		c.rec.expectList(data, req.Method)
 	}
 	return c.inner.Write(ctx, msg)

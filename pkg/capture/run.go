@@ -122,6 +122,7 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 
 	start := now()
 	rec := newRecorder(lim.MaxBytes)
+	rec.slimLists = true
 	c := &Capture{Target: t.Describe(), Transport: t.kind(), RequestedVersion: version}
 	sess, err := t.open(ctx, rec, lim)
 	if err != nil {

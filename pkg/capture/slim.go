@@ -16,11 +16,20 @@ import (
 // holds a message several times over while it decodes it (its line
 // reader's buffer, the JSON-RPC envelope's raw result, the buffers of
 // its JSON decoder and the typed result): a single 62 MiB page peaked
-// near 600 MiB. So the stdio reader hands the SDK each list answer with
-// its item array emptied (slimListAnswer), and the capture decodes the
-// items itself, one at a time, with the SDK's own types and its JSON
-// decoder's settings (checkListItems): the same refusal, named down to
-// the item, in the memory of one item.
+// near 600 MiB. So the stdio reader hands the SDK each list answer over
+// slimAbove with its item array emptied (slimListAnswer; over HTTP, the
+// recording connection does the same to the decoded result, slimResult),
+// and the capture decodes the items itself, one at a time, with the SDK's
+// own types and its JSON decoder's settings (checkListItems): the same
+// refusal, named down to the item, in the memory of one item.
+
+// slimAbove is the size of the list answers the SDK gets without their
+// items. Smaller answers reach it whole, so that it knows the tools as
+// any client does (with 2026-07-28 over HTTP it sends a tool's
+// x-mcp-header parameters as headers when a probe calls it); at this size
+// its decoding costs tens of MiB at most. A real server's page is rarely
+// a hundredth of it.
+var slimAbove = 4 << 20
 
 // lineFacts is what one pass over an incoming line found.
 type lineFacts struct {
@@ -60,25 +69,8 @@ func inspectLine(line []byte) (lineFacts, error) {
 			f.id = line[start:s.Pos]
 			return nil
 		case name == "result" && s.Peek() == '{':
-			f.items = map[string][2]int{}
-			counts := map[string]int{}
-			err := s.EachMember(func(member string) error {
-				if !itemKeys[member] || s.Peek() != '[' {
-					return s.SkipValue(2)
-				}
-				counts[member]++
-				start := s.Pos
-				if err := s.SkipValue(2); err != nil {
-					return err
-				}
-				f.items[member] = [2]int{start, s.Pos}
-				return nil
-			})
-			for member, n := range counts {
-				if n > 1 {
-					delete(f.items, member)
-				}
-			}
+			var err error
+			f.items, err = itemArrays(s, 1)
 			return err
 		default:
 			return s.SkipValue(1)
@@ -186,4 +178,57 @@ func (r *recorder) listAnswerTo(id []byte) (string, bool) {
 		delete(r.lists, key)
 	}
 	return m, ok
+}
+
+// slimResult is a list result with its item array emptied, for a
+// transport that decoded the message already (HTTP): the rules of
+// inspectLine, applied to the result alone.
+func slimResult(result []byte, method string) ([]byte, bool) {
+	s := canonjson.NewScanner(result)
+	s.SkipSpace()
+	if s.Peek() != '{' {
+		return nil, false
+	}
+	items, err := itemArrays(s, 0)
+	if err != nil || s.End() != nil {
+		return nil, false
+	}
+	span, ok := items[ItemsKey[method]]
+	if !ok {
+		return nil, false
+	}
+	out := make([]byte, 0, len(result)-(span[1]-span[0])+2)
+	out = append(out, result[:span[0]]...)
+	out = append(out, "[]"...)
+	return append(out, result[span[1]:]...), true
+}
+
+// itemArrays walks the result object at s.Pos (at depth) and returns the
+// span of each member named like a list's item array, when that name
+// occurs once and holds an array: which of two copies a parser keeps
+// differs, so such a result is handed on whole.
+func itemArrays(s *canonjson.Scanner, depth int) (map[string][2]int, error) {
+	items := map[string][2]int{}
+	counts := map[string]int{}
+	err := s.EachMember(func(member string) error {
+		if !itemKeys[member] {
+			return s.SkipValue(depth + 1)
+		}
+		counts[member]++
+		array := s.Peek() == '['
+		start := s.Pos
+		if err := s.SkipValue(depth + 1); err != nil {
+			return err
+		}
+		if array {
+			items[member] = [2]int{start, s.Pos}
+		}
+		return nil
+	})
+	for member, n := range counts {
+		if n > 1 {
+			delete(items, member)
+		}
+	}
+	return items, err
 }

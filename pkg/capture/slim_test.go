@@ -37,14 +37,26 @@ func TestSlimListAnswer(t *testing.T) {
 				t.Errorf("jsonrpc2 %v, id %q", f.jsonrpc2, f.id)
 			}
 			got, ok := slimListAnswer([]byte(c.line), f, MethodToolsList)
+			// slimResult, for a message already decoded (HTTP), must
+			// agree on the result alone; a repeated "result" is the
+			// transport's to resolve there, so that case is left out.
+			e, _ := parseEnvelope([]byte(c.line))
+			gotResult, okResult := slimResult(e.Result, MethodToolsList)
 			if c.want == "" {
 				if ok {
 					t.Errorf("slimmed to %s; want the line handed on whole", got)
+				}
+				if okResult && c.name != "repeated result" {
+					t.Errorf("slimResult slimmed to %s; want the result handed on whole", gotResult)
 				}
 				return
 			}
 			if !ok || string(got) != c.want+"\n" {
 				t.Errorf("got %q (%v), want %q", got, ok, c.want+"\n")
+			}
+			w, _ := parseEnvelope([]byte(c.want))
+			if !okResult || string(gotResult) != string(w.Result) {
+				t.Errorf("slimResult: got %q (%v), want %q", gotResult, okResult, w.Result)
 			}
 		})
 	}
@@ -139,10 +151,14 @@ func FuzzSplitDecodeAgreesWithTheSDK(f *testing.F) {
 }
 
 // The stdio reader records a list answer whole and hands the SDK the
-// answer without its items; any other line is handed on as it came.
+// answer without its items (any size here; over slimAbove in a capture);
+// any other line is handed on as it came.
 func TestReaderHandsTheSDKListAnswersWithoutItems(t *testing.T) {
+	defer func(n int) { slimAbove = n }(slimAbove)
+	slimAbove = 0
 	rec := newRecorder(0)
 	rec.rawIncoming = true
+	rec.slimLists = true
 	rec.expectList([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`), MethodToolsList)
 	pr, pw := io.Pipe()
 	sc := &stdioConn{}

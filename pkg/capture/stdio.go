@@ -253,7 +253,7 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 			return nil
 		}
 		var slim []byte
-		if method, ok := rec.listAnswerTo(facts.id); ok {
+		if method, ok := rec.listAnswerTo(facts.id); ok && len(trimmed) > slimAbove {
 			slim, _ = slimListAnswer(trimmed, facts, method)
 		}
 		// Budget already charged by readLine; record without charging
@@ -262,14 +262,11 @@ func (sc *stdioConn) handleLine(line []byte, lineNo int, pw *io.PipeWriter, rec 
 		rec.mu.Lock()
 		seq := len(rec.frames)
 		rec.frames = append(rec.frames, Frame{Seq: seq, Dir: Received, Data: trimmed[:len(trimmed):len(trimmed)]})
-		if slim != nil {
-			if rec.slimmed == nil {
-				rec.slimmed = map[int]bool{}
-			}
-			rec.slimmed[seq] = true
-		}
 		cb := rec.onReceive
 		rec.mu.Unlock()
+		if slim != nil {
+			rec.markSlimmed(seq)
+		}
 		if cb != nil {
 			cb(trimmed)
 		}

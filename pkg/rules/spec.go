@@ -179,12 +179,12 @@ actually validated is visible.`,
 			Tags:    []string{"lint", "wire"},
 			Summary: "The official Go SDK's client refused to decode a result the server sent",
 			Help: `mcp-surface records the server's bytes and also lets the official Go SDK decode them, as
-a real client would (the items of a list are decoded one at a time with the SDK's own
-types and decoder settings, so that a huge page costs the memory of one item; the message
-names the first item refused). The SDK refused this result. The raw bytes are still validated
-against the published schema (see any ` + "`schema-violation`" + ` findings); this finding means
-that at least one widely used client cannot use the result even where the schema is
-silent (for example a number that does not fit the SDK's type).
+a real client would (the items of a list page over 4 MiB are decoded one at a time with
+the SDK's own types and decoder settings, so that a huge page costs the memory of one item;
+the message then names the first item refused). The SDK refused this result. The raw bytes
+are still validated against the published schema (see any ` + "`schema-violation`" + ` findings);
+this finding means that at least one widely used client cannot use the result even where
+the schema is silent (for example a number that does not fit the SDK's type).
 
 Read the SDK's error in the message and make the result decodable.`,
 		},
