@@ -54,10 +54,18 @@ func inspectLine(line []byte) (lineFacts, error) {
 	s := canonjson.NewScanner(line)
 	s.SkipSpace()
 	seen := map[string]int{}
+	notString := false
 	err := s.EachMember(func(name string) error {
 		seen[name]++
 		switch {
-		case name == "jsonrpc" && s.Peek() == '"':
+		case name == "jsonrpc":
+			// As encoding/json reads it: the last copy counts (a repeated
+			// key is reported from the recorded frame), and a copy that is
+			// not a string spoils the line.
+			if s.Peek() != '"' {
+				notString = true
+				return s.SkipValue(1)
+			}
 			v, err := s.String()
 			f.jsonrpc2 = v == "2.0"
 			return err
@@ -79,7 +87,7 @@ func inspectLine(line []byte) (lineFacts, error) {
 	if err != nil {
 		return lineFacts{}, err
 	}
-	if seen["jsonrpc"] > 1 {
+	if notString {
 		f.jsonrpc2 = false
 	}
 	if seen["id"] > 1 {

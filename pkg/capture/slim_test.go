@@ -70,7 +70,10 @@ func TestInspectLineJSONRPCMember(t *testing.T) {
 		`{"jsonrpc":2.0,"id":1,"result":{}}`:        false,
 		`{"JSONRPC":"2.0","id":1,"result":{}}`:      false, // names are exact, as in the SDK's decoder
 		`{"level":"info","method":"GET","id":7}`:    false,
-		`{"jsonrpc":"2.0","jsonrpc":"2.0","id":1}`:  false,
+		`{"jsonrpc":"2.0","jsonrpc":"2.0","id":1}`:  true, // recorded; the repeated key is reported from the frame
+		`{"jsonrpc":"2.0","jsonrpc":null,"id":1}`:   false,
+		`{"jsonrpc":"1.0","jsonrpc":"2.0","id":1}`:  true,
+		`{"jsonrpc":5,"jsonrpc":"2.0","id":1}`:      false,
 	} {
 		f, err := inspectLine([]byte(line))
 		if err != nil {
@@ -239,4 +242,28 @@ func normal(e envelope) envelope {
 		e.Error.Data = nil
 	}
 	return e
+}
+
+// inspectLine tells a JSON-RPC line as isJSONRPC (encoding/json) does,
+// for member names written exactly (encoding/json alone also matches
+// "JSONRPC").
+func FuzzJSONRPCMemberAgrees(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","jsonrpc":"1.0"}`, `{"jsonrpc":5,"jsonrpc":"2.0"}`,
+		`{"jsonrpc":null}`, `{"jsonrpc":"2\u002e0"}`, `{"level":"info","msg":"x"}`, `{"jsonrpc":["2.0"]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !json.Valid([]byte(s)) || strings.TrimSpace(s) == "" || strings.TrimSpace(s)[0] != '{' {
+			return
+		}
+		got, err := inspectLine([]byte(strings.TrimSpace(s)))
+		if err != nil {
+			return // handed to isJSONRPC itself
+		}
+		if want := isJSONRPC([]byte(strings.TrimSpace(s))); got.jsonrpc2 != want {
+			t.Errorf("%s: inspectLine says JSON-RPC %v, isJSONRPC %v", s, got.jsonrpc2, want)
+		}
+	})
 }
