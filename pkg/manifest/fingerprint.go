@@ -143,8 +143,13 @@ func proseOf(list string, item map[string]any) map[string]any {
 	if list == ListTools {
 		for _, k := range []string{"inputSchema", "outputSchema"} {
 			walkSchema(item[k], jsonptr.New(k), func(obj map[string]any, ptr jsonptr.Pointer) {
-				text(ptr.Append("title").String(), obj["title"])
-				text(ptr.Append("description").String(), obj["description"])
+				// The pointer is built only for a text that is there: most
+				// schema nodes have neither.
+				for _, key := range []string{"title", "description"} {
+					if s, ok := obj[key].(string); ok {
+						out[ptr.Append(key).String()] = s
+					}
+				}
 			})
 		}
 	}

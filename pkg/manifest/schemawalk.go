@@ -16,24 +16,26 @@ func walkSchema(s any, ptr jsonptr.Pointer, fn func(obj map[string]any, ptr json
 	}
 	fn(obj, ptr)
 	for k, v := range obj {
-		kp := ptr.Append(k)
+		// The pointer is built only under a keyword that holds schemas:
+		// most members of a schema are not one.
 		switch {
 		case kw.HoldsMap(k):
 			if m, ok := v.(map[string]any); ok {
 				for name, sub := range m {
-					walkSchema(sub, kp.Append(name), fn)
+					walkSchema(sub, ptr.Append(k, name), fn)
 				}
 			}
 		case kw.HoldsList(k):
 			if arr, ok := v.([]any); ok {
+				kp := ptr.Append(k)
 				for i, sub := range arr {
 					walkSchema(sub, kp.AppendIndex(i), fn)
 				}
 			} else if kw.HoldsOne(k) {
-				walkSchema(v, kp, fn)
+				walkSchema(v, ptr.Append(k), fn)
 			}
 		case kw.HoldsOne(k):
-			walkSchema(v, kp, fn)
+			walkSchema(v, ptr.Append(k), fn)
 		}
 	}
 }
