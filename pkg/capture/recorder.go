@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -264,82 +262,6 @@ func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	return c.inner.Write(ctx, msg)
 }
-
-// envelope is the part of a frame used to pair requests and responses.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *RPCError       `json:"error"`
-}
-
-// parseEnvelope reads a frame's envelope in one pass, its raw members
-// pointing into data rather than copied (a list page can be most of the
-// byte budget). Member names match exactly, as JSON-RPC's do; a repeated
-// member keeps its last value, as encoding/json would. A frame nested
-// deeper than the scanner goes is decoded with encoding/json instead.
-func parseEnvelope(data []byte) (envelope, bool) {
-	var e envelope
-	s := canonjson.NewScanner(data)
-	s.SkipSpace()
-	if s.Peek() == 'n' {
-		return e, s.Literal("null") == nil && s.End() == nil
-	}
-	if s.Peek() != '{' {
-		return e, false
-	}
-	raw := func() (json.RawMessage, error) {
-		start := s.Pos
-		if err := s.SkipValue(1); err != nil {
-			return nil, err
-		}
-		return data[start:s.Pos:s.Pos], nil
-	}
-	err := s.EachMember(func(name string) error {
-		var err error
-		switch name {
-		case "id":
-			e.ID, err = raw()
-		case "params":
-			e.Params, err = raw()
-		case "result":
-			e.Result, err = raw()
-		case "method":
-			e.Method = nil
-			switch s.Peek() {
-			case '"':
-				var m string
-				if m, err = s.String(); err == nil {
-					e.Method = &m
-				}
-			case 'n':
-				err = s.Literal("null")
-			default:
-				err = errBadEnvelope
-			}
-		case "error":
-			var v json.RawMessage
-			if v, err = raw(); err == nil {
-				e.Error = nil
-				err = json.Unmarshal(v, &e.Error)
-			}
-		default:
-			err = s.SkipValue(1)
-		}
-		return err
-	})
-	if err == nil {
-		err = s.End()
-	}
-	if errors.Is(err, canonjson.ErrTooDeep) {
-		var d envelope
-		return d, json.Unmarshal(data, &d) == nil
-	}
-	return e, err == nil
-}
-
-var errBadEnvelope = errors.New("a frame's method is neither a string nor null")
 
 // exchanges pairs requests sent by the client with the responses received,
 // in request order. Requests from the server and notifications are not

@@ -31,86 +31,24 @@ import (
 // a hundredth of it.
 var slimAbove = 4 << 20
 
-// lineFacts is what one pass over an incoming line found.
-type lineFacts struct {
-	// jsonrpc2: the line has "jsonrpc": "2.0".
-	jsonrpc2 bool
-	// id is the raw "id" value; nil when absent or repeated.
-	id []byte
-	// items holds, for each member of an object "result" named like a
-	// list's item array and holding an array, that array's span in the
-	// line. A name seen twice is dropped: which copy a parser keeps
-	// differs, so such a line is handed on whole.
-	items map[string][2]int
-}
-
-var itemKeys = map[string]bool{"tools": true, "prompts": true, "resources": true, "resourceTemplates": true}
-
-// inspectLine walks a JSON object line once. It fails on lines nested
-// deeper than canonjson.MaxDepth; the caller then falls back to
-// decoding, and hands the line on whole.
-func inspectLine(line []byte) (lineFacts, error) {
-	var f lineFacts
-	s := canonjson.NewScanner(line)
-	s.SkipSpace()
-	seen := map[string]int{}
-	notString := false
-	err := s.EachMember(func(name string) error {
-		seen[name]++
-		switch {
-		case name == "jsonrpc":
-			// As encoding/json reads it: the last copy counts (a repeated
-			// key is reported from the recorded frame), and a copy that is
-			// not a string spoils the line.
-			if s.Peek() != '"' {
-				notString = true
-				return s.SkipValue(1)
-			}
-			v, err := s.String()
-			f.jsonrpc2 = v == "2.0"
-			return err
-		case name == "id":
-			start := s.Pos
-			if err := s.SkipValue(1); err != nil {
-				return err
-			}
-			f.id = line[start:s.Pos]
-			return nil
-		case name == "result" && s.Peek() == '{':
-			var err error
-			f.items, err = itemArrays(s, 1)
-			return err
-		default:
-			return s.SkipValue(1)
-		}
-	})
-	if err != nil {
-		return lineFacts{}, err
-	}
-	if notString {
-		f.jsonrpc2 = false
-	}
-	if seen["id"] > 1 {
-		f.id = nil
-	}
-	if seen["result"] > 1 {
-		f.items = nil
-	}
-	return f, nil
-}
-
 // slimListAnswer returns the line with the item array of the list
-// method's result emptied, and whether there was one to empty.
+// method's result emptied, and a newline for the SDK's reader, and
+// whether there was one to empty.
 func slimListAnswer(line []byte, f lineFacts, method string) ([]byte, bool) {
 	span, ok := f.items[ItemsKey[method]]
 	if !ok {
 		return nil, false
 	}
-	out := make([]byte, 0, len(line)-(span[1]-span[0])+3)
-	out = append(out, line[:span[0]]...)
+	return append(emptied(line, span, 1), '\n'), true
+}
+
+// emptied is data with the array at span replaced by [], with room for
+// extra more bytes.
+func emptied(data []byte, span [2]int, extra int) []byte {
+	out := make([]byte, 0, len(data)-(span[1]-span[0])+2+extra)
+	out = append(out, data[:span[0]]...)
 	out = append(out, "[]"...)
-	out = append(out, line[span[1]:]...)
-	return append(out, '\n'), true
+	return append(out, data[span[1]:]...)
 }
 
 // checkListItems decodes each item of a list result the way the SDK's
@@ -205,38 +143,5 @@ func slimResult(result []byte, method string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]byte, 0, len(result)-(span[1]-span[0])+2)
-	out = append(out, result[:span[0]]...)
-	out = append(out, "[]"...)
-	return append(out, result[span[1]:]...), true
-}
-
-// itemArrays walks the result object at s.Pos (at depth) and returns the
-// span of each member named like a list's item array, when that name
-// occurs once and holds an array: which of two copies a parser keeps
-// differs, so such a result is handed on whole.
-func itemArrays(s *canonjson.Scanner, depth int) (map[string][2]int, error) {
-	items := map[string][2]int{}
-	counts := map[string]int{}
-	err := s.EachMember(func(member string) error {
-		if !itemKeys[member] {
-			return s.SkipValue(depth + 1)
-		}
-		counts[member]++
-		array := s.Peek() == '['
-		start := s.Pos
-		if err := s.SkipValue(depth + 1); err != nil {
-			return err
-		}
-		if array {
-			items[member] = [2]int{start, s.Pos}
-		}
-		return nil
-	})
-	for member, n := range counts {
-		if n > 1 {
-			delete(items, member)
-		}
-	}
-	return items, err
+	return emptied(result, span, 0), true
 }
