@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/outfile/outfiletest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -59,59 +60,29 @@ func runCtx(t *testing.T, ctx context.Context, env []string, args ...string) res
 	}
 }
 
-// files lists dir's entries: nothing half-written may be left there.
-func files(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 func captureArgs(args ...string) []string {
 	return append(append([]string{"capture"}, args...), append([]string{"--"}, serverCmd()...)...)
-}
-
-func charDevice(t *testing.T, path string) bool {
-	t.Helper()
-	fi, err := os.Lstat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode()&fs.ModeCharDevice == 0 {
-		t.Errorf("%s is now %v, not a character device", path, fi.Mode())
-		return false
-	}
-	return true
 }
 
 // TestCaptureToANullDevice: as root, a rename over /dev/null would replace
 // the machine's null device. A device made in a temporary directory is
 // tried first; /dev/null itself only when that one survived.
 func TestCaptureToANullDevice(t *testing.T) {
-	dir := t.TempDir()
-	null := filepath.Join(dir, "null")
-	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
-		t.Skipf("cannot make a device node (%v): the test needs root", err)
-	}
+	null := outfiletest.NullDevice(t)
+	dir := filepath.Dir(null)
 	env := serverEnvFor(testserver.ModeToolsOnly)
 	r := run(t, env, captureArgs("-o", null, "--frames", null)...)
 	if r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !charDevice(t, null) || !slices.Equal(files(t, dir), []string{"null"}) {
-		t.Fatalf("the device did not survive: %v", files(t, dir))
+	if !outfiletest.IsCharDevice(t, null) || !slices.Equal(outfiletest.Names(t, dir), []string{"null"}) {
+		t.Fatalf("the device did not survive: %v", outfiletest.Names(t, dir))
 	}
 	r = run(t, env, captureArgs("-o", "/dev/null")...)
 	if r.code != ExitOK || !strings.Contains(r.stderr, "wrote /dev/null") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	charDevice(t, "/dev/null")
+	outfiletest.IsCharDevice(t, "/dev/null")
 }
 
 func TestCaptureToAFIFO(t *testing.T) {
@@ -181,7 +152,7 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 			t.Fatalf("%v started the server", c.args)
 		}
 	}
-	if got := files(t, dir); len(got) != 0 {
+	if got := outfiletest.Names(t, dir); len(got) != 0 {
 		t.Errorf("left %v", got)
 	}
 }

@@ -13,22 +13,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/outfile/outfiletest"
 )
 
 // entries lists dir, so that a test can see no temporary file is left.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 func TestReplacesARegularFileWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.json")
@@ -47,7 +36,7 @@ func TestReplacesARegularFileWhole(t *testing.T) {
 	if string(got) != "short" || fi.Mode().Perm() != 0o600 {
 		t.Errorf("got %q mode %v, want \"short\" mode 0600", got, fi.Mode().Perm())
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
 		t.Errorf("directory holds %v, want only out.json", names)
 	}
 }
@@ -62,30 +51,13 @@ func TestANewFileIs0644(t *testing.T) {
 	}
 }
 
-// isCharDevice fails the test unless path is still a character device.
-func isCharDevice(t *testing.T, path string) bool {
-	t.Helper()
-	fi, err := os.Lstat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode()&fs.ModeCharDevice == 0 {
-		t.Errorf("%s is now %v, want a character device", path, fi.Mode())
-		return false
-	}
-	return true
-}
-
 // TestDevicesAreWrittenInPlace runs as root (CI containers do): renaming
 // over a device replaces it for the whole machine. A null device made in
 // a temporary directory goes first; the real /dev/null is only written
 // when that one survived.
 func TestDevicesAreWrittenInPlace(t *testing.T) {
-	dir := t.TempDir()
-	null := filepath.Join(dir, "null")
-	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
-		t.Skipf("cannot make a device node here (%v): the test needs root", err)
-	}
+	null := outfiletest.NullDevice(t)
+	dir := filepath.Dir(null)
 	ctx := context.Background()
 	if err := Check(null); err != nil {
 		t.Fatal(err)
@@ -93,10 +65,10 @@ func TestDevicesAreWrittenInPlace(t *testing.T) {
 	if err := Write(ctx, null, []byte("gone")); err != nil {
 		t.Fatal(err)
 	}
-	if !isCharDevice(t, null) {
+	if !outfiletest.IsCharDevice(t, null) {
 		return
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
 		t.Fatalf("directory holds %v, want only the device", names)
 	}
 	if err := Check("/dev/null"); err != nil {
@@ -105,7 +77,7 @@ func TestDevicesAreWrittenInPlace(t *testing.T) {
 	if err := Write(ctx, "/dev/null", []byte("gone")); err != nil {
 		t.Fatal(err)
 	}
-	isCharDevice(t, "/dev/null")
+	outfiletest.IsCharDevice(t, "/dev/null")
 }
 
 func TestAFIFOIsWrittenInPlace(t *testing.T) {
@@ -220,7 +192,7 @@ func TestCheckNamesThePathAndTheFix(t *testing.T) {
 	if err := Check(filepath.Join(dir, "out.json")); err != nil {
 		t.Errorf("a writable directory: %v", err)
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
 		t.Errorf("Check left %v", names)
 	}
 }
@@ -243,7 +215,7 @@ func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("the file holds %q, want the old content", got)
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
 		t.Errorf("directory holds %v", names)
 	}
 }
