@@ -3,11 +3,9 @@
 package testserver_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -186,7 +184,7 @@ func TestExecIgnoreSigterm(t *testing.T) {
 		t.Fatalf("exited after EOF+SIGTERM: %v", p.err)
 	case <-time.After(300 * time.Millisecond):
 	}
-	if !alive(child) {
+	if !testserver.Alive(child) {
 		t.Fatal("child died of SIGTERM")
 	}
 
@@ -194,28 +192,10 @@ func TestExecIgnoreSigterm(t *testing.T) {
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	p.waitExit(t, 5*time.Second)
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(child) {
+	for testserver.Alive(child) {
 		if time.Now().After(deadline) {
 			t.Fatalf("child %d still alive after SIGKILL to the group", child)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// alive reports whether pid exists and is not a zombie.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	f, err := os.Open(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true // no procfs: trust kill(0)
-	}
-	defer f.Close()
-	stat, _ := io.ReadAll(bufio.NewReader(f))
-	// Format: pid (comm) state ...
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z'
-	}
-	return true
 }

@@ -343,7 +343,7 @@ func TestShutdownKillsTheWholeGroup(t *testing.T) {
 		t.Fatalf("no child pid in stderr %q", c.Stderr)
 	}
 	pid, _ := strconv.Atoi(m[1])
-	if alive(pid) {
+	if testserver.Alive(pid) {
 		t.Errorf("child %d survived the shutdown", pid)
 	}
 	// stdin close (0.1 s) + SIGTERM ignored (0.1 s) + SIGKILL.
@@ -495,12 +495,3 @@ func (versionLimited) Connect(context.Context) (mcp.Connection, error) {
 	return nil, errors.New("unused")
 }
 func (versionLimited) SupportsProtocolVersion(v string) bool { return v != "2026-07-28" }
-
-// alive reports whether pid runs (a zombie awaiting its reaper is dead).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err != nil || !strings.Contains(string(stat), ") Z ")
-}

@@ -119,7 +119,7 @@ func TestDeferredShutdownDiagnosticsAfterWait(t *testing.T) {
 	if msg := escapedDiag(c, pid); !strings.Contains(msg, "outside its process group") {
 		t.Errorf("no diagnostic names the escaped helper %d after Wait: %+v", pid, c.Diagnostics)
 	}
-	if alive(pid) {
+	if testserver.Alive(pid) {
 		t.Errorf("helper %d survived the capture", pid)
 	}
 }

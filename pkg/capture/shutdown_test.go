@@ -86,7 +86,7 @@ func TestHelperOutsideTheGroupIsKilled(t *testing.T) {
 				t.Errorf("no diagnostic names the escaped helper %d: %+v", pid, c.Diagnostics)
 			}
 			// Its zombie is init's to reap here, not ours.
-			if alive(pid) {
+			if testserver.Alive(pid) {
 				t.Errorf("helper %d survived the capture", pid)
 			}
 		})
@@ -146,7 +146,7 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 		if msg := escapedDiag(c, pid); !strings.Contains(msg, "not killed") {
 			t.Errorf("no diagnostic names the unattributed orphan %d: %+v", pid, c.Diagnostics)
 		}
-		if !alive(pid) {
+		if !testserver.Alive(pid) {
 			t.Errorf("orphan %d was killed though it could be the other server's", pid)
 		}
 		<-slowDone
@@ -169,7 +169,7 @@ func TestQuietDaemonDoesNotHoldTheCaptureUp(t *testing.T) {
 	// It is known to survive: end it here, before noLeftovers (registered
 	// by stdio) looks.
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-	for i := 0; i < 500 && alive(pid); i++ {
+	for i := 0; i < 500 && testserver.Alive(pid); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
