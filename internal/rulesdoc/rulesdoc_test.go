@@ -16,19 +16,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md (as go generate ./internal/rulesdoc does)")
 
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := sharedtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 // committedPage is docs/rules.md as committed.
 func committedPage(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(Path)))
+	data, err := os.ReadFile(filepath.Join(sharedtest.Root(t), filepath.FromSlash(Path)))
 	if err != nil {
 		t.Fatalf("%v (run go generate ./internal/rulesdoc)", err)
 	}
@@ -36,7 +27,7 @@ func committedPage(t *testing.T) string {
 }
 
 func TestPageIsCurrent(t *testing.T) {
-	root := repoRoot(t)
+	root := sharedtest.Root(t)
 	got, err := Generate(root)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +76,7 @@ func TestPageHasEveryRule(t *testing.T) {
 }
 
 func TestExamplesAreRealFixtures(t *testing.T) {
-	root := repoRoot(t)
+	root := sharedtest.Root(t)
 	ex, err := examples(root)
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,16 @@ func RepoRoot() (string, error) {
 	}
 }
 
+// Root is RepoRoot for a test, which fails when there is none.
+func Root(t testing.TB) string {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // dataDir is $MCP_SURFACE_TEST_DATA made absolute (tests chdir), or ""
 // when it is not set.
 func dataDir() (string, error) {

@@ -24,16 +24,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// repoRoot walks up to go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := sharedtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -132,7 +122,7 @@ func TestSummary(t *testing.T) {
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(filepath.Join(repoRoot(t), "schema", "report.schema.json"))
+	sch, err := c.Compile(filepath.Join(sharedtest.Root(t), "schema", "report.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

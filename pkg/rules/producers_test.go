@@ -53,14 +53,11 @@ type producerScan struct {
 // checks but not as producers.
 func scanProducers(t *testing.T) producerScan {
 	t.Helper()
-	root, err := sharedtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := sharedtest.Root(t)
 	self := filepath.Join(root, "pkg", "rules")
 	var sc producerScan
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
