@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/benchsurface"
 	"github.com/mcp-surface/mcp-surface/internal/cli"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -371,50 +372,15 @@ func tool(i int) []byte {
 	return b.Bytes()
 }
 
-// generate writes a snapshot of n tools (each with a 50-property input
-// schema, as pkg/diff's benchmark); with changed, one tool in a hundred
-// differs and one in five hundred is renamed.
+// generate writes benchsurface's snapshot of n tools, as pkg/diff's
+// benchmark diffs it.
 func generate(path string, n int, changed bool) error {
-	var b bytes.Buffer
-	b.WriteString(`{"snapshotVersion":1,"protocolVersion":"2025-11-25","handshake":"initialize","serverInfo":{"name":"bench","version":"1.0.0"},"capabilities":{"tools":{}},"tools":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name := fmt.Sprintf("tool_%06d", i)
-		desc := fmt.Sprintf("Tool number %d reads records from the store and returns them.", i)
-		props := map[string]any{}
-		required := []any{}
-		for p := range 50 {
-			pn := fmt.Sprintf("param_%02d", p)
-			props[pn] = map[string]any{"type": []string{"string", "integer", "boolean", "number"}[p%4], "description": fmt.Sprintf("Parameter %d of tool %d.", p, i)}
-			if p%10 == 0 {
-				required = append(required, pn)
-			}
-		}
-		if changed && i%100 == 7 {
-			desc += " Now also deletes them."
-			delete(props, "param_49")
-			props["param_new"] = map[string]any{"type": "string"}
-			required = append(required, "param_new")
-		}
-		if changed && i%500 == 11 {
-			name = fmt.Sprintf("renamed_%06d", i)
-			desc = fmt.Sprintf("Something else entirely, number %d.", i)
-		}
-		t, err := json.Marshal(map[string]any{
-			"name": name, "description": desc,
-			"inputSchema": map[string]any{"type": "object", "properties": props, "required": required},
-			"annotations": map[string]any{"readOnlyHint": !(changed && i%100 == 7)},
-		})
-		if err != nil {
-			return err
-		}
-		b.Write(t)
+	data, err := benchsurface.Snapshot(n, changed)
+	if err != nil {
+		return err
 	}
-	b.WriteString("]}")
 	// Through the canonical form, as `mcp-surface snapshot` would write it.
-	return writeCanonical(path, b.Bytes())
+	return writeCanonical(path, data)
 }
 
 func writeCanonical(path string, data []byte) error {
