@@ -3,16 +3,13 @@ package check_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -29,23 +26,6 @@ func findRule(fs []finding.Finding, rule string) *finding.Finding {
 // server/discover with "method not found", so the session falls back.
 func rawServer(mode string) check.Server {
 	return check.Server{Name: mode, Command: []string{os.Args[0]}, Env: []string{testserver.EnvFor(mode)}}
-}
-
-func snapshotFile(t *testing.T, s check.Server, protocol string) string {
-	t.Helper()
-	c, err := capture.Run(context.Background(), s.Target(os.Environ(), ""), capture.Options{ProtocolVersion: protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "base.json")
-	if err := manifest.WriteFile(path, m); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // The server does not speak server/discover at the base either: the
@@ -82,15 +62,8 @@ func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
 // The accept reason acknowledges the breaking changes, and only those; an
 // acknowledgement of the configuration keeps its own reason.
 func TestAcceptBreaking(t *testing.T) {
-	dir := t.TempDir()
-	base := filepath.Join(dir, "full.json")
-	if err := manifest.WriteFile(base, snapshotOf(t, testserver.ModeFull)); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Parse(".mcp-surface.yaml", []byte("acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
+	cfg := parseConfig(t, ".mcp-surface.yaml", "acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
 	o.Baseline, o.Config = base, cfg
 	res, err := check.Run(context.Background(), o)
@@ -133,11 +106,7 @@ func TestAcceptBreaking(t *testing.T) {
 
 // With several servers each acknowledgement says which server it is for.
 func TestAcknowledgementsNameTheServer(t *testing.T) {
-	dir := t.TempDir()
-	base := filepath.Join(dir, "full.json")
-	if err := manifest.WriteFile(base, snapshotOf(t, testserver.ModeFull)); err != nil {
-		t.Fatal(err)
-	}
+	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	a, b := inProcess(t, testserver.ModeToolsOnly), inProcess(t, testserver.ModeFull)
 	a.Name, b.Name = "issues", "tracker"
 	o := options(t, a, b)

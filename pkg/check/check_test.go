@@ -67,7 +67,13 @@ func inProcess(t *testing.T, mode string) check.Server {
 // snapshotOf captures a mode in-process and returns its snapshot.
 func snapshotOf(t *testing.T, mode string) *manifest.Manifest {
 	t.Helper()
-	c, err := capture.Run(context.Background(), inProcess(t, mode).Target(nil, ""), capture.Options{})
+	return captureSnapshot(t, inProcess(t, mode), "")
+}
+
+// captureSnapshot captures s, asking for protocol ("": the default).
+func captureSnapshot(t *testing.T, s check.Server, protocol string) *manifest.Manifest {
+	t.Helper()
+	c, err := capture.Run(context.Background(), s.Target(os.Environ(), ""), capture.Options{ProtocolVersion: protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +82,27 @@ func snapshotOf(t *testing.T, mode string) *manifest.Manifest {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// snapshotFile captures s (asking for protocol) into a snapshot file of
+// its own and returns its path, for a baseline.
+func snapshotFile(t *testing.T, s check.Server, protocol string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "base.json")
+	if err := manifest.WriteFile(path, captureSnapshot(t, s, protocol)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// parseConfig parses a configuration given as YAML under name.
+func parseConfig(t *testing.T, name, src string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 func options(t *testing.T, servers ...check.Server) check.Options {
@@ -115,11 +142,7 @@ func TestNoBaseline(t *testing.T) {
 // A snapshot file as the baseline: removals fail at error, additions do
 // not; policy turns a rule off and acknowledges another.
 func TestBaselineFile(t *testing.T) {
-	dir := t.TempDir()
-	full := filepath.Join(dir, "full.json")
-	if err := manifest.WriteFile(full, snapshotOf(t, testserver.ModeFull)); err != nil {
-		t.Fatal(err)
-	}
+	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
 	o.Baseline = full
 	res, err := check.Run(context.Background(), o)
@@ -139,10 +162,7 @@ func TestBaselineFile(t *testing.T) {
 		t.Errorf("base label %q, diff %v", out.BaseLabel, out.Diff != nil)
 	}
 
-	cfg, err := config.Parse("c.yaml", []byte("severity:\n  capability-prompts-removed: off\nacknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved to another server\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parseConfig(t, "c.yaml", "severity:\n  capability-prompts-removed: off\nacknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved to another server\n")
 	o.Config = cfg
 	res, err = check.Run(context.Background(), o)
 	if err != nil {
@@ -159,10 +179,7 @@ func TestBaselineFile(t *testing.T) {
 	}
 
 	// The other way round: additions only.
-	only := filepath.Join(dir, "tools-only.json")
-	if err := manifest.WriteFile(only, snapshotOf(t, testserver.ModeToolsOnly)); err != nil {
-		t.Fatal(err)
-	}
+	only := snapshotFile(t, inProcess(t, testserver.ModeToolsOnly), "")
 	o = options(t, inProcess(t, testserver.ModeFull))
 	o.Baseline = only
 	res, err = check.Run(context.Background(), o)
@@ -304,15 +321,8 @@ func TestBuildTheBase(t *testing.T) {
 // An expired acknowledgement is one finding, although the policy runs
 // over both the spec gate's findings and the diff's.
 func TestExpiredAcknowledgementOnce(t *testing.T) {
-	dir := t.TempDir()
-	full := filepath.Join(dir, "full.json")
-	if err := manifest.WriteFile(full, snapshotOf(t, testserver.ModeFull)); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Parse("c.yaml", []byte("acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
+	cfg := parseConfig(t, "c.yaml", "acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
 	o.Baseline, o.Config = full, cfg
 	res, err := check.Run(context.Background(), o)

@@ -139,10 +139,7 @@ func TestFromConfig(t *testing.T) {
     url: https://mcp.example.com/mcp
     headers: {Authorization: "Bearer ${TOKEN}"}
 `
-	cfg, err := config.Parse("conf/.mcp-surface.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parseConfig(t, "conf/.mcp-surface.yaml", src)
 	repo := t.TempDir()
 	env := map[string]string{"GREETING": "hello", "TOKEN": "t0k"}
 	servers, err := check.FromConfig(cfg, filepath.Join(repo, "conf", ".mcp-surface.yaml"), repo, func(k string) string { return env[k] })
@@ -189,10 +186,7 @@ func TestValidateConfiguredPattern(t *testing.T) {
 		}
 		return ruleCounts(res.Findings)[rules.TextInjectionMarker]
 	}
-	cfg, err := config.Parse(".mcp-surface.yaml", []byte("text:\n  injectionPatterns: ['(?i)"+regexp.QuoteMeta(word)+"']\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parseConfig(t, ".mcp-surface.yaml", "text:\n  injectionPatterns: ['(?i)"+regexp.QuoteMeta(word)+"']\n")
 	if without, with := count(nil), count(cfg); with <= without {
 		t.Errorf("text-injection-marker findings: %d without the configured pattern %q, %d with it", without, word, with)
 	}
