@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 )
 
 // TestActionBinary runs the built binary as the composite action's last
@@ -79,7 +81,7 @@ func TestActionBinary(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "MCP_SURFACE_SCHEMA_DIR="+probeSchemaDir(t))
+	env = append(env, "MCP_SURFACE_SCHEMA_DIR="+spectest.SchemaDir(t))
 	const token = "ghs_e2eActionToken0123456789abcdef"
 	env = append(env,
 		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+eventPath,

@@ -1,38 +1,17 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
-
-// probeSchemaDir is a directory holding the published MCP schemas (see
-// sharedtest), for `probe --schema-dir`.
-func probeSchemaDir(t *testing.T) string {
-	t.Helper()
-	dir, err := sharedtest.MCPSchemaDir(fillSchemaCache)
-	sharedtest.Require(t, err)
-	return dir
-}
-
-func fillSchemaCache(ctx context.Context, dir string, client *http.Client) error {
-	for _, rev := range spec.RevisionNames() {
-		if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // referenceProbes is a .mcp-surface.yaml with safe, declared probes of
 // the reference servers.
@@ -72,7 +51,7 @@ type probeJSON struct {
 
 func probeRun(t *testing.T, args ...string) (probeJSON, run) {
 	t.Helper()
-	r := mcpSurface(t, append([]string{"probe", "--format", "json", "--schema-dir", probeSchemaDir(t)}, args...)...)
+	r := mcpSurface(t, append([]string{"probe", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
 	var rep probeJSON
 	if r.code != 2 {
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
-	"net/http"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/surfacetest"
 )
 
@@ -20,20 +17,6 @@ func TestSurfaceSnapshot(t *testing.T) {
 		Snapshot: "mcp-surface.json",
 		// A server's own test leaves SchemaDir empty ($MCP_SURFACE_SCHEMA_DIR
 		// or the schema cache); this repository's tests name theirs.
-		SchemaDir: schemaDir(t),
+		SchemaDir: spectest.SchemaDir(t),
 	})
-}
-
-func schemaDir(t *testing.T) string {
-	t.Helper()
-	dir, err := sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
-		for _, rev := range spec.RevisionNames() {
-			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	sharedtest.Require(t, err)
-	return dir
 }

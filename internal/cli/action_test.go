@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/action"
 	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -672,7 +673,7 @@ func parseActOutputs(t *testing.T, data []byte) map[string]string {
 // sharedMCPSchemaDir is a directory holding the published MCP schemas.
 func sharedMCPSchemaDir(t *testing.T) string {
 	t.Helper()
-	return sharedSchemaDir(t)
+	return spectest.SchemaDir(t)
 }
 
 // actRepoRoot is the directory holding go.mod.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -28,7 +29,7 @@ func snapshotOf(t *testing.T, mode string) string {
 
 func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {
 	t.Helper()
-	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", sharedSchemaDir(t)}, args...)...)
+	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
 	var doc map[string]any
 	if r.code != ExitFailure {
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
@@ -134,7 +135,7 @@ func TestCheckWritesEveryOutput(t *testing.T) {
 	repo.Commit("only")
 	t.Chdir(repo.Dir)
 	out := t.TempDir()
-	args := append([]string{"check", "--schema-dir", sharedSchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
+	args := append([]string{"check", "--schema-dir", spectest.SchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
 		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)
 	r := run(t, nil, args...)
 	if r.code != ExitOK {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 )
 
@@ -59,7 +60,7 @@ func TestCommandsReapTheirServer(t *testing.T) {
 	for i, args := range [][]string{
 		{"capture", "--protocol-version", "2025-06-18", "--shutdown-grace", "300ms", "-o", filepath.Join(dir, "a.json")},
 		{"snapshot", "--protocol-version", "2025-06-18", "-o", filepath.Join(dir, "b.json"), "--frames", filepath.Join(dir, "frames.jsonl")},
-		{"validate", "--schema-dir", sharedSchemaDir(t), "--fail-on", "none", "--protocol-version", "2025-06-18", "--shutdown-grace", "300ms"},
+		{"validate", "--schema-dir", spectest.SchemaDir(t), "--fail-on", "none", "--protocol-version", "2025-06-18", "--shutdown-grace", "300ms"},
 		{"capture", "--protocol-version", "2025-06-18", "-o", filepath.Join(dir, "no-such-dir", "c.json")},
 	} {
 		marker := fmt.Sprintf("MCP_SURFACE_TEST_MARKER=grace-%d-%d", i, time.Now().UnixNano())

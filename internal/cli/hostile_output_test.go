@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 )
 
@@ -234,7 +235,7 @@ func TestRepairedJSONIsReported(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.mode, func(t *testing.T) {
 			env, pid := pidServer(t, tc.mode)
-			r := run(t, env, "validate", "--format", "json", "--schema-dir", sharedSchemaDir(t), "--protocol-version", "2025-06-18", "--", os.Args[0])
+			r := run(t, env, "validate", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--protocol-version", "2025-06-18", "--", os.Args[0])
 			if r.code != ExitFindings {
 				t.Fatalf("exit %d, want %d: %s", r.code, ExitFindings, r.stderr)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/probe"
 )
@@ -45,7 +46,7 @@ type probeReport struct {
 
 func runProbeJSON(t *testing.T, env []string, args ...string) (probeReport, result) {
 	t.Helper()
-	r := run(t, env, append([]string{"probe", "--format", "json", "--schema-dir", sharedSchemaDir(t)}, args...)...)
+	r := run(t, env, append([]string{"probe", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
 	var rep probeReport
 	if r.code != ExitFailure {
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
@@ -175,7 +176,7 @@ func TestProbeBounds(t *testing.T) {
 		{testserver.ModeProbeHuge, "--max-bytes", "1000000", "total bytes limit of 1000000 bytes reached; raise it with --max-bytes"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			r := run(t, []string{testserver.EnvFor(tc.mode)}, "probe", "--schema-dir", sharedSchemaDir(t), tc.flag, tc.value,
+			r := run(t, []string{testserver.EnvFor(tc.mode)}, "probe", "--schema-dir", spectest.SchemaDir(t), tc.flag, tc.value,
 				"--call", `echo={"message":"x"}`, "--", os.Args[0])
 			if r.code != ExitFailure || !strings.Contains(r.stderr, "probe --call echo (tools/call echo)") || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
@@ -194,7 +195,7 @@ func TestProbeSecretsAreNeverPrinted(t *testing.T) {
 	frames := filepath.Join(t.TempDir(), "frames.jsonl")
 	env := []string{"PROBE_SECRET=" + secret}
 	for _, format := range []string{"text", "json", "markdown", "sarif", "github", "junit"} {
-		r := run(t, env, "probe", "--config", cfg, "--schema-dir", sharedSchemaDir(t), "--format", format, "--frames", frames,
+		r := run(t, env, "probe", "--config", cfg, "--schema-dir", spectest.SchemaDir(t), "--format", format, "--frames", frames,
 			"--call", `fail={"token":"${PROBE_SECRET}"}`)
 		if r.code != ExitFindings {
 			t.Fatalf("%s: exit %d\n%s", format, r.code, r.stderr)
@@ -214,7 +215,7 @@ func TestProbeSecretsAreNeverPrinted(t *testing.T) {
 	if strings.Contains(string(data), secret) || !strings.Contains(string(data), `"message":"[redacted]"`) {
 		t.Errorf("--frames is not redacted:\n%s", data)
 	}
-	r := run(t, nil, "probe", "--config", cfg, "--schema-dir", sharedSchemaDir(t))
+	r := run(t, nil, "probe", "--config", cfg, "--schema-dir", spectest.SchemaDir(t))
 	if r.code != ExitFailure || !strings.Contains(r.stderr, "environment variable PROBE_SECRET is not set") {
 		t.Errorf("unset variable: exit %d\n%s", r.code, r.stderr)
 	}
@@ -294,7 +295,7 @@ func TestProbeUsage(t *testing.T) {
 		{[]string{"--config", filepath.Join(t.TempDir(), "missing.yaml")}, "configuration"},
 		{[]string{"--", "x"}, "nothing to probe"},
 	} {
-		r := run(t, nil, append([]string{"probe", "--schema-dir", sharedSchemaDir(t)}, tc.args...)...)
+		r := run(t, nil, append([]string{"probe", "--schema-dir", spectest.SchemaDir(t)}, tc.args...)...)
 		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %s", tc.args, r.code, r.stderr)
 		}

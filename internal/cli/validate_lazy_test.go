@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 )
 
 // A snapshot is validated with its own revision's schema alone: a schema
@@ -12,7 +14,7 @@ import (
 // would have decided is named, not failed on.
 func TestValidateSnapshotNeedsOnlyItsRevision(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join(sharedSchemaDir(t), "2025-03-26", "schema.json"))
+	data, err := os.ReadFile(filepath.Join(spectest.SchemaDir(t), "2025-03-26", "schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

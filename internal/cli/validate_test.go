@@ -11,31 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
-
-// sharedSchemaDir is a directory holding the published MCP schemas (see
-// sharedtest): the test data directory, else the cache, filled by
-// spec.Fetch when it lacks one.
-func sharedSchemaDir(t testing.TB) string {
-	t.Helper()
-	dir, err := sharedtest.MCPSchemaDir(fillSchemaCache)
-	sharedtest.Require(t, err)
-	return dir
-}
-
-func fillSchemaCache(ctx context.Context, dir string, client *http.Client) error {
-	for _, rev := range spec.RevisionNames() {
-		if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // offlineSchemas makes the CLI read schemas from the shared directory,
 // with an empty cache and a download location that answers 404, so that
@@ -48,14 +28,14 @@ func offlineSchemas(t *testing.T) []string {
 	old := schemaBaseURL
 	schemaBaseURL = dead.URL
 	t.Cleanup(func() { schemaBaseURL = old })
-	return []string{schemaDirEnv + "=" + sharedSchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	return []string{schemaDirEnv + "=" + spectest.SchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 }
 
 // publishedSchemas serves the shared schema files the way their published
 // location lays them out, the given revision's bytes altered.
 func publishedSchemas(t *testing.T, tamper string) {
 	t.Helper()
-	dir := sharedSchemaDir(t)
+	dir := spectest.SchemaDir(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rev, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/schema.json")
 		data, err := os.ReadFile(filepath.Join(dir, rev, "schema.json"))
@@ -292,7 +272,7 @@ func TestSchemasFetchAndList(t *testing.T) {
 	if r.code != ExitOK || strings.Count(r.stdout, "cache "+cache) != 5 {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	r = run(t, env, "schemas", "list", "--schema-dir", sharedSchemaDir(t), "--cache-dir", t.TempDir())
+	r = run(t, env, "schemas", "list", "--schema-dir", spectest.SchemaDir(t), "--cache-dir", t.TempDir())
 	if r.code != ExitOK || strings.Count(r.stdout, "schema-dir ") != 5 {
 		t.Errorf("list --schema-dir: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -324,7 +304,7 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	}
 	// A tampered file in the cache is refused by list and validate too.
 	os.MkdirAll(filepath.Join(cache, "2025-06-18"), 0o755)
-	data, _ := os.ReadFile(filepath.Join(sharedSchemaDir(t), "2025-06-18", "schema.json"))
+	data, _ := os.ReadFile(filepath.Join(spectest.SchemaDir(t), "2025-06-18", "schema.json"))
 	os.WriteFile(filepath.Join(cache, "2025-06-18", "schema.json"), append(data, '\n'), 0o644)
 	// (MCP_SURFACE_SCHEMA_DIR, when a developer has set it, would be consulted first.)
 	if r := run(t, []string{"MCP_SURFACE_SCHEMA_DIR="}, "schemas", "list", "--cache-dir", cache); r.code != ExitFailure || !strings.Contains(r.stdout, "REFUSED") {

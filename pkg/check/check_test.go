@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -31,22 +31,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// schemaDir is a directory of the published MCP schemas (see sharedtest).
-func schemaDir() (string, error) {
-	return sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
-		for _, rev := range spec.RevisionNames() {
-			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // schemas loads the published schemas.
 func schemas(t *testing.T) *spec.Schemas {
 	t.Helper()
-	dir, err := schemaDir()
+	dir, err := spectest.Dir()
 	sharedtest.Require(t, err)
 	s, err := spec.Load(context.Background(), spec.Options{Dir: dir, NoDownload: true})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -62,7 +63,7 @@ func ExampleRun() {
 		log.Fatal(err)
 	}
 
-	schemas, err := schemaDir() // a directory of published MCP schemas
+	schemas, err := spectest.Dir() // a directory of published MCP schemas
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -2,12 +2,11 @@ package config_test
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -39,8 +38,7 @@ func TestConfiguredPatternsReachLintAndDiff(t *testing.T) {
 		return out
 	}
 
-	dir, err := sharedtest.MCPSchemaDir(fillSchemaCache)
-	sharedtest.Require(t, err)
+	dir := spectest.SchemaDir(t)
 	schemas, err := spec.Load(context.Background(), spec.Options{Dir: dir, NoDownload: true})
 	if err != nil {
 		t.Fatal(err)
@@ -67,13 +65,4 @@ func TestConfiguredPatternsReachLintAndDiff(t *testing.T) {
 	if got := rulesOf(diff.Diff(base, head, none.DiffOptions(time.Unix(0, 0))).Findings); slices.Contains(got, "text-injection-marker-added /description") {
 		t.Errorf("diff without configuration: %q", got)
 	}
-}
-
-func fillSchemaCache(ctx context.Context, dir string, client *http.Client) error {
-	for _, rev := range spec.RevisionNames() {
-		if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-			return err
-		}
-	}
-	return nil
 }

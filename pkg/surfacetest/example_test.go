@@ -3,15 +3,13 @@ package surfacetest_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/surfacetest"
 )
 
@@ -57,7 +55,7 @@ func ExampleCheck() {
 		Snapshot: filepath.Join(dir, "testdata", "mcp-surface.json"),
 		// Leave SchemaDir empty in your tests: $MCP_SURFACE_SCHEMA_DIR
 		// or the schema cache is used.
-		SchemaDir: schemaDir(), NoDownload: true,
+		SchemaDir: exampleSchemaDir(), NoDownload: true,
 	}
 
 	write := o
@@ -70,16 +68,10 @@ func ExampleCheck() {
 	// FAIL: surfacetest: the surface fails at error:
 }
 
-// schemaDir is where this repository's tests find the published schemas.
-func schemaDir() string {
-	d, err := sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
-		for _, rev := range spec.RevisionNames() {
-			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+// exampleSchemaDir is where this repository's tests find the published
+// schemas.
+func exampleSchemaDir() string {
+	d, err := spectest.Dir()
 	if err != nil {
 		panic(err)
 	}

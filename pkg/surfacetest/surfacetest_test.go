@@ -3,16 +3,13 @@ package surfacetest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/spectest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
 // fakeTB records what Check reports instead of failing the test.
@@ -32,21 +29,6 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 }
 
 func (f *fakeTB) failed() bool { return len(f.errors)+len(f.fatals) > 0 }
-
-// schemaDir is the published MCP schemas for this package's tests.
-func schemaDir(t testing.TB) string {
-	t.Helper()
-	dir, err := sharedtest.MCPSchemaDir(func(ctx context.Context, dir string, client *http.Client) error {
-		for _, rev := range spec.RevisionNames() {
-			if _, err := spec.Fetch(ctx, spec.Options{CacheDir: dir, HTTPClient: client}, rev); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	sharedtest.Require(t, err)
-	return dir
-}
 
 // notesServer is a small server with the given tools.
 func notesServer(version string, tools ...string) *mcp.Server {
@@ -70,7 +52,7 @@ func notesServer(version string, tools ...string) *mcp.Server {
 // A removed tool fails the check with the diff in the message; after an
 // update the same server passes.
 func TestRemovedToolFailsUntilUpdate(t *testing.T) {
-	dir := schemaDir(t)
+	dir := spectest.SchemaDir(t)
 	snap := filepath.Join(t.TempDir(), "testdata", "mcp-surface.json")
 	o := Options{Snapshot: snap, SchemaDir: dir, NoDownload: true}
 
@@ -113,7 +95,7 @@ func TestRemovedToolFailsUntilUpdate(t *testing.T) {
 
 // A change below FailOn (an added tool is minor: a note) only logs.
 func TestNoteLevelChangeOnlyLogs(t *testing.T) {
-	dir := schemaDir(t)
+	dir := spectest.SchemaDir(t)
 	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
 	var tb fakeTB
 	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
@@ -135,7 +117,7 @@ func TestNoteLevelChangeOnlyLogs(t *testing.T) {
 
 // Without a snapshot, or without schemas, the failure says what to do.
 func TestMissingSnapshotAndSchemas(t *testing.T) {
-	dir := schemaDir(t)
+	dir := spectest.SchemaDir(t)
 	var tb fakeTB
 	Check(&tb, notesServer("1.0.0", "get_note"), Options{Snapshot: filepath.Join(t.TempDir(), "none.json"), SchemaDir: dir, NoDownload: true})
 	if len(tb.fatals) != 1 || !strings.Contains(tb.fatals[0], "-surfacetest.update") {
@@ -152,7 +134,7 @@ func TestMissingSnapshotAndSchemas(t *testing.T) {
 // A client profile's findings are reported like any other: the lint
 // names what Gemini refuses, and the comparison the tool it now loses.
 func TestClients(t *testing.T) {
-	dir := schemaDir(t)
+	dir := spectest.SchemaDir(t)
 	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
 	server := func(extra map[string]any) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
