@@ -8,7 +8,8 @@ package textdiff
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/textscan"
 )
 
 // Bounds of a text diff: a rewritten 100 kB description must not flood a
@@ -252,19 +253,7 @@ func lcs(a, b []string) []edit {
 const truncateMark = "…"
 
 // truncate bounds s to max runes.
-func truncate(s string, max int) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + truncateMark
-		}
-		n++
-	}
-	return s
-}
+func truncate(s string, max int) string { return textscan.Truncate(s, max, truncateMark) }
 
 // WordDelta counts the words inserted and deleted between two texts.
 func WordDelta(a, b string) (ins, del int) {

@@ -112,19 +112,7 @@ func isPlain(s string, keepLines bool) bool {
 
 // Truncate cuts s to at most max runes (max <= 0: no limit), ending with
 // TruncationMark when it cut.
-func Truncate(s string, max int) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + TruncationMark
-		}
-		n++
-	}
-	return s
-}
+func Truncate(s string, max int) string { return textscan.Truncate(s, max, TruncationMark) }
 
 // Line is untrusted text for one line of a log or a terminal: bounded to
 // max runes, every hidden character (newlines included) visible.
