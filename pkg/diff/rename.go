@@ -30,46 +30,22 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 	usedA := make([]bool, len(added))
 
 	// 1. Case-only changes, whatever the content.
-	byFold := map[string][]int{}
-	for j, it := range added {
-		byFold[strings.ToLower(it.ID)] = append(byFold[strings.ToLower(it.ID)], j)
-	}
-	for i, it := range removed {
-		for _, j := range byFold[strings.ToLower(it.ID)] {
-			if !usedA[j] {
-				usedR[i], usedA[j] = true, true
-				d.emit(rules.ToolNameCaseChanged, toolSubject(it.ID), "/name",
-					fmt.Sprintf("tool %s is now %s (only the letter case changed): calls with the old name fail", quote(it.ID), quote(added[j].ID)),
-					jsonString(it.ID), jsonString(added[j].ID))
-				b, h := parseObject(it.Raw), parseObject(added[j].Raw)
-				delete(b, "name")
-				delete(h, "name")
-				d.tool(added[j].ID, b, h)
-				break
-			}
-		}
-	}
+	pairByName(removed, added, usedR, usedA, strings.ToLower, func(i, j int) {
+		it := removed[i]
+		d.emit(rules.ToolNameCaseChanged, toolSubject(it.ID), "/name",
+			fmt.Sprintf("tool %s is now %s (only the letter case changed): calls with the old name fail", quote(it.ID), quote(added[j].ID)),
+			jsonString(it.ID), jsonString(added[j].ID))
+		b, h := parseObject(it.Raw), parseObject(added[j].Raw)
+		delete(b, "name")
+		delete(h, "name")
+		d.tool(added[j].ID, b, h)
+	})
 	// 1b. The same words in another case style (getTinyImage and
 	// get-tiny-image): what a port to a naming convention does, whatever
 	// else changed.
-	byNorm := map[string][]int{}
-	for j, it := range added {
-		if !usedA[j] {
-			byNorm[normalName(it.ID)] = append(byNorm[normalName(it.ID)], j)
-		}
-	}
-	for i, it := range removed {
-		if usedR[i] {
-			continue
-		}
-		for _, j := range byNorm[normalName(it.ID)] {
-			if !usedA[j] {
-				usedR[i], usedA[j] = true, true
-				d.renamedStyle(rules.ToolRenamed, "tool", "calls with the old name fail", it, added[j], d.tool)
-				break
-			}
-		}
-	}
+	pairByName(removed, added, usedR, usedA, normalName, func(i, j int) {
+		d.renamedStyle(rules.ToolRenamed, "tool", "calls with the old name fail", removed[i], added[j], d.tool)
+	})
 	if d.renameMin < 0 {
 		return unused(removed, usedR), unused(added, usedA)
 	}
@@ -167,6 +143,31 @@ func (d *differ) renamedStyle(rule, kind, fails string, from, to manifest.Item, 
 	delete(b, "name")
 	delete(h, "name")
 	compare(to.ID, b, h)
+}
+
+// pairByName pairs each removed item not yet used with the first added
+// item not yet used whose name has the same key, marks both used, and
+// calls pair with their indexes, in the order of removed.
+func pairByName(removed, added []manifest.Item, usedR, usedA []bool, key func(string) string, pair func(i, j int)) {
+	byKey := map[string][]int{}
+	for j, it := range added {
+		if !usedA[j] {
+			k := key(it.ID)
+			byKey[k] = append(byKey[k], j)
+		}
+	}
+	for i, it := range removed {
+		if usedR[i] {
+			continue
+		}
+		for _, j := range byKey[key(it.ID)] {
+			if !usedA[j] {
+				usedR[i], usedA[j] = true, true
+				pair(i, j)
+				break
+			}
+		}
+	}
 }
 
 // normalName folds a name to its words, lower case, joined by '-': case
@@ -351,19 +352,9 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 	}
 	usedR := make([]bool, len(removed))
 	usedA := make([]bool, len(added))
-	byNorm := map[string][]int{}
-	for j, it := range added {
-		byNorm[normalName(it.ID)] = append(byNorm[normalName(it.ID)], j)
-	}
-	for i, it := range removed {
-		for _, j := range byNorm[normalName(it.ID)] {
-			if !usedA[j] {
-				usedR[i], usedA[j] = true, true
-				d.renamedStyle(rules.PromptRenamed, "prompt", "prompts/get with the old name fails", it, added[j], d.prompt)
-				break
-			}
-		}
-	}
+	pairByName(removed, added, usedR, usedA, normalName, func(i, j int) {
+		d.renamedStyle(rules.PromptRenamed, "prompt", "prompts/get with the old name fails", removed[i], added[j], d.prompt)
+	})
 	if d.renameMin < 0 {
 		return unused(removed, usedR), unused(added, usedA)
 	}
