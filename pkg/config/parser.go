@@ -57,6 +57,27 @@ func (p *parser) scalar(n *yaml.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
+// stringMap reads a mapping of names to single values: notMapping is the
+// error when v is not a mapping, each+" "+name names a value in its own
+// errors. key and value, when set, refuse an entry (reporting why).
+func (p *parser) stringMap(v *yaml.Node, notMapping, each string, key func(k *yaml.Node) bool, value func(n *yaml.Node, name, x string) bool) (map[string]string, bool) {
+	if v.Kind != yaml.MappingNode {
+		p.errf(v, "%s", notMapping)
+		return nil, false
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, n := v.Content[i], v.Content[i+1]
+		if key != nil && !key(k) {
+			continue
+		}
+		if x, ok := p.scalar(n, each+" "+k.Value); ok && (value == nil || value(n, k.Value, x)) {
+			out[k.Value] = x
+		}
+	}
+	return out, true
+}
+
 func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 	s, ok := p.scalar(n, what)
 	if ok && n.Tag != "!!str" {

@@ -115,15 +115,8 @@ func (p *parser) probeKeys(pr *capture.Probe) map[string]func(*yaml.Node) {
 			}
 		},
 		"context": func(v *yaml.Node) {
-			if v.Kind != yaml.MappingNode {
-				p.errf(v, "context must be a mapping of argument names to values")
-				return
-			}
-			pr.Context = map[string]string{}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				if x, ok := p.scalar(v.Content[i+1], "context "+v.Content[i].Value); ok {
-					pr.Context[v.Content[i].Value] = x
-				}
+			if m, ok := p.stringMap(v, "context must be a mapping of argument names to values", "context", nil, nil); ok {
+				pr.Context = m
 			}
 		},
 	}

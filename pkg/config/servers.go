@@ -130,15 +130,8 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 			}
 		},
 		"env": func(v *yaml.Node) {
-			if v.Kind != yaml.MappingNode {
-				p.errf(v, "env must be a mapping of names to values")
-				return
-			}
-			se.Env = map[string]string{}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				if x, ok := p.scalar(v.Content[i+1], "env "+v.Content[i].Value); ok {
-					se.Env[v.Content[i].Value] = x
-				}
+			if m, ok := p.stringMap(v, "env must be a mapping of names to values", "env", nil, nil); ok {
+				se.Env = m
 			}
 		},
 		"snapshot": func(v *yaml.Node) {
@@ -149,24 +142,22 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 		"probes": func(v *yaml.Node) { se.Probes = p.probes(v) },
 		"headers": func(v *yaml.Node) {
 			se.urlOnly["headers"] = v
-			if v.Kind != yaml.MappingNode {
-				p.errf(v, "headers must be a mapping of header names to values")
-				return
-			}
-			se.Headers = map[string]string{}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				k := v.Content[i]
+			validName := func(k *yaml.Node) bool {
 				if !httpToken().MatchString(k.Value) {
 					p.errf(k, "header name %q is not a valid HTTP header name", k.Value)
-					continue
+					return false
 				}
-				if x, ok := p.scalar(v.Content[i+1], "header "+k.Value); ok {
-					if strings.ContainsAny(x, "\r\n") {
-						p.errf(v.Content[i+1], "header %s: the value must be one line", k.Value)
-						continue
-					}
-					se.Headers[k.Value] = x
+				return true
+			}
+			oneLine := func(n *yaml.Node, name, x string) bool {
+				if strings.ContainsAny(x, "\r\n") {
+					p.errf(n, "header %s: the value must be one line", name)
+					return false
 				}
+				return true
+			}
+			if m, ok := p.stringMap(v, "headers must be a mapping of header names to values", "header", validName, oneLine); ok {
+				se.Headers = m
 			}
 		},
 		"sse": func(v *yaml.Node) {
