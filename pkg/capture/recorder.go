@@ -162,8 +162,8 @@ func (r *recorder) forget(n int) {
 
 // expectList registers a list request by the id it was sent with.
 func (r *recorder) expectList(frame []byte, method string) {
-	var e envelope
-	if json.Unmarshal(frame, &e) != nil || len(e.ID) == 0 {
+	e, ok := parseEnvelope(frame)
+	if !ok || len(e.ID) == 0 {
 		return
 	}
 	r.mu.Lock()
