@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/txtartest"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
@@ -95,25 +97,6 @@ func render(fs []finding.Finding) string {
 	return b.String()
 }
 
-func section(a *txtar.Archive, name string) (string, bool) {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return string(f.Data), true
-		}
-	}
-	return "", false
-}
-
-func setSection(a *txtar.Archive, name, data string) {
-	for i := range a.Files {
-		if a.Files[i].Name == name {
-			a.Files[i].Data = []byte(data)
-			return
-		}
-	}
-	a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
-}
-
 func TestFixtures(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
 		name := strings.TrimSuffix(filepath.Base(fx.path), ".txtar")
@@ -121,21 +104,22 @@ func TestFixtures(t *testing.T) {
 			got := render(Diff(fx.base, fx.head, fx.opts).Findings)
 			gotRev := render(Diff(fx.head, fx.base, fx.opts).Findings)
 			if *update {
-				setSection(fx.archive, "want", got)
-				setSection(fx.archive, "reversed", gotRev)
+				txtartest.Set(fx.archive, "want", got)
+				txtartest.Set(fx.archive, "reversed", gotRev)
 				if err := os.WriteFile(fx.path, txtar.Format(fx.archive), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			want, ok := section(fx.archive, "want")
+			wantData, ok := txtartest.Section(fx.archive, "want")
+			want := string(wantData)
 			if !ok {
 				t.Fatal("no want section; run with -update")
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("Diff(base, head) mismatch (-want +got):\n%s", d)
 			}
-			wantRev, _ := section(fx.archive, "reversed")
+			wantRev := string(txtartest.Data(fx.archive, "reversed"))
 			if d := cmp.Diff(wantRev, gotRev); d != "" {
 				t.Errorf("Diff(head, base) mismatch (-want +got):\n%s", d)
 			}

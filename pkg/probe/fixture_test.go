@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/mcp-surface/mcp-surface/internal/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -67,7 +68,7 @@ func TestFixtures(t *testing.T) {
 				t.Errorf("a second evaluation differs:\n%s", cmp.Diff(got, again))
 			}
 			sections := map[string]string{"want": got}
-			if archiveFile(ar, "want-pins") != nil {
+			if txtartest.Data(ar, "want-pins") != nil {
 				pins, err := PinsOf(c)
 				if err != nil {
 					t.Fatal(err)
@@ -86,10 +87,10 @@ func TestFixtures(t *testing.T) {
 				}
 			}) {
 				if *update {
-					setArchiveFile(ar, sec, sections[sec])
+					txtartest.Set(ar, sec, sections[sec])
 					continue
 				}
-				want := string(archiveFile(ar, sec))
+				want := string(txtartest.Data(ar, sec))
 				if d := cmp.Diff(strings.Split(want, "\n"), strings.Split(sections[sec], "\n")); d != "" {
 					t.Errorf("%s differs (-want +got); run go test -run TestFixtures -update to accept:\n%s", sec, d)
 				}
@@ -120,7 +121,7 @@ func TestFixtures(t *testing.T) {
 
 func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
 	var o Options
-	sc := bufio.NewScanner(strings.NewReader(string(archiveFile(ar, "options"))))
+	sc := bufio.NewScanner(strings.NewReader(string(txtartest.Data(ar, "options"))))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
 		if !ok {
@@ -141,7 +142,7 @@ func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
 			t.Fatalf("unknown option %q", k)
 		}
 	}
-	if data := archiveFile(ar, "pins"); data != nil {
+	if data := txtartest.Data(ar, "pins"); data != nil {
 		p, err := ParsePins(data)
 		if err != nil {
 			t.Fatal(err)
@@ -156,7 +157,7 @@ func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
 func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
 	t.Helper()
 	c := &capture.Capture{Target: "fixture", Transport: "stdio"}
-	sc := bufio.NewScanner(strings.NewReader(string(archiveFile(ar, "frames"))))
+	sc := bufio.NewScanner(strings.NewReader(string(txtartest.Data(ar, "frames"))))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	pending := map[string]int{}
 	for sc.Scan() {
@@ -215,7 +216,7 @@ func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
 		}
 	}
 	n := 0
-	for _, line := range strings.Split(string(archiveFile(ar, "probes")), "\n") {
+	for _, line := range strings.Split(string(txtartest.Data(ar, "probes")), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -246,23 +247,4 @@ func render(fs []finding.Finding, cov Coverage) string {
 		fmt.Fprintf(&b, "\t%s\n", n)
 	}
 	return b.String()
-}
-
-func archiveFile(ar *txtar.Archive, name string) []byte {
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-func setArchiveFile(ar *txtar.Archive, name, data string) {
-	for i, f := range ar.Files {
-		if f.Name == name {
-			ar.Files[i].Data = []byte(data)
-			return
-		}
-	}
-	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
 }

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"golang.org/x/tools/txtar"
 )
@@ -112,16 +112,9 @@ func TestFixtures(t *testing.T) {
 				gotR = render(rev)
 			}
 			if *update {
-				for i := range fx.ar.Files {
-					switch fx.ar.Files[i].Name {
-					case "want":
-						fx.ar.Files[i].Data = []byte(gotS)
-					case "reverse":
-						fx.ar.Files[i].Data = []byte(gotR)
-					}
-				}
-				if !slices.ContainsFunc(fx.ar.Files, func(f txtar.File) bool { return f.Name == "want" }) {
-					fx.ar.Files = append(fx.ar.Files, txtar.File{Name: "want", Data: []byte(gotS)})
+				txtartest.Set(fx.ar, "want", gotS)
+				if _, ok := txtartest.Section(fx.ar, "reverse"); ok {
+					txtartest.Set(fx.ar, "reverse", gotR)
 				}
 				if err := os.WriteFile(fx.path, txtar.Format(fx.ar), 0o644); err != nil {
 					t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/mcp-surface/mcp-surface/internal/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -54,13 +55,13 @@ func TestFixtures(t *testing.T) {
 			}
 			gotText := render(got)
 			if *update {
-				setArchiveFile(ar, "want", gotText)
+				txtartest.Set(ar, "want", gotText)
 				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			want := string(archiveFile(ar, "want"))
+			want := string(txtartest.Data(ar, "want"))
 			if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(gotText, "\n")); diff != "" {
 				t.Errorf("findings differ (-want +got); run go test -run TestFixtures -update to accept:\n%s", diff)
 			}
@@ -97,7 +98,7 @@ func TestFixtures(t *testing.T) {
 
 func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Finding {
 	t.Helper()
-	if snap := archiveFile(ar, "snapshot"); snap != nil {
+	if snap := txtartest.Data(ar, "snapshot"); snap != nil {
 		m := manifestFromJSON(t, snap)
 		fs, err := ValidateManifest(m, schemas)
 		if err != nil {
@@ -106,8 +107,8 @@ func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Fin
 		checkRevision(t, fs, m.ProtocolVersion)
 		return fs
 	}
-	c := captureFromFrames(t, parseFrames(t, archiveFile(ar, "frames")))
-	sc := bufio.NewScanner(strings.NewReader(string(archiveFile(ar, "capture"))))
+	c := captureFromFrames(t, parseFrames(t, txtartest.Data(ar, "frames")))
+	sc := bufio.NewScanner(strings.NewReader(string(txtartest.Data(ar, "capture"))))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
 		if !ok {
@@ -125,7 +126,7 @@ func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Fin
 			t.Fatalf("unknown capture key %q", k)
 		}
 	}
-	for _, line := range strings.Split(string(archiveFile(ar, "diagnostics")), "\n") {
+	for _, line := range strings.Split(string(txtartest.Data(ar, "diagnostics")), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -156,23 +157,4 @@ func checkRevision(t *testing.T, fs []finding.Finding, rev string) {
 			break
 		}
 	}
-}
-
-func archiveFile(ar *txtar.Archive, name string) []byte {
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-func setArchiveFile(ar *txtar.Archive, name, data string) {
-	for i, f := range ar.Files {
-		if f.Name == name {
-			ar.Files[i].Data = []byte(data)
-			return
-		}
-	}
-	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
 }

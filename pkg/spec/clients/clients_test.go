@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/mcp-surface/mcp-surface/internal/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -40,16 +41,16 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps, err := ParseList(strings.Fields(string(file(a, "profiles"))))
+			ps, err := ParseList(strings.Fields(string(txtartest.Data(a, "profiles"))))
 			if err != nil {
 				t.Fatal(err)
 			}
-			counts := strings.Fields(string(file(a, "count")))
-			accept := tools(t, file(a, "accept.json"), counts, 0)
+			counts := strings.Fields(string(txtartest.Data(a, "count")))
+			accept := tools(t, txtartest.Data(a, "accept.json"), counts, 0)
 			if vs := Violations("demo-server", accept, ps); len(vs) > 0 {
 				t.Errorf("accept.json is rejected:\n%s", render(vs))
 			}
-			reject := tools(t, file(a, "reject.json"), counts, 1)
+			reject := tools(t, txtartest.Data(a, "reject.json"), counts, 1)
 			vs := Violations("demo-server", reject, ps)
 			for _, v := range vs {
 				seen[v.Constraint.Rule()] = true
@@ -57,13 +58,13 @@ func TestFixtures(t *testing.T) {
 			}
 			got := render(vs)
 			if *update {
-				set(a, "want", got)
+				txtartest.Set(a, "want", got)
 				if err := os.WriteFile(p, txtar.Format(a), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if d := cmp.Diff(string(file(a, "want")), got); d != "" {
+			if d := cmp.Diff(string(txtartest.Data(a, "want")), got); d != "" {
 				t.Errorf("violations differ (-want +got):\n%s", d)
 			}
 			// The findings say the same, one per place.
@@ -138,25 +139,6 @@ func render(vs []Violation) string {
 		fmt.Fprintf(&b, "%s %s %s %s %s\n", k.rule, k.kind, k.name, k.ptr, strings.Join(slices.Compact(ps), ","))
 	}
 	return b.String()
-}
-
-func file(a *txtar.Archive, name string) []byte {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-func set(a *txtar.Archive, name, data string) {
-	for i, f := range a.Files {
-		if f.Name == name {
-			a.Files[i].Data = []byte(data)
-			return
-		}
-	}
-	a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
 }
 
 // Every built-in profile loads and cites, for each constraint, a page that
