@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/spectest"
 )
 
@@ -19,44 +20,19 @@ import (
 // with hyphens (which only a process environment, not a shell, can carry),
 // in a git checkout of a pull request whose head removes tools.
 func TestActionBinary(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	tmp := t.TempDir()
+	repo := filepath.Join(tmp, "repo")
+	r := gittest.Init(t, repo)
 	server := filepath.Join(tmp, "testserver")
 	if out, err := exec.Command("go", "build", "-o", server, "../internal/testserver/cmd/testserver").CombinedOutput(); err != nil {
 		t.Fatalf("building the test server: %v\n%s", err, out)
 	}
 
-	repo := filepath.Join(tmp, "repo")
-	os.MkdirAll(repo, 0o755)
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com",
-			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(name, data string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(repo, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q")
-	write("server.sh", "#!/bin/sh\nexec \"$E2E_TESTSERVER\" \"$(cat mode.src)\"\n")
-	write("mode.src", "full\n")
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
-	base := git("rev-parse", "HEAD")
-	write("mode.src", "tools-only\n")
-	git("commit", "-q", "-am", "head")
-	head := git("rev-parse", "HEAD")
+	r.Write("server.sh", []byte("#!/bin/sh\nexec \"$E2E_TESTSERVER\" \"$(cat mode.src)\"\n"))
+	r.Write("mode.src", []byte("full\n"))
+	base := r.Commit("base")
+	r.Write("mode.src", []byte("tools-only\n"))
+	head := r.Commit("head")
 
 	event := map[string]any{
 		"action": "synchronize", "number": 5,
