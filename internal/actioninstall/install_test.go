@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 )
 
 // The runner's names and the release's, as the script maps them.
@@ -143,20 +145,7 @@ func (r *release) add(t *testing.T, tag string) {
 func tagsRepo(t *testing.T) (dir string, commits map[string]string) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "action.git")
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com",
-			"-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	os.MkdirAll(dir, 0o755)
-	git("init", "-q")
+	r := gittest.Init(t, dir)
 	commits = map[string]string{}
 	for _, c := range []struct {
 		name string
@@ -167,13 +156,13 @@ func tagsRepo(t *testing.T) (dir string, commits map[string]string) {
 		{"next", []string{"v2.0.0"}},
 		{"head", nil},
 	} {
-		git("commit", "-q", "--allow-empty", "-m", c.name)
-		commits[c.name] = git("rev-parse", "HEAD")
+		r.Git("commit", "-q", "--allow-empty", "-m", c.name)
+		commits[c.name] = r.Git("rev-parse", "HEAD")
 		for _, tag := range c.tags {
 			if name, ok := strings.CutPrefix(tag, "annotated:"); ok {
-				git("tag", "-a", "-m", name, name)
+				r.Git("tag", "-a", "-m", name, name)
 			} else {
-				git("tag", tag)
+				r.Git("tag", tag)
 			}
 		}
 	}
