@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -103,10 +103,8 @@ const snapshotSource = `{
 // committed snapshot.
 func repo(t *testing.T) (dir string, snapshot []byte) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir = t.TempDir()
+	r := gittest.New(t)
+	dir = r.Dir
 	m, err := manifest.FromCanonicalJSON([]byte(snapshotSource))
 	if err != nil {
 		t.Fatal(err)
@@ -129,24 +127,12 @@ func repo(t *testing.T) (dir string, snapshot []byte) {
 		"examples/registerTool_demo.txt": "",
 	}
 	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		r.Write(name, []byte(content))
 	}
 	if err := os.Symlink("src/index.ts", filepath.Join(dir, "link.ts")); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	r.Git("add", "-A")
 	return dir, snapshot
 }
 
