@@ -12,17 +12,16 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 )
 
 func TestMain(m *testing.M) {
-	// Hermetic git: no user or system configuration, fixed identities.
+	// Hermetic git for the code under test too (gittest isolates the
+	// tests' own git): no user or system configuration, no prompt.
 	for k, v := range map[string]string{
 		"GIT_CONFIG_GLOBAL":   os.DevNull,
 		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "Test",
-		"GIT_AUTHOR_EMAIL":    "test@example.com",
-		"GIT_COMMITTER_NAME":  "Test",
-		"GIT_COMMITTER_EMAIL": "test@example.com",
 		"GIT_TERMINAL_PROMPT": "0",
 	} {
 		os.Setenv(k, v)
@@ -34,101 +33,58 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// repo is a temporary repository driven by the test.
-type repo struct {
-	t   *testing.T
-	dir string
-}
-
-func newRepo(t *testing.T) *repo {
-	t.Helper()
-	r := &repo{t: t, dir: t.TempDir()}
-	r.git("init", "--quiet", "--initial-branch=main")
-	r.git("config", "commit.gpgsign", "false")
-	return r
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *repo) write(path, content string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *repo) commit(msg string) string {
-	r.t.Helper()
-	r.git("add", "-A")
-	r.git("commit", "--quiet", "--allow-empty", "-m", msg)
-	return r.git("rev-parse", "HEAD")
-}
-
 func TestReadFile(t *testing.T) {
 	ctx := context.Background()
-	r := newRepo(t)
-	r.write("README.md", "hello\n")
-	first := r.commit("first")
-	r.write("server/mcp-surface.json", `{"tools":[]}`+"\n")
-	second := r.commit("snapshot")
-	r.write("server/mcp-surface.json", `{"tools":["changed in the work tree"]}`+"\n")
+	r := gittest.New(t)
+	r.Write("README.md", []byte("hello\n"))
+	first := r.Commit("first")
+	r.Write("server/mcp-surface.json", []byte(`{"tools":[]}`+"\n"))
+	second := r.Commit("snapshot")
+	r.Write("server/mcp-surface.json", []byte(`{"tools":["changed in the work tree"]}`+"\n"))
 
-	got, err := ReadFile(ctx, r.dir, second, "server/mcp-surface.json")
+	got, err := ReadFile(ctx, r.Dir, second, "server/mcp-surface.json")
 	if err != nil || string(got) != `{"tools":[]}`+"\n" {
 		t.Fatalf("ReadFile = %q, %v", got, err)
 	}
 	// Relative to a subdirectory of the work tree.
-	got, err = ReadFile(ctx, filepath.Join(r.dir, "server"), "HEAD", "mcp-surface.json")
+	got, err = ReadFile(ctx, filepath.Join(r.Dir, "server"), "HEAD", "mcp-surface.json")
 	if err != nil || string(got) != `{"tools":[]}`+"\n" {
 		t.Fatalf("ReadFile from a subdirectory = %q, %v", got, err)
 	}
-	got, err = ReadFile(ctx, filepath.Join(r.dir, "server"), "main", "../README.md")
+	got, err = ReadFile(ctx, filepath.Join(r.Dir, "server"), "main", "../README.md")
 	if err != nil || string(got) != "hello\n" {
 		t.Fatalf("ReadFile ../README.md = %q, %v", got, err)
 	}
 
-	_, err = ReadFile(ctx, r.dir, first, "server/mcp-surface.json")
+	_, err = ReadFile(ctx, r.Dir, first, "server/mcp-surface.json")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || !errors.Is(err, fs.ErrNotExist) || nf.Rev != first {
 		t.Errorf("missing path: err = %v", err)
 	}
-	if ok, err := FileExists(ctx, r.dir, first, "server/mcp-surface.json"); ok || err != nil {
+	if ok, err := FileExists(ctx, r.Dir, first, "server/mcp-surface.json"); ok || err != nil {
 		t.Errorf("FileExists(first) = %v, %v", ok, err)
 	}
-	if ok, err := FileExists(ctx, r.dir, second, "server/mcp-surface.json"); !ok || err != nil {
+	if ok, err := FileExists(ctx, r.Dir, second, "server/mcp-surface.json"); !ok || err != nil {
 		t.Errorf("FileExists(second) = %v, %v", ok, err)
 	}
 
-	_, err = ReadFile(ctx, r.dir, "no-such-branch", "README.md")
+	_, err = ReadFile(ctx, r.Dir, "no-such-branch", "README.md")
 	if !errors.Is(err, ErrUnknownRevision) || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("unknown revision: err = %v", err)
 	}
-	_, err = ReadFile(ctx, r.dir, strings.Repeat("0", 40), "README.md")
+	_, err = ReadFile(ctx, r.Dir, strings.Repeat("0", 40), "README.md")
 	if !errors.Is(err, ErrUnknownRevision) {
 		t.Errorf("absent commit: err = %v", err)
 	}
-	if _, err := ReadFile(ctx, r.dir, "HEAD", "server"); err == nil || errors.Is(err, fs.ErrNotExist) {
+	if _, err := ReadFile(ctx, r.Dir, "HEAD", "server"); err == nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("directory: err = %v", err)
 	}
 	for _, rev := range []string{"--output=x", "HEAD:README.md", ""} {
-		if _, err := ReadFile(ctx, r.dir, rev, "README.md"); err == nil || errors.Is(err, ErrUnknownRevision) {
+		if _, err := ReadFile(ctx, r.Dir, rev, "README.md"); err == nil || errors.Is(err, ErrUnknownRevision) {
 			t.Errorf("rev %q: err = %v", rev, err)
 		}
 	}
-	if _, err := ReadFile(ctx, r.dir, "HEAD", "/etc/passwd"); err == nil {
+	if _, err := ReadFile(ctx, r.Dir, "HEAD", "/etc/passwd"); err == nil {
 		t.Error("absolute path accepted")
 	}
 
@@ -143,59 +99,59 @@ func TestReadFile(t *testing.T) {
 
 func TestResolveAndMergeBase(t *testing.T) {
 	ctx := context.Background()
-	r := newRepo(t)
-	r.write("a.txt", "a\n")
-	root := r.commit("root")
-	r.git("switch", "--quiet", "-c", "feature")
-	r.write("a.txt", "a\nfeature\n")
-	feat := r.commit("feature")
-	r.git("switch", "--quiet", "main")
-	r.write("b.txt", "b\n")
-	mainTip := r.commit("main moves on")
+	r := gittest.New(t)
+	r.Write("a.txt", []byte("a\n"))
+	root := r.Commit("root")
+	r.Git("switch", "--quiet", "-c", "feature")
+	r.Write("a.txt", []byte("a\nfeature\n"))
+	feat := r.Commit("feature")
+	r.Git("switch", "--quiet", "main")
+	r.Write("b.txt", []byte("b\n"))
+	mainTip := r.Commit("main moves on")
 
-	if got, err := ResolveCommit(ctx, r.dir, "feature"); err != nil || got != feat {
+	if got, err := ResolveCommit(ctx, r.Dir, "feature"); err != nil || got != feat {
 		t.Errorf("ResolveCommit(feature) = %q, %v", got, err)
 	}
-	if got, err := ResolveCommit(ctx, r.dir, "HEAD~1"); err != nil || got != root {
+	if got, err := ResolveCommit(ctx, r.Dir, "HEAD~1"); err != nil || got != root {
 		t.Errorf("ResolveCommit(HEAD~1) = %q, %v", got, err)
 	}
-	if got, err := MergeBase(ctx, r.dir, mainTip, "feature"); err != nil || got != root {
+	if got, err := MergeBase(ctx, r.Dir, mainTip, "feature"); err != nil || got != root {
 		t.Errorf("MergeBase = %q, %v", got, err)
 	}
-	r.git("switch", "--quiet", "--orphan", "unrelated")
-	r.write("c.txt", "c\n")
-	r.commit("unrelated")
-	if _, err := MergeBase(ctx, r.dir, "main", "unrelated"); !errors.Is(err, ErrNoMergeBase) {
+	r.Git("switch", "--quiet", "--orphan", "unrelated")
+	r.Write("c.txt", []byte("c\n"))
+	r.Commit("unrelated")
+	if _, err := MergeBase(ctx, r.Dir, "main", "unrelated"); !errors.Is(err, ErrNoMergeBase) {
 		t.Errorf("MergeBase(unrelated) err = %v", err)
 	}
-	if top, err := TopLevel(ctx, r.dir); err != nil || top == "" {
+	if top, err := TopLevel(ctx, r.Dir); err != nil || top == "" {
 		t.Errorf("TopLevel = %q, %v", top, err)
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ResolveCommit(cctx, r.dir, "main"); !errors.Is(err, context.Canceled) {
+	if _, err := ResolveCommit(cctx, r.Dir, "main"); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
 
-func worktreeCount(t *testing.T, r *repo) int {
+func worktreeCount(t *testing.T, r *gittest.Repo) int {
 	t.Helper()
-	return strings.Count(r.git("worktree", "list", "--porcelain"), "worktree ")
+	return strings.Count(r.Git("worktree", "list", "--porcelain"), "worktree ")
 }
 
 func TestWorktreeRemovedAfterCallerFails(t *testing.T) {
 	ctx := context.Background()
-	r := newRepo(t)
-	r.write("server/main.go", "package main // v1\n")
-	base := r.commit("v1")
-	r.write("server/main.go", "package main // v2\n")
-	r.commit("v2")
+	r := gittest.New(t)
+	r.Write("server/main.go", []byte("package main // v1\n"))
+	base := r.Commit("v1")
+	r.Write("server/main.go", []byte("package main // v2\n"))
+	r.Commit("v2")
 
 	var seen string
 	errBuild := errors.New("build failed")
 	work := func() (err error) {
-		dir, cleanup, err := Worktree(ctx, r.dir, base)
+		dir, cleanup, err := Worktree(ctx, r.Dir, base)
 		if err != nil {
 			return err
 		}
@@ -226,18 +182,18 @@ func TestWorktreeRemovedAfterCallerFails(t *testing.T) {
 		t.Errorf("%d worktrees after cleanup, want 1", n)
 	}
 	// The main work tree is untouched.
-	if b, _ := os.ReadFile(filepath.Join(r.dir, "server", "main.go")); string(b) != "package main // v2\n" {
+	if b, _ := os.ReadFile(filepath.Join(r.Dir, "server", "main.go")); string(b) != "package main // v2\n" {
 		t.Errorf("main work tree changed: %q", b)
 	}
 }
 
 func TestWorktreeCleanupAfterPanicCancelAndTwice(t *testing.T) {
-	r := newRepo(t)
-	r.write("x", "x\n")
-	r.commit("x")
+	r := gittest.New(t)
+	r.Write("x", []byte("x\n"))
+	r.Commit("x")
 
 	ctx, cancel := context.WithCancel(context.Background())
-	dir, cleanup, err := Worktree(ctx, r.dir, "HEAD")
+	dir, cleanup, err := Worktree(ctx, r.Dir, "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,13 +214,13 @@ func TestWorktreeCleanupAfterPanicCancelAndTwice(t *testing.T) {
 	}
 
 	// A revision that does not exist: error, nothing created, cleanup safe.
-	dir, cleanup, err = Worktree(context.Background(), r.dir, "nope")
+	dir, cleanup, err = Worktree(context.Background(), r.Dir, "nope")
 	if !errors.Is(err, ErrUnknownRevision) || dir != "" || cleanup == nil || cleanup() != nil {
 		t.Errorf("Worktree(nope) = %q, %v", dir, err)
 	}
 
 	// Removed even when the caller deleted files or left junk in it.
-	dir, cleanup, err = Worktree(context.Background(), r.dir, "HEAD")
+	dir, cleanup, err = Worktree(context.Background(), r.Dir, "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,14 +235,14 @@ func TestWorktreeCleanupAfterPanicCancelAndTwice(t *testing.T) {
 }
 
 func TestTrackedFiles(t *testing.T) {
-	r := newRepo(t)
-	r.write("a.go", "")
-	r.write("dir/with space.txt", "")
-	r.write("dir/ünï\tcode.ts", "")
-	r.write("untracked-later", "")
-	r.commit("files")
-	r.write("new-untracked", "")
-	got, err := TrackedFiles(context.Background(), r.dir)
+	r := gittest.New(t)
+	r.Write("a.go", []byte(""))
+	r.Write("dir/with space.txt", []byte(""))
+	r.Write("dir/ünï\tcode.ts", []byte(""))
+	r.Write("untracked-later", []byte(""))
+	r.Commit("files")
+	r.Write("new-untracked", []byte(""))
+	got, err := TrackedFiles(context.Background(), r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +250,7 @@ func TestTrackedFiles(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("TrackedFiles (-want +got):\n%s", diff)
 	}
-	sub, err := TrackedFiles(context.Background(), filepath.Join(r.dir, "dir"))
+	sub, err := TrackedFiles(context.Background(), filepath.Join(r.Dir, "dir"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,35 +269,35 @@ func numbered(n int, tag string) string {
 
 func TestChangedLines(t *testing.T) {
 	ctx := context.Background()
-	r := newRepo(t)
-	r.write("tools.go", numbered(10, "base"))
-	r.write("gone.go", "package gone\n")
-	r.write("old/name.go", numbered(20, "moved"))
-	r.write("main-only.go", "x\n")
-	base := r.commit("base")
+	r := gittest.New(t)
+	r.Write("tools.go", []byte(numbered(10, "base")))
+	r.Write("gone.go", []byte("package gone\n"))
+	r.Write("old/name.go", []byte(numbered(20, "moved")))
+	r.Write("main-only.go", []byte("x\n"))
+	base := r.Commit("base")
 
-	r.git("switch", "--quiet", "-c", "feature")
+	r.Git("switch", "--quiet", "-c", "feature")
 	lines := strings.SplitAfter(numbered(10, "base"), "\n")
 	lines[1] = "changed line 2\n"            // modify line 2
 	lines[4] = "changed line 5\n++ b/fake\n" // modify line 5, add a line that looks like a header
 	lines = append(lines[:8], lines[9:]...)  // delete base line 9
-	r.write("tools.go", strings.Join(lines, ""))
-	r.git("rm", "--quiet", "gone.go")
-	r.write("new/file.py", "a\nb\nc\n")
-	r.write(`we"ird name.txt`, "one\n")
-	r.git("rm", "--quiet", "old/name.go")
+	r.Write("tools.go", []byte(strings.Join(lines, "")))
+	r.Git("rm", "--quiet", "gone.go")
+	r.Write("new/file.py", []byte("a\nb\nc\n"))
+	r.Write(`we"ird name.txt`, []byte("one\n"))
+	r.Git("rm", "--quiet", "old/name.go")
 	moved := strings.SplitAfter(numbered(20, "moved"), "\n")
 	moved[14] = "edited after the move\n" // line 15
-	r.write("renamed/name.go", strings.Join(moved, ""))
-	head := r.commit("feature")
+	r.Write("renamed/name.go", []byte(strings.Join(moved, "")))
+	head := r.Commit("feature")
 
 	// The base branch moves on after the branch point: not in the PR.
-	r.git("switch", "--quiet", "main")
-	r.write("main-only.go", "x\ny\n")
-	r.write("tools.go", "main rewrote everything\n")
-	mainTip := r.commit("main moves")
+	r.Git("switch", "--quiet", "main")
+	r.Write("main-only.go", []byte("x\ny\n"))
+	r.Write("tools.go", []byte("main rewrote everything\n"))
+	mainTip := r.Commit("main moves")
 
-	got, err := ChangedLines(ctx, r.dir, mainTip, head)
+	got, err := ChangedLines(ctx, r.Dir, mainTip, head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,28 +330,28 @@ func TestChangedLines(t *testing.T) {
 
 func TestShallowCloneFetch(t *testing.T) {
 	ctx := context.Background()
-	origin := newRepo(t)
-	origin.write("mcp-surface.json", "{\"v\":1}\n")
-	base := origin.commit("base")
-	origin.write("mcp-surface.json", "{\"v\":2}\n")
-	origin.commit("head")
+	origin := gittest.New(t)
+	origin.Write("mcp-surface.json", []byte("{\"v\":1}\n"))
+	base := origin.Commit("base")
+	origin.Write("mcp-surface.json", []byte("{\"v\":2}\n"))
+	origin.Commit("head")
 
-	clone := &repo{t: t, dir: t.TempDir()}
-	clone.git("clone", "--quiet", "--depth=1", "file://"+origin.dir, ".")
-	if shallow, err := IsShallow(ctx, clone.dir); err != nil || !shallow {
+	clone := t.TempDir()
+	gittest.Run(t, clone, "clone", "--quiet", "--depth=1", "file://"+origin.Dir, ".")
+	if shallow, err := IsShallow(ctx, clone); err != nil || !shallow {
 		t.Fatalf("IsShallow = %v, %v", shallow, err)
 	}
-	if _, err := ReadFile(ctx, clone.dir, base, "mcp-surface.json"); !errors.Is(err, ErrUnknownRevision) {
+	if _, err := ReadFile(ctx, clone, base, "mcp-surface.json"); !errors.Is(err, ErrUnknownRevision) {
 		t.Fatalf("base before fetch: err = %v", err)
 	}
-	if err := Fetch(ctx, clone.dir, "origin", 1, base); err != nil {
+	if err := Fetch(ctx, clone, "origin", 1, base); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadFile(ctx, clone.dir, base, "mcp-surface.json")
+	got, err := ReadFile(ctx, clone, base, "mcp-surface.json")
 	if err != nil || string(got) != "{\"v\":1}\n" {
 		t.Fatalf("base after fetch = %q, %v", got, err)
 	}
-	if err := Fetch(ctx, clone.dir, "--upload-pack=touch pwned", 1, base); err == nil {
+	if err := Fetch(ctx, clone, "--upload-pack=touch pwned", 1, base); err == nil {
 		t.Error("option-like remote accepted")
 	}
 }
