@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
 
@@ -242,21 +242,10 @@ func TestDiffUsageErrors(t *testing.T) {
 }
 
 func TestDiffGitRef(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir := writeFiles(t, map[string]string{"mcp-surface.json": diffBase})
-	t.Chdir(dir)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", "mcp-surface.json")
-	git("commit", "-q", "-m", "base")
+	repo := gittest.New(t)
+	repo.Write("mcp-surface.json", []byte(diffBase))
+	repo.Commit("base")
+	t.Chdir(repo.Dir)
 	if err := os.WriteFile("mcp-surface.json", []byte(diffHead), 0o644); err != nil {
 		t.Fatal(err)
 	}
