@@ -270,40 +270,6 @@ func (f *actGitHub) errorJSON(w http.ResponseWriter, status int, msg string) {
 
 // ---- the repository ----
 
-// actGit runs git in dir and returns its trimmed stdout.
-func actGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	full := append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false",
-		"-c", "init.defaultBranch=main", "-c", "protocol.file.allow=always"}, args...)
-	cmd := exec.Command("git", full...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, errb.String())
-	}
-	return strings.TrimSpace(out.String())
-}
-
-// actCommit writes files (nil content removes the file) and commits them.
-func actCommit(t *testing.T, dir, msg string, files map[string][]byte) string {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if data == nil {
-			os.Remove(p)
-			continue
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	actGit(t, dir, "add", "-A")
-	actGit(t, dir, "commit", "-q", "-m", msg)
-	return actGit(t, dir, "rev-parse", "HEAD")
-}
-
 var (
 	actSnapMu sync.Mutex
 	actSnaps  = map[string][]byte{}
