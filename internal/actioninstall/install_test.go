@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 )
 
 // The runner's names and the release's, as the script maps them.
@@ -39,15 +40,6 @@ func assetName(version, goos, goarch string) string {
 		ext = "zip"
 	}
 	return fmt.Sprintf("mcp-surface_%s_%s_%s.%s", strings.TrimPrefix(version, "v"), goos, goarch, ext)
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
 }
 
 func needTools(t *testing.T, tools ...string) {
@@ -192,7 +184,7 @@ func runScript(t *testing.T, subcommand string, env map[string]string) result {
 	for k, v := range env {
 		vars[k] = v
 	}
-	script := filepath.Join(repoRoot(t), "scripts", "action-install.sh")
+	script := filepath.Join(sharedtest.Root(t), "scripts", "action-install.sh")
 	// Read here too, so that go test's cache notices an edit of the script.
 	if _, err := os.ReadFile(script); err != nil {
 		t.Fatal(err)
@@ -398,7 +390,7 @@ func TestBuildFallback(t *testing.T) {
 // template and formats of .goreleaser.yaml, and action.yml's use of the
 // script.
 func TestArchiveNames(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
+	data, err := os.ReadFile(filepath.Join(sharedtest.Root(t), ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +456,7 @@ func TestArchiveNames(t *testing.T) {
 
 	// action.yml downloads, then builds only when the download did not
 	// install.
-	act, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	act, err := os.ReadFile(filepath.Join(sharedtest.Root(t), "action.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
 )
 
 // TestActionsPinned: every third-party action in action.yml and the
@@ -13,7 +15,7 @@ import (
 // the form Dependabot updates. A tag can be moved to other code; a commit
 // cannot.
 func TestActionsPinned(t *testing.T) {
-	root := repoRoot(t)
+	root := sharedtest.Root(t)
 	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
 	files = append(files, filepath.Join(root, "action.yml"))
 	uses := regexp.MustCompile(`^\s*(?:-\s+)?uses:\s*(\S+)(.*)$`)
