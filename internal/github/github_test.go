@@ -16,17 +16,28 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/github/githubtest"
 )
 
 const testToken = "ghs_Sup3rSecretT0kenValue0123456789"
 
 var ctx = context.Background()
 
+// testClient returns a Client for the stand-in API f, which takes testToken.
+func testClient(t *testing.T, f *githubtest.Server) *Client {
+	t.Helper()
+	c, err := NewClient(Options{APIURL: f.URL(), Token: testToken, HTTPClient: f.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func TestStickyCommentCreatedThenUpdatedNeverTwice(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
 	marker := StickyMarker("")
-	f.addComment(42, "octocat", "LGTM")
+	f.AddComment(42, "octocat", "LGTM")
 
 	created, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 42, marker, "## mcp-surface\n\n2 breaking changes", "")
 	if err != nil || !created {
@@ -46,8 +57,8 @@ func TestStickyCommentCreatedThenUpdatedNeverTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var ours []*fakeComment
-	for _, cm := range f.comments[42] {
+	var ours []githubtest.Comment
+	for _, cm := range f.Comments(42) {
 		if strings.Contains(cm.Body, marker) {
 			ours = append(ours, cm)
 		}
@@ -58,13 +69,13 @@ func TestStickyCommentCreatedThenUpdatedNeverTwice(t *testing.T) {
 	if want := marker + "\n## mcp-surface\n\nNo changes to the surface."; ours[0].Body != want {
 		t.Errorf("body = %q, want %q", ours[0].Body, want)
 	}
-	if n := f.count("POST", `/repos/acme/weather-mcp/issues/42/comments`); n != 1 {
+	if n := f.Count("POST", `/repos/acme/weather-mcp/issues/42/comments`); n != 1 {
 		t.Errorf("%d comments created, want 1", n)
 	}
-	if n := f.count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n != 2 {
+	if n := f.Count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n != 2 {
 		t.Errorf("%d updates, want 2", n)
 	}
-	for _, r := range f.recordedRequests() {
+	for _, r := range f.Requests() {
 		if r.Auth != "Bearer "+testToken {
 			t.Errorf("%s %s sent without the token", r.Method, r.Path)
 		}
@@ -72,28 +83,28 @@ func TestStickyCommentCreatedThenUpdatedNeverTwice(t *testing.T) {
 }
 
 func TestStickyCommentFoundOnPageThree(t *testing.T) {
-	f := newFake(t, "/custom/prefix/", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/custom/prefix/", testToken)
+	c := testClient(t, f)
 	marker := StickyMarker("weather server")
 	for i := 0; i < 230; i++ {
 		switch i {
 		case 5:
 			// Someone quoting our marker is not us.
-			f.addComment(7, "mallory", "fake "+marker)
+			f.AddComment(7, "mallory", "fake "+marker)
 		case 17:
 			// Ours, for another server of the matrix.
-			f.addComment(7, "github-actions[bot]", StickyMarker("other")+"\nother server")
+			f.AddComment(7, "github-actions[bot]", StickyMarker("other")+"\nother server")
 		case 211:
-			f.addComment(7, "github-actions[bot]", marker+"\nold report")
+			f.AddComment(7, "github-actions[bot]", marker+"\nold report")
 		default:
-			f.addComment(7, fmt.Sprintf("user%d", i%9), fmt.Sprintf("comment %d", i))
+			f.AddComment(7, fmt.Sprintf("user%d", i%9), fmt.Sprintf("comment %d", i))
 		}
 	}
 	created, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 7, marker, "new report", "")
 	if err != nil || created {
 		t.Fatalf("created=%v err=%v", created, err)
 	}
-	cs := f.comments[7]
+	cs := f.Comments(7)
 	if got := cs[211].Body; got != marker+"\nnew report" {
 		t.Errorf("our comment on page 3 = %q", got)
 	}
@@ -103,17 +114,17 @@ func TestStickyCommentFoundOnPageThree(t *testing.T) {
 	if len(cs) != 230 {
 		t.Errorf("%d comments, want 230", len(cs))
 	}
-	if n := f.count("GET", `/repos/acme/weather-mcp/issues/7/comments`); n != 3 {
+	if n := f.Count("GET", `/repos/acme/weather-mcp/issues/7/comments`); n != 3 {
 		t.Errorf("%d list requests, want 3 (pages of 100)", n)
 	}
 }
 
 func TestStickyCommentSeveralMatchesUpdatesOldest(t *testing.T) {
-	f := newFake(t, "", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "", testToken)
+	c := testClient(t, f)
 	marker := StickyMarker("")
-	a := f.addComment(3, "github-actions[bot]", marker+"\nfirst")
-	b := f.addComment(3, "GitHub-Actions[bot]", marker+"\nsecond")
+	a := f.AddComment(3, "github-actions[bot]", marker+"\nfirst")
+	b := f.AddComment(3, "GitHub-Actions[bot]", marker+"\nsecond")
 	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 3, marker, "third", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -121,9 +132,7 @@ func TestStickyCommentSeveralMatchesUpdatesOldest(t *testing.T) {
 		t.Errorf("bodies = %q, %q; want the oldest updated, the later duplicate left alone", a.Body, b.Body)
 	}
 	// Again: the same one, whatever the order of the listing.
-	f.mu.Lock()
-	f.comments[3][0], f.comments[3][1] = f.comments[3][1], f.comments[3][0]
-	f.mu.Unlock()
+	f.SwapComments(3, 0, 1)
 	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 3, marker, "fourth", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +140,7 @@ func TestStickyCommentSeveralMatchesUpdatesOldest(t *testing.T) {
 		t.Errorf("bodies = %q, %q after a reordered listing", a.Body, b.Body)
 	}
 	// A configured author (a GitHub App) is matched instead of the default.
-	f.addComment(3, "mcp-surface-app[bot]", marker+"\napp")
+	f.AddComment(3, "mcp-surface-app[bot]", marker+"\napp")
 	got, err := c.FindStickyComment(ctx, "acme", "weather-mcp", 3, marker, "mcp-surface-app[bot]")
 	if err != nil || got == nil || got.Body != marker+"\napp" {
 		t.Errorf("FindStickyComment(app) = %+v, %v", got, err)
@@ -142,12 +151,12 @@ func TestStickyCommentSeveralMatchesUpdatesOldest(t *testing.T) {
 // (another server's report quoting a hostile description, a marker in a
 // code block, a reply quoting ours) is not that marker's sticky comment.
 func TestStickyCommentMarkerOnlyOnFirstLine(t *testing.T) {
-	f := newFake(t, "", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "", testToken)
+	c := testClient(t, f)
 	alpha, beta := StickyMarker("alpha"), StickyMarker("beta")
-	quoting := f.addComment(4, "github-actions[bot]", beta+"\n```\n"+alpha+"\n```")
-	indented := f.addComment(4, "github-actions[bot]", " \n"+alpha+"\nnot first")
-	inline := f.addComment(4, "github-actions[bot]", "see "+alpha)
+	quoting := f.AddComment(4, "github-actions[bot]", beta+"\n```\n"+alpha+"\n```")
+	indented := f.AddComment(4, "github-actions[bot]", " \n"+alpha+"\nnot first")
+	inline := f.AddComment(4, "github-actions[bot]", "see "+alpha)
 	got, err := c.FindStickyComment(ctx, "acme", "weather-mcp", 4, alpha, "")
 	if err != nil || got != nil {
 		t.Fatalf("FindStickyComment(alpha) = %+v, %v; want none", got, err)
@@ -161,11 +170,11 @@ func TestStickyCommentMarkerOnlyOnFirstLine(t *testing.T) {
 	}
 	// The comment just created is found again: its first line is the
 	// marker, and a body edited in GitHub's editor ends lines with \r\n.
-	cs := f.comments[4]
+	cs := f.Comments(4)
 	if got := cs[len(cs)-1].Body; got != alpha+"\nalpha's report" {
 		t.Errorf("created body = %q", got)
 	}
-	cs[len(cs)-1].Body = alpha + "\r\nedited by hand"
+	f.SetCommentBody(cs[len(cs)-1].ID, alpha+"\r\nedited by hand")
 	got, err = c.FindStickyComment(ctx, "acme", "weather-mcp", 4, alpha, "")
 	if err != nil || got == nil || got.ID != cs[len(cs)-1].ID {
 		t.Errorf("FindStickyComment after a CRLF edit = %+v, %v", got, err)
@@ -180,8 +189,8 @@ func TestStickyCommentMarkerOnlyOnFirstLine(t *testing.T) {
 }
 
 func TestStickyCommentRefusesBadArguments(t *testing.T) {
-	f := newFake(t, "", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "", testToken)
+	c := testClient(t, f)
 	for _, pr := range []int{0, -1} {
 		if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", pr, StickyMarker(""), "x", ""); err == nil {
 			t.Errorf("pr %d accepted", pr)
@@ -193,20 +202,20 @@ func TestStickyCommentRefusesBadArguments(t *testing.T) {
 	if _, err := c.UpsertStickyComment(ctx, "acme/x", "weather-mcp", 1, StickyMarker(""), "x", ""); err == nil {
 		t.Error("bad owner accepted")
 	}
-	if n := len(f.recordedRequests()); n != 0 {
+	if n := len(f.Requests()); n != 0 {
 		t.Errorf("%d requests made for refused arguments", n)
 	}
 }
 
 func TestStickyCommentBodyBounded(t *testing.T) {
-	f := newFake(t, "", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "", testToken)
+	c := testClient(t, f)
 	marker := StickyMarker("")
 	body := "## report\n```\n" + strings.Repeat("tool ☃ changed\n", 10000)
 	if _, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 9, marker, body, ""); err != nil {
 		t.Fatal(err)
 	}
-	got := f.comments[9][0].Body
+	got := f.Comments(9)[0].Body
 	if len(got) > MaxCommentBytes || !strings.HasPrefix(got, marker) || !strings.HasSuffix(got, commentTruncatedNote) {
 		t.Errorf("len %d, prefix %q, suffix %q", len(got), got[:40], got[len(got)-40:])
 	}
@@ -216,12 +225,12 @@ func TestStickyCommentBodyBounded(t *testing.T) {
 }
 
 func TestForbiddenOnForkIsHelpfulPublishError(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
-	f.failOn("POST /repos/acme/weather-mcp/issues/\\d+/comments", failure{
-		status:  http.StatusForbidden,
-		message: "Resource not accessible by integration",
-		docURL:  "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
+	f.FailOn("POST /repos/acme/weather-mcp/issues/\\d+/comments", githubtest.Failure{
+		Status:  http.StatusForbidden,
+		Message: "Resource not accessible by integration",
+		DocURL:  "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
 	})
 	_, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 42, StickyMarker(""), "report", "")
 	var pe *PublishError
@@ -239,17 +248,17 @@ func TestForbiddenOnForkIsHelpfulPublishError(t *testing.T) {
 }
 
 func TestRateLimitsClassified(t *testing.T) {
-	for name, fl := range map[string]failure{
-		"primary": {status: 403, message: "API rate limit exceeded", header: map[string]string{
+	for name, fl := range map[string]githubtest.Failure{
+		"primary": {Status: 403, Message: "API rate limit exceeded", Header: map[string]string{
 			"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1893456000"}},
-		"secondary": {status: 403, message: "You have exceeded a secondary rate limit", header: map[string]string{"Retry-After": "30"},
-			docURL: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"},
-		"429": {status: 429, message: "Too Many Requests"},
+		"secondary": {Status: 403, Message: "You have exceeded a secondary rate limit", Header: map[string]string{"Retry-After": "30"},
+			DocURL: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"},
+		"429": {Status: 429, Message: "Too Many Requests"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newFake(t, "", testToken)
-			c := f.client(t)
-			f.failOn("POST /repos/acme/weather-mcp/issues/\\d+/comments", fl)
+			f := githubtest.New(t, "", testToken)
+			c := testClient(t, f)
+			f.FailOn("POST /repos/acme/weather-mcp/issues/\\d+/comments", fl)
 			_, err := c.UpsertStickyComment(ctx, "acme", "weather-mcp", 1, StickyMarker(""), "x", "")
 			var pe *PublishError
 			if !errors.As(err, &pe) || pe.Kind != KindRateLimited {
@@ -285,14 +294,14 @@ func gunzipBase64(t *testing.T, s string) []byte {
 const testSARIF = `{"version":"2.1.0","$schema":"https://json.schemastore.org/sarif-2.1.0.json","runs":[{"tool":{"driver":{"name":"mcp-surface"}},"results":[]}]}`
 
 func TestUploadSARIF(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
 	sha := strings.Repeat("c", 40)
 	id, err := c.UploadSARIF(ctx, "acme", "weather-mcp", "refs/pull/42/merge", sha, []byte(testSARIF))
 	if err != nil || id != "47177e22-5596-11eb-80a1-c1e54ef945c6" {
 		t.Fatalf("UploadSARIF = %q, %v", id, err)
 	}
-	got := f.sarifs[0].Body
+	got := f.SARIFs()[0]
 	if got["commit_sha"] != sha || got["ref"] != "refs/pull/42/merge" {
 		t.Errorf("upload = %v", got)
 	}
@@ -302,7 +311,7 @@ func TestUploadSARIF(t *testing.T) {
 
 	// Anything but 202 is an error, even a 2xx.
 	for _, status := range []int{http.StatusOK, http.StatusCreated} {
-		f.sarifStatus = status
+		f.SetSARIFStatus(status)
 		_, err := c.UploadSARIF(ctx, "acme", "weather-mcp", "refs/pull/42/merge", sha, []byte(testSARIF))
 		var pe *PublishError
 		if !errors.As(err, &pe) || pe.Kind != KindUnexpected || pe.Status != status {
@@ -310,25 +319,25 @@ func TestUploadSARIF(t *testing.T) {
 		}
 	}
 
-	f.failOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", failure{status: 404, message: "Advanced Security must be enabled for this repository to use code scanning."})
+	f.FailOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", githubtest.Failure{Status: 404, Message: "Advanced Security must be enabled for this repository to use code scanning."})
 	_, err = c.UploadSARIF(ctx, "acme", "weather-mcp", "refs/pull/42/merge", sha, []byte(testSARIF))
 	var pe *PublishError
 	if !errors.As(err, &pe) || pe.Kind != KindNotFound || !strings.Contains(err.Error(), "code scanning is not enabled") || !strings.Contains(err.Error(), "upload-sarif: false") {
 		t.Errorf("404: err = %v", err)
 	}
 
-	f.failOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", failure{status: 403, message: "Advanced Security must be enabled for this repository to use code scanning."})
+	f.FailOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", githubtest.Failure{Status: 403, Message: "Advanced Security must be enabled for this repository to use code scanning."})
 	_, err = c.UploadSARIF(ctx, "acme", "weather-mcp", "refs/pull/42/merge", sha, []byte(testSARIF))
 	if !errors.As(err, &pe) || pe.Kind != KindForbidden || !strings.Contains(err.Error(), "code scanning is not enabled") {
 		t.Errorf("403 without Advanced Security: err = %v", err)
 	}
-	f.failOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", failure{status: 403, message: "Resource not accessible by integration"})
+	f.FailOn("POST /repos/acme/weather-mcp/code-scanning/sarifs", githubtest.Failure{Status: 403, Message: "Resource not accessible by integration"})
 	_, err = c.UploadSARIF(ctx, "acme", "weather-mcp", "refs/pull/42/merge", sha, []byte(testSARIF))
 	if !errors.As(err, &pe) || pe.Kind != KindForbidden || !strings.Contains(err.Error(), "security-events: write") {
 		t.Errorf("403 from a fork: err = %v", err)
 	}
 
-	before := len(f.recordedRequests())
+	before := len(f.Requests())
 	for _, bad := range []struct{ ref, sha, sarif string }{
 		{"main", sha, testSARIF},
 		{"refs/heads/main", "abc", testSARIF},
@@ -340,7 +349,7 @@ func TestUploadSARIF(t *testing.T) {
 			t.Errorf("accepted %+v", bad)
 		}
 	}
-	if len(f.recordedRequests()) != before {
+	if len(f.Requests()) != before {
 		t.Error("invalid uploads reached the API")
 	}
 }
@@ -351,15 +360,15 @@ type lineSet map[string]map[int]bool
 func (l lineSet) Contains(p string, n int) bool { return l[p][n] }
 
 func TestCreateReviewKeepsCommentsInsideTheDiff(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
 	head := strings.Repeat("d", 40)
 	allowed := lineSet{"src/tools.ts": {10: true, 11: true, 12: true, 40: true}, "server.py": {3: true}}
 	// An earlier review already commented on key k-old at src/tools.ts:40.
-	f.reviewComments[5] = []map[string]any{
+	f.SetReviewComments(5, []map[string]any{
 		{"id": 1, "path": "src/tools.ts", "line": 40, "body": "old\n\n" + keyMarker("k-old"), "user": map[string]any{"login": "github-actions[bot]"}},
 		{"id": 2, "path": "server.py", "line": 3, "body": keyMarker("k-py"), "user": map[string]any{"login": "someone-else"}},
-	}
+	})
 	comments := []ReviewComment{
 		{Path: "src/tools.ts", Line: 12, StartLine: 10, Body: "tool `search` removed", Key: "k1"},
 		{Path: "src/tools.ts", Line: 99, Body: "outside the diff", Key: "k2"},
@@ -378,10 +387,10 @@ func TestCreateReviewKeepsCommentsInsideTheDiff(t *testing.T) {
 	if diff := cmp.Diff(want, res); diff != "" || res.ReviewID == 0 {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
-	if len(f.reviews) != 1 {
-		t.Fatalf("%d reviews, want 1", len(f.reviews))
+	if len(f.Reviews()) != 1 {
+		t.Fatalf("%d reviews, want 1", len(f.Reviews()))
 	}
-	rv := f.reviews[0].Body
+	rv := f.Reviews()[0].Body
 	if rv["commit_id"] != head || rv["event"] != "COMMENT" {
 		t.Errorf("review = %v", rv)
 	}
@@ -416,12 +425,12 @@ func TestCreateReviewKeepsCommentsInsideTheDiff(t *testing.T) {
 	}
 
 	// Nothing inside the diff: no request at all.
-	n := len(f.recordedRequests())
+	n := len(f.Requests())
 	res, err = c.CreateReview(ctx, "acme", "weather-mcp", 5, head, comments[1:3], ReviewOptions{Allowed: allowed})
 	if err != nil || res.ReviewID != 0 || res.Posted != 0 || res.OutsideDiff != 2 {
 		t.Errorf("outside only: %+v, %v", res, err)
 	}
-	if len(f.recordedRequests()) != n {
+	if len(f.Requests()) != n {
 		t.Error("a request was made with nothing to post")
 	}
 	if _, err := c.CreateReview(ctx, "acme", "weather-mcp", 5, head, comments, ReviewOptions{}); err == nil {
@@ -430,9 +439,9 @@ func TestCreateReviewKeepsCommentsInsideTheDiff(t *testing.T) {
 }
 
 func TestCreateReviewRejectedIsPublishError(t *testing.T) {
-	f := newFake(t, "", testToken)
-	c := f.client(t)
-	f.failOn("POST /repos/acme/weather-mcp/pulls/5/reviews", failure{status: 422, message: "Unprocessable Entity: Line could not be resolved"})
+	f := githubtest.New(t, "", testToken)
+	c := testClient(t, f)
+	f.FailOn("POST /repos/acme/weather-mcp/pulls/5/reviews", githubtest.Failure{Status: 422, Message: "Unprocessable Entity: Line could not be resolved"})
 	_, err := c.CreateReview(ctx, "acme", "weather-mcp", 5, strings.Repeat("d", 40),
 		[]ReviewComment{{Path: "a.go", Line: 1, Body: "x"}}, ReviewOptions{Allowed: lineSet{"a.go": {1: true}}})
 	var pe *PublishError
@@ -442,15 +451,15 @@ func TestCreateReviewRejectedIsPublishError(t *testing.T) {
 }
 
 func TestFindPullRequestForSHAFromFork(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
 	head := strings.Repeat("e", 40)
 	for n := 1; n <= 150; n++ {
-		f.addPull(n, "open", fmt.Sprintf("%040x", n), "acme/weather-mcp", fmt.Sprintf("b%d", n))
+		f.AddPull(githubtest.Pull{Number: n, State: "open", HeadSHA: fmt.Sprintf("%040x", n), HeadRepo: "acme/weather-mcp", HeadRef: fmt.Sprintf("b%d", n)})
 	}
 	// The fork's PR is old: on the second page of open PRs.
-	f.addPull(17, "open", head, "contributor/weather-mcp", "forecast")
-	f.addPull(151, "closed", head, "contributor/weather-mcp", "forecast")
+	f.AddPull(githubtest.Pull{Number: 17, State: "open", HeadSHA: head, HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
+	f.AddPull(githubtest.Pull{Number: 151, State: "closed", HeadSHA: head, HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 
 	pr, err := c.FindPullRequestForSHA(ctx, "acme", "weather-mcp", head)
 	if err != nil {
@@ -459,20 +468,20 @@ func TestFindPullRequestForSHAFromFork(t *testing.T) {
 	if pr.Number != 17 || pr.HeadSHA != head || !pr.Fork || pr.HeadRepo != "contributor/weather-mcp" {
 		t.Errorf("pr = %+v", pr)
 	}
-	if f.count("GET", `/repos/acme/weather-mcp/commits/`+head+`/pulls`) != 1 || f.count("GET", `/repos/acme/weather-mcp/pulls`) != 2 ||
-		f.count("GET", `/repos/acme/weather-mcp/pulls/17`) != 1 {
-		t.Errorf("requests: %+v", f.recordedRequests())
+	if f.Count("GET", `/repos/acme/weather-mcp/commits/`+head+`/pulls`) != 1 || f.Count("GET", `/repos/acme/weather-mcp/pulls`) != 2 ||
+		f.Count("GET", `/repos/acme/weather-mcp/pulls/17`) != 1 {
+		t.Errorf("requests: %+v", f.Requests())
 	}
 
 	// The commit endpoint knows nothing of fork commits: 422 → fallback.
-	f.commitStatus = 422
+	f.SetCommitStatus(422)
 	if pr, err := c.FindPullRequestForSHA(ctx, "acme", "weather-mcp", head); err != nil || pr.Number != 17 {
 		t.Errorf("after 422: %+v, %v", pr, err)
 	}
-	f.commitStatus = 0
+	f.SetCommitStatus(0)
 
 	// Two open PRs with the same head: ambiguous unless told apart.
-	f.addPull(160, "open", head, "contributor/weather-mcp", "forecast-2")
+	f.AddPull(githubtest.Pull{Number: 160, State: "open", HeadSHA: head, HeadRepo: "contributor/weather-mcp", HeadRef: "forecast-2"})
 	if _, err := c.FindPullRequestForSHA(ctx, "acme", "weather-mcp", head); !errors.Is(err, ErrAmbiguousPullRequest) || !strings.Contains(err.Error(), "#160, #17") {
 		t.Errorf("ambiguous: err = %v", err)
 	}
@@ -486,13 +495,13 @@ func TestFindPullRequestForSHAFromFork(t *testing.T) {
 
 	// Associated through the commit endpoint (same-repository PR).
 	same := strings.Repeat("a", 40)
-	f.addPull(200, "open", same, "acme/weather-mcp", "rename")
-	f.commitPulls[same] = []int{200}
-	listsBefore := f.count("GET", `/repos/acme/weather-mcp/pulls`)
+	f.AddPull(githubtest.Pull{Number: 200, State: "open", HeadSHA: same, HeadRepo: "acme/weather-mcp", HeadRef: "rename"})
+	f.SetCommitPulls(same, 200)
+	listsBefore := f.Count("GET", `/repos/acme/weather-mcp/pulls`)
 	if pr, err := c.FindPullRequestForSHA(ctx, "acme", "weather-mcp", same); err != nil || pr.Number != 200 || pr.Fork {
 		t.Errorf("associated: %+v, %v", pr, err)
 	}
-	if f.count("GET", `/repos/acme/weather-mcp/pulls`) != listsBefore {
+	if f.Count("GET", `/repos/acme/weather-mcp/pulls`) != listsBefore {
 		t.Error("listed open PRs although the commit endpoint answered")
 	}
 }
@@ -533,9 +542,9 @@ func TestBundleRoundTripAndVerify(t *testing.T) {
 		t.Error(err)
 	}
 
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
-	f.addPull(17, "open", strings.Repeat("e", 40), "contributor/weather-mcp", "forecast")
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
+	f.AddPull(githubtest.Pull{Number: 17, State: "open", HeadSHA: strings.Repeat("e", 40), HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 	exp := Expected{Repository: "acme/weather-mcp", HeadSHA: strings.Repeat("e", 40)}
 	pr, err := got.Verify(ctx, c, exp)
 	if err != nil || pr.Number != 17 {
@@ -551,11 +560,11 @@ func TestBundleRoundTripAndVerify(t *testing.T) {
 		}
 	}
 	// The PR moved on since the analysis.
-	f.addPull(17, "open", strings.Repeat("7", 40), "contributor/weather-mcp", "forecast")
+	f.AddPull(githubtest.Pull{Number: 17, State: "open", HeadSHA: strings.Repeat("7", 40), HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 	if _, err := got.Verify(ctx, c, exp); !errors.Is(err, ErrBundleMismatch) || !strings.Contains(err.Error(), "head is now") {
 		t.Errorf("moved: err = %v", err)
 	}
-	f.addPull(17, "closed", strings.Repeat("e", 40), "contributor/weather-mcp", "forecast")
+	f.AddPull(githubtest.Pull{Number: 17, State: "closed", HeadSHA: strings.Repeat("e", 40), HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 	if _, err := got.Verify(ctx, c, exp); !errors.Is(err, ErrBundleMismatch) {
 		t.Errorf("closed: err = %v", err)
 	}
@@ -648,8 +657,8 @@ func (zeroReader) Read(p []byte) (int, error) {
 // that echoes the Authorization header back in its error messages, and
 // logs each error the way the CLI does.
 func TestTokenNeverInErrorsOrLogs(t *testing.T) {
-	f := newFake(t, "/api/v3", testToken)
-	c := f.client(t)
+	f := githubtest.New(t, "/api/v3", testToken)
+	c := testClient(t, f)
 	for _, p := range []string{
 		"GET /repos/acme/weather-mcp/issues/\\d+/comments",
 		"POST /repos/acme/weather-mcp/pulls/\\d+/reviews",
@@ -658,7 +667,7 @@ func TestTokenNeverInErrorsOrLogs(t *testing.T) {
 		"GET /repos/acme/weather-mcp/pulls",
 		"GET /repos/acme/weather-mcp/commits/[0-9a-f]+/pulls",
 	} {
-		f.failOn(p, failure{status: 403, message: "denied for $AUTH"})
+		f.FailOn(p, githubtest.Failure{Status: 403, Message: "denied for $AUTH"})
 	}
 	sha := strings.Repeat("e", 40)
 	var errs []error

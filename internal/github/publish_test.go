@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/github/githubtest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -68,33 +69,33 @@ func TestPublisherCommentModes(t *testing.T) {
 		{name: "never", mode: CommentNever, r: findings, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, "/api/v3", testToken)
+			f := githubtest.New(t, "/api/v3", testToken)
 			p := publication(t, tc.r)
 			if tc.unchanged != "" {
 				p.Unchanged = []byte(tc.unchanged)
 			}
 			if tc.existing {
-				f.addComment(17, DefaultCommentAuthor, report.Marker(report.MarkerKey(p.Report, p.Options))+"\nold")
+				f.AddComment(17, DefaultCommentAuthor, report.Marker(report.MarkerKey(p.Report, p.Options))+"\nold")
 			}
 			var rec recorder
-			NewPublisher(rec.options(PublisherOptions{Client: f.client(t), Repository: "acme/weather-mcp", Comment: tc.mode})).Publish(ctx, p, prTarget)
-			if got := len(f.comments[17]); got != tc.want {
+			NewPublisher(rec.options(PublisherOptions{Client: testClient(t, f), Repository: "acme/weather-mcp", Comment: tc.mode})).Publish(ctx, p, prTarget)
+			if got := len(f.Comments(17)); got != tc.want {
 				t.Errorf("%d comments, want %d", got, tc.want)
 			}
-			if tc.want == 1 && strings.HasSuffix(f.comments[17][0].Body, "\nold") {
+			if tc.want == 1 && strings.HasSuffix(f.Comments(17)[0].Body, "\nold") {
 				t.Error("comment not updated")
 			}
 			if tc.want == 1 && tc.unchanged != "" {
-				oneLine := strings.HasSuffix(f.comments[17][0].Body, "\n"+tc.unchanged)
+				oneLine := strings.HasSuffix(f.Comments(17)[0].Body, "\n"+tc.unchanged)
 				if news := tc.r == findings; oneLine == news {
-					t.Errorf("body %q: the one-line comment is for a report without news only", f.comments[17][0].Body)
+					t.Errorf("body %q: the one-line comment is for a report without news only", f.Comments(17)[0].Body)
 				}
 			}
 			if tc.log != "" && !strings.Contains(strings.Join(rec.logs, "\n"), tc.log) {
 				t.Errorf("log %q, want a line with %q", rec.logs, tc.log)
 			}
-			if tc.mode == CommentNever && len(f.recordedRequests()) != 0 {
-				t.Errorf("never: %d requests", len(f.recordedRequests()))
+			if tc.mode == CommentNever && len(f.Requests()) != 0 {
+				t.Errorf("never: %d requests", len(f.Requests()))
 			}
 			if len(rec.warnings) != 0 {
 				t.Errorf("warnings: %q", rec.warnings)
@@ -104,18 +105,18 @@ func TestPublisherCommentModes(t *testing.T) {
 }
 
 func TestPublisherReviewAndSARIF(t *testing.T) {
-	f := newFake(t, "", testToken)
+	f := githubtest.New(t, "", testToken)
 	var rec recorder
 	pb := NewPublisher(rec.options(PublisherOptions{
-		Client: f.client(t), Repository: "acme/weather-mcp", Comment: CommentNever, Review: true, UploadSARIF: true,
+		Client: testClient(t, f), Repository: "acme/weather-mcp", Comment: CommentNever, Review: true, UploadSARIF: true,
 	}))
 	p := publication(t, reporttest.Diff())
 	if len(p.ReviewComments) == 0 {
 		t.Fatal("the report has no review comments")
 	}
 	pb.Publish(ctx, p, prTarget)
-	if len(f.reviews) != 1 || len(f.sarifs) != 1 {
-		t.Fatalf("%d reviews, %d SARIF uploads; want one of each (warnings %q)", len(f.reviews), len(f.sarifs), rec.warnings)
+	if len(f.Reviews()) != 1 || len(f.SARIFs()) != 1 {
+		t.Fatalf("%d reviews, %d SARIF uploads; want one of each (warnings %q)", len(f.Reviews()), len(f.SARIFs()), rec.warnings)
 	}
 	if !strings.Contains(strings.Join(rec.logs, "\n"), "SARIF uploaded") {
 		t.Errorf("log: %q", rec.logs)
@@ -123,19 +124,19 @@ func TestPublisherReviewAndSARIF(t *testing.T) {
 
 	// Not a pull request: SARIF only, and without a ref a warning.
 	rec = recorder{}
-	pb = NewPublisher(rec.options(PublisherOptions{Client: f.client(t), Repository: "acme/weather-mcp", Review: true, UploadSARIF: true}))
+	pb = NewPublisher(rec.options(PublisherOptions{Client: testClient(t, f), Repository: "acme/weather-mcp", Review: true, UploadSARIF: true}))
 	pb.Publish(ctx, p, Target{Commit: prTarget.Commit})
-	if len(f.reviews) != 1 || len(f.sarifs) != 1 || len(rec.warnings) != 1 || !strings.Contains(rec.warnings[0], "no ref or commit") {
-		t.Errorf("push without ref: %d reviews, %d uploads, warnings %q", len(f.reviews), len(f.sarifs), rec.warnings)
+	if len(f.Reviews()) != 1 || len(f.SARIFs()) != 1 || len(rec.warnings) != 1 || !strings.Contains(rec.warnings[0], "no ref or commit") {
+		t.Errorf("push without ref: %d reviews, %d uploads, warnings %q", len(f.Reviews()), len(f.SARIFs()), rec.warnings)
 	}
 }
 
 func TestPublisherFailuresAreWarnings(t *testing.T) {
-	f := newFake(t, "", testToken)
-	f.failOn(`POST /repos/acme/weather-mcp/issues/17/comments`, failure{status: 403, message: "Resource not accessible by integration"})
-	f.failOn(`POST /repos/acme/weather-mcp/code-scanning/sarifs`, failure{status: 500, message: "boom"})
+	f := githubtest.New(t, "", testToken)
+	f.FailOn(`POST /repos/acme/weather-mcp/issues/17/comments`, githubtest.Failure{Status: 403, Message: "Resource not accessible by integration"})
+	f.FailOn(`POST /repos/acme/weather-mcp/code-scanning/sarifs`, githubtest.Failure{Status: 500, Message: "boom"})
 	var rec recorder
-	NewPublisher(rec.options(PublisherOptions{Client: f.client(t), Repository: "acme/weather-mcp", UploadSARIF: true})).
+	NewPublisher(rec.options(PublisherOptions{Client: testClient(t, f), Repository: "acme/weather-mcp", UploadSARIF: true})).
 		Publish(ctx, publication(t, reporttest.Diff()), prTarget)
 	if len(rec.warnings) != 2 {
 		t.Fatalf("warnings %q, want the comment's and the upload's", rec.warnings)
@@ -238,9 +239,9 @@ func TestVerifyBundle(t *testing.T) {
 		}
 		return wr
 	}
-	f := newFake(t, "", testToken)
+	f := githubtest.New(t, "", testToken)
 	var rec recorder
-	pb := NewPublisher(rec.options(PublisherOptions{Client: f.client(t), Repository: "acme/weather-mcp"}))
+	pb := NewPublisher(rec.options(PublisherOptions{Client: testClient(t, f), Repository: "acme/weather-mcp"}))
 	b := validBundle() // pull request 17 at headSHA
 
 	// Gone: no open pull request has the head.
@@ -248,7 +249,7 @@ func TestVerifyBundle(t *testing.T) {
 		t.Errorf("gone: ok %v, err %v, warnings %q", ok, err, rec.warnings)
 	}
 
-	f.addPull(17, "open", headSHA, "contributor/weather-mcp", "forecast")
+	f.AddPull(githubtest.Pull{Number: 17, State: "open", HeadSHA: headSHA, HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 	for name, wr := range map[string]*actionenv.WorkflowRunEvent{"named by the event": run(17), "found for a fork": run()} {
 		if pr, ok, err := pb.VerifyBundle(ctx, b, wr); pr != 17 || !ok || err != nil {
 			t.Errorf("%s: %d, %v, %v", name, pr, ok, err)
@@ -262,7 +263,7 @@ func TestVerifyBundle(t *testing.T) {
 
 	// The pull request moved on: a warning, a newer run publishes.
 	rec.warnings = nil
-	f.addPull(17, "open", strings.Repeat("7", 40), "contributor/weather-mcp", "forecast")
+	f.AddPull(githubtest.Pull{Number: 17, State: "open", HeadSHA: strings.Repeat("7", 40), HeadRepo: "contributor/weather-mcp", HeadRef: "forecast"})
 	if _, ok, err := pb.VerifyBundle(ctx, b, run(17)); ok || err != nil || len(rec.warnings) != 1 || !strings.HasPrefix(rec.warnings[0], "not published:") {
 		t.Errorf("moved on: ok %v, err %v, warnings %q", ok, err, rec.warnings)
 	}
