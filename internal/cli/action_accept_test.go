@@ -93,7 +93,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	}
 	comment := func(when string) string {
 		t.Helper()
-		cs := api.prComments(pr)
+		cs := api.Comments(pr)
 		if len(cs) != 1 {
 			t.Fatalf("%s: %d comments, want 1: %+v", when, len(cs), cs)
 		}
@@ -200,10 +200,10 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(body), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "surface unchanged") {
 		t.Errorf("the comment after the revert is not one line under the marker:\n%s", body)
 	}
-	if n := api.count("POST", `/repos/acme/weather-mcp/issues/9/comments`); n != 1 {
+	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/9/comments`); n != 1 {
 		t.Errorf("%d comments created, want 1 (then updated)", n)
 	}
-	if n := api.count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n < 3 {
+	if n := api.Count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n < 3 {
 		t.Errorf("%d comment updates, want one per later run that changed it", n)
 	}
 	// The summary still has the whole report.
@@ -225,7 +225,7 @@ func TestActionNoChangeNoComment(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("no change: want exit 0, got %s", res)
 	}
-	if cs := api.prComments(11); len(cs) != 0 {
+	if cs := api.Comments(11); len(cs) != 0 {
 		t.Errorf("a comment for no change: %+v", cs)
 	}
 	if !strings.Contains(res.stdout, "no earlier comment") {
@@ -261,10 +261,8 @@ func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
 	if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {
 		t.Errorf("the log does not name the lines outside the diff:\n%s", res.stdout)
 	}
-	api.mu.Lock()
-	defer api.mu.Unlock()
-	for _, r := range api.reviews {
-		if cs, _ := r["comments"].([]any); len(cs) > 0 {
+	for _, r := range api.Reviews() {
+		if cs, _ := r.Body["comments"].([]any); len(cs) > 0 {
 			t.Errorf("review comments outside the diff: %v", cs)
 		}
 	}

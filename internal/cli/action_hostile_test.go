@@ -129,7 +129,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 	// were created, and that beta's still shows beta's report.
 	check := func(when string) {
 		t.Helper()
-		cs := api.prComments(5)
+		cs := api.Comments(5)
 		if len(cs) != 2 {
 			t.Fatalf("%s: %d comments, want one per server:\n%+v", when, len(cs), cs)
 		}
@@ -148,7 +148,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 	}
 
 	job("beta")
-	if cs := api.prComments(5); len(cs) != 1 {
+	if cs := api.Comments(5); len(cs) != 1 {
 		t.Fatalf("after beta's job: %d comments, want 1", len(cs))
 	}
 	job("alpha")
@@ -160,7 +160,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 	job("alpha")
 	job("beta")
 	check("after the third run")
-	if n := api.count("POST", `/repos/acme/weather-mcp/issues/5/comments`); n != 2 {
+	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/5/comments`); n != 2 {
 		t.Errorf("%d comments created, want 2", n)
 	}
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/github"
+	"github.com/mcp-surface/mcp-surface/internal/github/githubtest"
 	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
 	"github.com/mcp-surface/mcp-surface/internal/testserver"
 )
@@ -41,231 +42,27 @@ const (
 	actToken    = "ghs_ActionTestToken0123456789abcdefXYZ"
 	actRepoName = "acme/weather-mcp"
 	actForkName = "contributor/weather-mcp"
-	actBot      = "github-actions[bot]"
 )
 
 // ---- the stand-in GitHub API ----
 
-type actRequest struct {
-	Method, Path string
-	Body         []byte
-}
-
-type actComment struct {
-	ID      int64     `json:"id"`
-	Body    string    `json:"body"`
-	User    actUser   `json:"user"`
-	Created time.Time `json:"created_at"`
-	HTMLURL string    `json:"html_url"`
-}
-
-type actUser struct {
-	Login string `json:"login"`
-}
-
-// actGitHub records every request and keeps the state publishing reads:
-// comments, pull requests, reviews, SARIF uploads. It is mounted under
-// /api/v3, as GitHub Enterprise Server's API is.
-type actGitHub struct {
-	t   *testing.T
-	srv *httptest.Server
-
-	mu       sync.Mutex
-	requests []actRequest
-	nextID   int64
-	clock    time.Time
-	comments map[int][]*actComment
-	pulls    map[int]map[string]any
-	reviews  []map[string]any
-	sarifs   []map[string]any
-	fail     map[string]int // "METHOD path-regexp" → status
-}
-
-const actAPIPrefix = "/api/v3"
-
-var (
-	actReIssueComments = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$`)
-	actReEditComment   = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$`)
-	actReReviews       = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/reviews$`)
-	actReReviewComms   = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments$`)
-	actRePull          = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)$`)
-	actRePulls         = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls$`)
-	actReCommitPulls   = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/commits/([0-9a-f]+)/pulls$`)
-	actReSarifs        = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/code-scanning/sarifs$`)
-)
+// actGitHub is the stand-in GitHub REST API the action publishes to:
+// githubtest's, mounted under /api/v3 as GitHub Enterprise Server's API is,
+// and taking actToken. It associates no commit with a pull request (422, as
+// GitHub answers for a fork's commit): the publisher must fall back to the
+// open pull requests.
+type actGitHub struct{ *githubtest.Server }
 
 func newActGitHub(t *testing.T) *actGitHub {
-	f := &actGitHub{
-		t: t, nextID: 5000, clock: time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC),
-		comments: map[int][]*actComment{}, pulls: map[int]map[string]any{}, fail: map[string]int{},
-	}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
+	api := &actGitHub{githubtest.New(t, "/api/v3", actToken)}
+	api.SetCommitStatus(http.StatusUnprocessableEntity)
+	return api
 }
 
-func (f *actGitHub) apiURL() string { return f.srv.URL + actAPIPrefix }
-
+// setPull adds or replaces pull request number: from headRepo's branch
+// feature at headSHA into main at baseSHA.
 func (f *actGitHub) setPull(number int, state, headSHA, headRepo, baseSHA string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.pulls[number] = map[string]any{
-		"number": number, "state": state,
-		"html_url": fmt.Sprintf("https://github.example/%s/pull/%d", actRepoName, number),
-		"head":     map[string]any{"sha": headSHA, "ref": "feature", "repo": map[string]any{"full_name": headRepo}},
-		"base":     map[string]any{"sha": baseSHA, "ref": "main", "repo": map[string]any{"full_name": actRepoName}},
-	}
-}
-
-func (f *actGitHub) failOn(methodPath string, status int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.fail[methodPath] = status
-}
-
-// count is the number of requests with the method whose path matches.
-func (f *actGitHub) count(method, pathRE string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	re := regexp.MustCompile("^" + pathRE + "$")
-	n := 0
-	for _, r := range f.requests {
-		if r.Method == method && re.MatchString(r.Path) {
-			n++
-		}
-	}
-	return n
-}
-
-func (f *actGitHub) requestCount() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.requests)
-}
-
-func (f *actGitHub) prComments(pr int) []actComment {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []actComment
-	for _, c := range f.comments[pr] {
-		out = append(out, *c)
-	}
-	return out
-}
-
-func (f *actGitHub) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	path, ok := strings.CutPrefix(r.URL.Path, actAPIPrefix)
-	f.requests = append(f.requests, actRequest{Method: r.Method, Path: path, Body: body})
-	if !ok {
-		f.errorJSON(w, http.StatusNotFound, "Not Found (outside the API prefix)")
-		return
-	}
-	if r.Header.Get("Authorization") != "Bearer "+actToken {
-		f.errorJSON(w, http.StatusUnauthorized, "Bad credentials")
-		return
-	}
-	for key, status := range f.fail {
-		method, pathRE, _ := strings.Cut(key, " ")
-		if method == r.Method && regexp.MustCompile("^"+pathRE+"$").MatchString(path) {
-			f.errorJSON(w, status, "Resource not accessible by integration")
-			return
-		}
-	}
-	switch {
-	case r.Method == http.MethodGet && actReIssueComments.MatchString(path):
-		n, _ := strconv.Atoi(actReIssueComments.FindStringSubmatch(path)[3])
-		list := []any{}
-		for _, c := range f.comments[n] {
-			list = append(list, c)
-		}
-		f.writeJSON(w, http.StatusOK, list)
-	case r.Method == http.MethodPost && actReIssueComments.MatchString(path):
-		n, _ := strconv.Atoi(actReIssueComments.FindStringSubmatch(path)[3])
-		var in struct{ Body string }
-		if json.Unmarshal(body, &in) != nil || in.Body == "" {
-			f.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed")
-			return
-		}
-		f.nextID++
-		f.clock = f.clock.Add(time.Minute)
-		c := &actComment{ID: f.nextID, Body: in.Body, User: actUser{actBot}, Created: f.clock,
-			HTMLURL: fmt.Sprintf("https://github.example/%s/pull/%d#issuecomment-%d", actRepoName, n, f.nextID)}
-		f.comments[n] = append(f.comments[n], c)
-		f.writeJSON(w, http.StatusCreated, c)
-	case r.Method == http.MethodPatch && actReEditComment.MatchString(path):
-		id, _ := strconv.ParseInt(actReEditComment.FindStringSubmatch(path)[3], 10, 64)
-		var in struct{ Body string }
-		_ = json.Unmarshal(body, &in)
-		for _, cs := range f.comments {
-			for _, c := range cs {
-				if c.ID == id {
-					c.Body = in.Body
-					f.writeJSON(w, http.StatusOK, c)
-					return
-				}
-			}
-		}
-		f.errorJSON(w, http.StatusNotFound, "Not Found")
-	case r.Method == http.MethodPost && actReReviews.MatchString(path):
-		var in map[string]any
-		if json.Unmarshal(body, &in) != nil {
-			f.errorJSON(w, http.StatusBadRequest, "Problems parsing JSON")
-			return
-		}
-		f.reviews = append(f.reviews, in)
-		f.nextID++
-		f.writeJSON(w, http.StatusOK, map[string]any{"id": f.nextID, "state": "COMMENTED"})
-	case r.Method == http.MethodGet && actReReviewComms.MatchString(path):
-		f.writeJSON(w, http.StatusOK, []any{})
-	case r.Method == http.MethodGet && actRePull.MatchString(path):
-		n, _ := strconv.Atoi(actRePull.FindStringSubmatch(path)[3])
-		p, ok := f.pulls[n]
-		if !ok {
-			f.errorJSON(w, http.StatusNotFound, "Not Found")
-			return
-		}
-		f.writeJSON(w, http.StatusOK, p)
-	case r.Method == http.MethodGet && actRePulls.MatchString(path):
-		var nums []int
-		for n, p := range f.pulls {
-			if st := r.URL.Query().Get("state"); st == "" || st == "all" || p["state"] == st {
-				nums = append(nums, n)
-			}
-		}
-		sort.Ints(nums)
-		list := []any{}
-		for _, n := range nums {
-			list = append(list, f.pulls[n])
-		}
-		f.writeJSON(w, http.StatusOK, list)
-	case r.Method == http.MethodGet && actReCommitPulls.MatchString(path):
-		// A fork's commit is not associated with the base repository's
-		// pull requests: the publisher must fall back to the open ones.
-		f.errorJSON(w, http.StatusUnprocessableEntity, "No commit found for SHA")
-	case r.Method == http.MethodPost && actReSarifs.MatchString(path):
-		var in map[string]any
-		if json.Unmarshal(body, &in) != nil {
-			f.errorJSON(w, http.StatusBadRequest, "Problems parsing JSON")
-			return
-		}
-		f.sarifs = append(f.sarifs, in)
-		f.writeJSON(w, http.StatusAccepted, map[string]any{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "https://api.github.example/sarifs/1"})
-	default:
-		f.errorJSON(w, http.StatusNotFound, "Not Found")
-	}
-}
-
-func (f *actGitHub) writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func (f *actGitHub) errorJSON(w http.ResponseWriter, status int, msg string) {
-	f.writeJSON(w, status, map[string]any{"message": msg, "documentation_url": "https://docs.github.com/rest"})
+	f.AddPull(githubtest.Pull{Number: number, State: state, HeadSHA: headSHA, HeadRepo: headRepo, HeadRef: "feature", BaseSHA: baseSHA})
 }
 
 // ---- the repository ----
@@ -505,7 +302,7 @@ func newActStep(t *testing.T, api *actGitHub, ws, event string, payload []byte, 
 	}
 	apiURL := ""
 	if api != nil {
-		apiURL = api.apiURL()
+		apiURL = api.URL()
 	}
 	for k, v := range map[string]string{
 		"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": eventPath,
@@ -703,10 +500,10 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	if first.code != ExitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
-	if n := api.count("POST", `/repos/acme/weather-mcp/issues/7/comments`); n != 1 {
+	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/7/comments`); n != 1 {
 		t.Errorf("%d comments created, want 1", n)
 	}
-	comments := api.prComments(pr)
+	comments := api.Comments(pr)
 	if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- mcp-surface:report id=default -->") || !strings.Contains(comments[0].Body, "tool-removed") {
 		t.Fatalf("comment after the first run: %+v", comments)
 	}
@@ -764,13 +561,13 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	if second.code != ExitOK {
 		t.Fatalf("fixed: want exit 0, got %s", second)
 	}
-	if n := api.count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`); n != 1 {
+	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`); n != 1 {
 		t.Errorf("%d comments created in all, want 1", n)
 	}
-	if n := api.count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n != 1 {
+	if n := api.Count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n != 1 {
 		t.Errorf("%d comment updates, want 1", n)
 	}
-	comments = api.prComments(pr)
+	comments = api.Comments(pr)
 	if len(comments) != 1 || strings.Contains(comments[0].Body, "tool-removed") || !strings.Contains(comments[0].Body, "surface unchanged") || strings.Count(strings.TrimSpace(comments[0].Body), "\n") != 1 {
 		t.Errorf("comment after the fix:\n%+v", comments)
 	}
@@ -781,7 +578,8 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	t.Run("forbidden comment is a warning", func(t *testing.T) {
 		api := newActGitHub(t)
 		api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
-		api.failOn(`POST /repos/acme/weather-mcp/issues/\d+/comments`, http.StatusForbidden)
+		api.FailOn(`POST /repos/acme/weather-mcp/issues/\d+/comments`, githubtest.Failure{
+			Status: http.StatusForbidden, Message: "Resource not accessible by integration", DocURL: "https://docs.github.com/rest"})
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
@@ -805,7 +603,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		if res.code != ExitOK {
 			t.Fatalf("%s", res)
 		}
-		if n := api.count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) + api.count("PATCH", `.*`); n != 0 {
+		if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) + api.Count("PATCH", `.*`); n != 0 {
 			t.Errorf("nothing changed and no comment yet: %d comments written", n)
 		}
 		if !strings.Contains(res.summary, "### ✅ ") {
@@ -814,7 +612,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
 		actGit(t, ws, "checkout", "-q", "--detach", repo.c1)
 		res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge", in).run()
-		if res.code != ExitFindings || api.count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
+		if res.code != ExitFindings || api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
 			t.Errorf("a breaking change is worth a comment: %s", res)
 		}
 	})
@@ -834,7 +632,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 			if res.code != ExitFindings {
 				t.Fatalf("comment: %s: %s", tc.value, res)
 			}
-			if n := len(api.prComments(pr)); n != tc.want {
+			if n := len(api.Comments(pr)); n != tc.want {
 				t.Errorf("comment: %s: %d comments, want %d", tc.value, n, tc.want)
 			}
 		}
@@ -848,7 +646,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		if res.code != ExitFindings || res.outputs["breaking"] != "true" {
 			t.Fatalf("%s", res)
 		}
-		if n := api.requestCount(); n != 0 {
+		if n := len(api.Requests()); n != 0 {
 			t.Errorf("a push has no pull request to comment on: %d API requests", n)
 		}
 	})
@@ -905,7 +703,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	if analyze.code != ExitFindings {
 		t.Fatalf("analyze exits with the verdict: %s", analyze)
 	}
-	if n := api.requestCount(); n != 0 {
+	if n := len(api.Requests()); n != 0 {
 		t.Errorf("analyze made %d API requests, want none", n)
 	}
 	bundlePath := analyze.outputs["bundle-file"]
@@ -945,16 +743,14 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 		if res.code != ExitOK {
 			t.Fatalf("publish exits 0 with a valid bundle: %s", res)
 		}
-		comments := api.prComments(pr)
+		comments := api.Comments(pr)
 		if len(comments) != 1 || !strings.Contains(comments[0].Body, "tool-removed") || !strings.HasPrefix(comments[0].Body, "<!-- mcp-surface:report id=default -->") {
 			t.Fatalf("comments: %+v", comments)
 		}
 		if comments[0].Body != b.Markdown {
 			t.Errorf("the published comment differs from the analysis's markdown")
 		}
-		api.mu.Lock()
-		sarifs := append([]map[string]any(nil), api.sarifs...)
-		api.mu.Unlock()
+		sarifs := api.SARIFs()
 		if len(sarifs) != 1 || sarifs[0]["ref"] != "refs/pull/7/head" || sarifs[0]["commit_sha"] != repo.c1 {
 			t.Errorf("SARIF uploads: %v", sarifs)
 		}
@@ -965,8 +761,8 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 			t.Errorf("summary:\n%s", res.summary)
 		}
 		// Published again: the same comment, not a second one.
-		if res := publish(t, bundleData, nil); res.code != ExitOK || len(api.prComments(pr)) != 1 {
-			t.Errorf("second publish: %s, %d comments", res, len(api.prComments(pr)))
+		if res := publish(t, bundleData, nil); res.code != ExitOK || len(api.Comments(pr)) != 1 {
+			t.Errorf("second publish: %s, %d comments", res, len(api.Comments(pr)))
 		}
 	})
 
@@ -981,7 +777,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 		return data
 	}
 	writes := func() int {
-		return api.count("POST", `.*`) + api.count("PATCH", `.*`)
+		return api.Count("POST", `.*`) + api.Count("PATCH", `.*`)
 	}
 
 	t.Run("tampered head commit is refused", func(t *testing.T) {
@@ -1019,15 +815,13 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 		if res.code != ExitOK {
 			t.Fatalf("%s", res)
 		}
-		for _, c := range api.prComments(pr) {
+		for _, c := range api.Comments(pr) {
 			if strings.Contains(c.Body, "INJECTED") {
 				t.Errorf("the bundle's markdown was posted")
 			}
 		}
-		api.mu.Lock()
-		defer api.mu.Unlock()
-		for _, r := range api.reviews {
-			if strings.Contains(fmt.Sprint(r), "INJECTED") {
+		for _, r := range api.Reviews() {
+			if strings.Contains(fmt.Sprint(r.Body), "INJECTED") {
 				t.Errorf("the bundle's review comment text was posted")
 			}
 		}
@@ -1077,17 +871,15 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 	if res.outputs["base-manifest-hash"] == "" || res.outputs["suggested-bump"] == "" || res.outputs["notes"] == "0" {
 		t.Errorf("outputs: %v", res.outputs)
 	}
-	api.mu.Lock()
-	reviews := append([]map[string]any(nil), api.reviews...)
-	api.mu.Unlock()
+	reviews := api.Reviews()
 	if len(reviews) != 1 {
 		t.Fatalf("%d reviews, want 1", len(reviews))
 	}
-	if reviews[0]["commit_id"] != repo.c4 {
-		t.Errorf("review on %v, want the head %s", reviews[0]["commit_id"], repo.c4)
+	if reviews[0].Body["commit_id"] != repo.c4 {
+		t.Errorf("review on %v, want the head %s", reviews[0].Body["commit_id"], repo.c4)
 	}
 	src := strings.Split(string(actSource(append(append([]string(nil), repo.keptTools...), repo.addedTools[:3]...)...)), "\n")
-	cs, _ := reviews[0]["comments"].([]any)
+	cs, _ := reviews[0].Body["comments"].([]any)
 	if len(cs) != 2 {
 		t.Fatalf("review comments %v, want the cap of 2", cs)
 	}
@@ -1136,14 +928,13 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 		if res.code != ExitOK {
 			t.Fatalf("%s", res)
 		}
-		api.mu.Lock()
-		defer api.mu.Unlock()
-		if len(api.reviews) != 1 {
-			t.Fatalf("%d reviews, want 1", len(api.reviews))
+		reviews := api.Reviews()
+		if len(reviews) != 1 {
+			t.Fatalf("%d reviews, want 1", len(reviews))
 		}
-		cs, _ := api.reviews[0]["comments"].([]any)
-		if len(cs) != 3 || api.reviews[0]["commit_id"] != repo.c4 {
-			t.Errorf("review: %v", api.reviews[0])
+		cs, _ := reviews[0].Body["comments"].([]any)
+		if len(cs) != 3 || reviews[0].Body["commit_id"] != repo.c4 {
+			t.Errorf("review: %v", reviews[0].Body)
 		}
 		for i, c := range cs {
 			m := c.(map[string]any)
@@ -1180,7 +971,7 @@ func TestActionSeveralServers(t *testing.T) {
 	if res.code != ExitFindings {
 		t.Fatalf("%s", res)
 	}
-	comments := api.prComments(3)
+	comments := api.Comments(3)
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "id=issues+tracker") ||
 		!strings.Contains(comments[0].Body, "#### <code>issues</code>") || !strings.Contains(comments[0].Body, "#### <code>tracker</code>") {
 		t.Fatalf("one comment with a section per server: %+v", comments)
@@ -1204,7 +995,7 @@ func TestActionSeveralServers(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("tracker alone passes: %s", res)
 	}
-	if comments := api.prComments(3); len(comments) != 2 || !strings.Contains(comments[1].Body, "id=tracker -->") {
+	if comments := api.Comments(3); len(comments) != 2 || !strings.Contains(comments[1].Body, "id=tracker -->") {
 		t.Errorf("the matrix job's own comment: %+v", comments)
 	}
 }
