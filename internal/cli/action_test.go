@@ -439,16 +439,6 @@ func sharedMCPSchemaDir(t *testing.T) string {
 	return spectest.SchemaDir(t)
 }
 
-// actRepoRoot is the directory holding go.mod.
-func actRepoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := sharedtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 var (
 	actSARIFOnce   sync.Once
 	actSARIFSchema *jsonschema.Schema
@@ -1062,7 +1052,7 @@ var (
 func actionYAML(t *testing.T) *actionManifest {
 	t.Helper()
 	actYAMLOnce.Do(func() {
-		data, err := os.ReadFile(filepath.Join(actRepoRoot(t), "action.yml"))
+		data, err := os.ReadFile(filepath.Join(sharedtest.Root(t), "action.yml"))
 		if err != nil {
 			actYAMLErr = err
 			return
@@ -1213,7 +1203,7 @@ func checkRunText(t *testing.T, where, run string) {
 
 // The project's workflows follow the same rule.
 func TestWorkflowsRunText(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(actRepoRoot(t), ".github", "workflows", "*.yml"))
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Root(t), ".github", "workflows", "*.yml"))
 	if len(files) == 0 {
 		t.Fatal("no workflows in .github/workflows")
 	}
@@ -1243,7 +1233,7 @@ func TestWorkflowsRunText(t *testing.T) {
 		}
 	}
 	// The examples of docs/action.md too.
-	doc, err := os.ReadFile(filepath.Join(actRepoRoot(t), "docs", "action.md"))
+	doc, err := os.ReadFile(filepath.Join(sharedtest.Root(t), "docs", "action.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1305,7 +1295,7 @@ func actionDocTables(m *actionManifest) (inputs, outputs string) {
 }
 
 func TestActionDocs(t *testing.T) {
-	path := filepath.Join(actRepoRoot(t), "docs", "action.md")
+	path := filepath.Join(sharedtest.Root(t), "docs", "action.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
