@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcp-surface/mcp-surface/internal/cli"
+	"github.com/mcp-surface/mcp-surface/internal/app/cli"
 )
 
 // The files other CIs read (.pre-commit-hooks.yaml, the GitLab job in

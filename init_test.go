@@ -66,10 +66,10 @@ func TestInitializersStayCheap(t *testing.T) {
 		total.bytes += b
 		total.allocs += a
 	}
-	// internal/cli always has initializers (Version, the --format table);
+	// internal/app/cli always has initializers (Version, the --format table);
 	// without its line the trace's format changed and nothing was measured.
-	if !slices.ContainsFunc(ours, func(p pkgInit) bool { return p.path == modulePath+"/internal/cli" }) {
-		t.Fatalf("no inittrace line for internal/cli: did the GODEBUG=inittrace=1 format change?\n%s", out)
+	if !slices.ContainsFunc(ours, func(p pkgInit) bool { return p.path == modulePath+"/internal/app/cli" }) {
+		t.Fatalf("no inittrace line for internal/app/cli: did the GODEBUG=inittrace=1 format change?\n%s", out)
 	}
 	t.Logf("our packages' initializers: %d allocations, %d bytes", total.allocs, total.bytes)
 	if total.allocs <= maxInitAllocs && total.bytes <= maxInitBytes {
@@ -81,7 +81,7 @@ func TestInitializersStayCheap(t *testing.T) {
 		fmt.Fprintf(&list, "\n  %-60s %8d bytes %6d allocs", p.path, p.bytes, p.allocs)
 	}
 	t.Errorf("our packages' initializers allocate %d times, %d bytes (at most %d, %d): every command pays for that at start-up; "+
-		"do the work at first use instead (sync.OnceValue, internal/lazyre). The largest:%s",
+		"do the work at first use instead (sync.OnceValue, internal/base/lazyre). The largest:%s",
 		total.allocs, total.bytes, maxInitAllocs, maxInitBytes, list.String())
 }
 

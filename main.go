@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcp-surface/mcp-surface/internal/cli"
+	"github.com/mcp-surface/mcp-surface/internal/app/cli"
 )
 
 func main() { os.Exit(cli.Main()) }

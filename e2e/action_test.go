@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/gitrepo/gittest"
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 )
 
 // TestActionBinary runs the built binary as the composite action's last
@@ -24,7 +24,7 @@ func TestActionBinary(t *testing.T) {
 	repo := filepath.Join(tmp, "repo")
 	r := gittest.Init(t, repo)
 	server := filepath.Join(tmp, "testserver")
-	if out, err := exec.Command("go", "build", "-o", server, "../internal/testserver/cmd/testserver").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", server, "../internal/testkit/testserver/cmd/testserver").CombinedOutput(); err != nil {
 		t.Fatalf("building the test server: %v\n%s", err, out)
 	}
 

@@ -11,5 +11,5 @@
 // failure instead.
 //
 // The tests that validate get the published MCP schemas as every test
-// does (internal/sharedtest) and pass them with --schema-dir.
+// does (internal/testkit/sharedtest) and pass them with --schema-dir.
 package e2e

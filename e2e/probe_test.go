@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 

@@ -188,9 +188,9 @@ build() {
 	local ref=${ACTION_REF-}
 	: "${BIN_DIR:?BIN_DIR is not set}" "${SOURCE_DIR:?SOURCE_DIR is not set}"
 	# A source download has no git history: the ref names the build
-	# (internal/version). Only a plain ref name is stamped; anything else
+	# (internal/app/version). Only a plain ref name is stamped; anything else
 	# would be read as more linker flags.
-	local pkg=github.com/mcp-surface/mcp-surface/internal/version ldflags=""
+	local pkg=github.com/mcp-surface/mcp-surface/internal/app/version ldflags=""
 	if [[ $ref =~ $sha_re ]]; then
 		ldflags="-X $pkg.commit=$ref"
 	elif [[ $ref =~ ^[A-Za-z0-9][A-Za-z0-9._/-]*$ ]]; then

@@ -3,7 +3,7 @@
 // a diff of two 50,000-tool snapshots.
 //
 // Each measurement runs in a fresh process (this program re-executed), which
-// runs the command in process through internal/cli and then reads its own
+// runs the command in process through internal/app/cli and then reads its own
 // VmHWM from /proc/self/status: the figure is the command's peak, with
 // nothing else of the benchmark in it. The server of the capture is this
 // program too, in a process of its own that streams its pages, so its
@@ -36,8 +36,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/benchsurface"
-	"github.com/mcp-surface/mcp-surface/internal/cli"
+	"github.com/mcp-surface/mcp-surface/internal/app/cli"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

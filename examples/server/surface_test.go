@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/surfacetest"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkjson "github.com/segmentio/encoding/json"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"

@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/actionenv"
-	"github.com/mcp-surface/mcp-surface/internal/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -109,7 +108,7 @@ func (o *Options) baselineCapture(ctx context.Context, s Server, copts capture.O
 
 // ShortRef shortens a full commit id for labels; other refs are kept.
 func ShortRef(ref string) string {
-	if actionenv.IsCommitID(ref) && len(ref) > 12 {
+	if gitrepo.IsCommitID(ref) && len(ref) > 12 {
 		return ref[:12]
 	}
 	return ref

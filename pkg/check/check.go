@@ -15,11 +15,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"

@@ -3,7 +3,7 @@ package check
 import (
 	"path/filepath"
 
-	"github.com/mcp-surface/mcp-surface/internal/cmdline"
+	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
 

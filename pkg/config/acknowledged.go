@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/infile"
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 func TestOneRepeatedMistakeIsCounted(t *testing.T) {

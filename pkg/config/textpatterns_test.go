@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/benchsurface"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

@@ -256,7 +256,7 @@ func (d *differ) emitMoved(rule string, subj finding.Subject, basePtr, headPtr s
 }
 
 // emitText is emit for a changed text; renderers show its text diff
-// (internal/textdiff) from the finding's before and after.
+// (internal/base/textdiff) from the finding's before and after.
 func (d *differ) emitText(rule string, subj finding.Subject, ptr, msg string, before, after json.RawMessage) {
 	d.emit(rule, subj, ptr, msg, before, after)
 }

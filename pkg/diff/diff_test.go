@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
-	"github.com/mcp-surface/mcp-surface/internal/txtartest"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"

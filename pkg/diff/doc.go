@@ -21,7 +21,7 @@
 // Result.TextDiffs, keyed by fingerprint. The section J detectors run on
 // the text a model-visible field gains, including every text of a new item,
 // and add to the plain change finding. Hidden characters and the injection
-// and sensitive patterns are internal/textscan's, the ones the lint
+// and sensitive patterns are internal/base/textscan's, the ones the lint
 // (pkg/spec) uses; a schema the text walk cannot read whole is reported
 // where it stopped (text-injection-marker-added), never passed as clean.
 //

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
-	"github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 )
 
 // object is a decoded JSON object whose members stay raw. Members of a

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
-	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

@@ -9,8 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
-	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"

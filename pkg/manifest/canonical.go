@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // Canonicalize renders raw JSON in canonical form (see the package doc).

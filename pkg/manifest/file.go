@@ -12,9 +12,9 @@ import (
 	"io"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/infile"
-	"github.com/mcp-surface/mcp-surface/internal/outfile"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
+	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 

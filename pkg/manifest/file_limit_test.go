@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/infile"
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 )
 
 // What each per-item fingerprint covers. All three are Hash(CanonicalizeValue(x))

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"

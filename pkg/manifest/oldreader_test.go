@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // The reader FromCanonicalJSON replaced, kept as the oracle of

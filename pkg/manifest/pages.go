@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // splitItems returns the raw elements of the array under key in a result

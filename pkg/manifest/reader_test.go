@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // Snapshots of real servers, as committed.

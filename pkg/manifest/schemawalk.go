@@ -1,9 +1,9 @@
 package manifest
 
 import (
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	kw "github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 )
 
 // walkSchema calls fn for every subschema object reachable from s through

@@ -1,6 +1,6 @@
 package manifest
 
-import "github.com/mcp-surface/mcp-surface/internal/jsonptr"
+import "github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 
 // WalkSchema calls fn for every subschema object reachable from schema
 // through the JSON Schema keywords (never through instance data such as

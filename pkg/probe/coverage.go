@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"

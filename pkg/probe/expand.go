@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/infile"
-	"github.com/mcp-surface/mcp-surface/internal/outfile"
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
+	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"

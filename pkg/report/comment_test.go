@@ -9,12 +9,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

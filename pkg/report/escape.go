@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 )
 
 // Untrusted text (tool names, descriptions, schema text, anything the

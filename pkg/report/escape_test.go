@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

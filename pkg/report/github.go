@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

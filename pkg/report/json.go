@@ -8,10 +8,10 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
-	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

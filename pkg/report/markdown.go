@@ -13,8 +13,8 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -42,7 +42,7 @@ const (
 //go:embed markdown.tmpl
 var markdownTemplate string
 
-// mdTemplate is parsed at first use, not at start-up (see internal/lazyre).
+// mdTemplate is parsed at first use, not at start-up (see internal/base/lazyre).
 var mdTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("markdown").Parse(markdownTemplate))
 })

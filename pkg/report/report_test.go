@@ -5,7 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,9 +16,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -34,7 +34,7 @@ const maxFindingsPerReviewComment = 5
 //go:embed review.md.tmpl
 var reviewTemplateText string
 
-// reviewTemplate is parsed at first use, not at start-up (see internal/lazyre).
+// reviewTemplate is parsed at first use, not at start-up (see internal/base/lazyre).
 var reviewTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("review").Parse(reviewTemplateText))
 })

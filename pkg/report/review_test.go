@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/report/reporttest"
 )
 
 func dumpReviewComments(cs []report.ReviewComment) string {

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

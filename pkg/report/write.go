@@ -3,7 +3,7 @@ package report
 import (
 	"context"
 
-	"github.com/mcp-surface/mcp-surface/internal/outfile"
+	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 )
 
 // WriteFile writes data to path whole: a regular file is replaced by a

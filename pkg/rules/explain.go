@@ -4,11 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/mcp-surface/mcp-surface/internal/textdiff"
 )
 
 // Doc is a rule's documentation as `explain --format json` prints it:
@@ -84,36 +81,4 @@ func WriteList(w io.Writer, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, sev, r.Summary)
 	}
 	return tw.Flush()
-}
-
-// Nearest returns up to three rule IDs close to an unknown id: by edit
-// distance, then by substring (Suggest).
-func Nearest(id string) []string {
-	type cand struct {
-		id string
-		d  int
-	}
-	var cs []cand
-	for _, r := range All() {
-		if d := textdiff.Levenshtein([]rune(id), []rune(r.ID)); d <= max(2, len(id)/4) {
-			cs = append(cs, cand{r.ID, d})
-		}
-	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
-	var out []string
-	for _, c := range cs {
-		if len(out) == 3 {
-			break
-		}
-		out = append(out, c.id)
-	}
-	for _, s := range Suggest(id) {
-		if len(out) == 3 {
-			break
-		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }

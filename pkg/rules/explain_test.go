@@ -7,17 +7,6 @@ import (
 	"testing"
 )
 
-func TestNearestFindsATypo(t *testing.T) {
-	r := All()[0]
-	typo := r.ID[:len(r.ID)-1] + "x"
-	if got := Nearest(typo); len(got) == 0 || got[0] != r.ID {
-		t.Errorf("Nearest(%q) = %v, want %s first", typo, got, r.ID)
-	}
-	if got := Nearest("nothing-like-any-rule-at-all-zzzz"); len(got) > 3 {
-		t.Errorf("more than three suggestions: %v", got)
-	}
-}
-
 func TestWriteTextAndJSON(t *testing.T) {
 	r := All()[0]
 	var b bytes.Buffer

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 )
 
 // rulesImport is this package's import path, as producers spell it.

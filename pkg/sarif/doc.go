@@ -18,7 +18,7 @@
 //     the property mcpSurface.level "info" (SARIF's "none" shows nothing
 //     useful on GitHub).
 //   - Every result has exactly one location, relative to %SRCROOT%: the
-//     report's location for the finding (internal/locate: the defining source
+//     report's location for the finding (pkg/locate: the defining source
 //     line, else the item's line in the snapshot), else line 1 of the
 //     snapshot file, else line 1 of mcp-surface.json. GitHub rejects a whole
 //     file when one result has none.

@@ -14,8 +14,8 @@ import (
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/mcp-surface/mcp-surface/internal/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	kw "github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 

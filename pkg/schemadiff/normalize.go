@@ -1,7 +1,7 @@
 package schemadiff
 
 import (
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	kw "github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 )
 
 // Tautologies: keywords that accept everything their context allows. They

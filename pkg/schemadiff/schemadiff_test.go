@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/txtartest"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"golang.org/x/tools/txtar"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/testserver"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -143,7 +143,7 @@ func BenchmarkValidate5000ToolsDistinctShapes(b *testing.B) {
 }
 
 // BenchmarkValidate5000ToolsSDK validates the capture of a real SDK server
-// with 5,000 tools (internal/testserver's big mode, 50 pages).
+// with 5,000 tools (internal/testkit/testserver's big mode, 50 pages).
 func BenchmarkValidate5000ToolsSDK(b *testing.B) {
 	schemas := testSchemas(b)
 	srv, err := testserver.New(testserver.ModeBig)

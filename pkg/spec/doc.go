@@ -51,7 +51,7 @@
 // Lint: tool names, repeated identities, missing descriptions, "required"
 // naming undefined properties, and model-visible text carrying hidden
 // characters, terminal escapes or instructions aimed at the model. The text
-// checks are internal/textscan's, the same the diff and the renderers use:
+// checks are internal/base/textscan's, the same the diff and the renderers use:
 // its precise built-in patterns, plus the patterns configured in
 // .mcp-surface.yaml (LintOptions, through ValidateWith and
 // ValidateManifestWith). A schema nested deeper than the text walk goes is

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"

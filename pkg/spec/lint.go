@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	"github.com/mcp-surface/mcp-surface/internal/jsonptr"
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
-	"github.com/mcp-surface/mcp-surface/internal/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	kw "github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

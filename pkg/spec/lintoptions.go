@@ -1,7 +1,7 @@
 package spec
 
 import (
-	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )

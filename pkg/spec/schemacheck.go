@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/mcp-surface/mcp-surface/internal/canonjson"
-	kw "github.com/mcp-surface/mcp-surface/internal/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	kw "github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-surface/mcp-surface/internal/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -13,7 +13,7 @@ import (
 // Model-visible text is checked for three things a reviewer may not see
 // but a model acts on: invisible characters, terminal escapes, and
 // instructions aimed at the model. What counts as each is
-// internal/textscan's, shared with the diff and the renderers.
+// internal/base/textscan's, shared with the diff and the renderers.
 
 // text checks one model-visible string. what names it in messages ("tool
 // read_file description").

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/surfacetest"
 )
 

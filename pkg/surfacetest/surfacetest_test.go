@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
+	dir := t.TempDir()
+	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
+	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
+	r := run(t, serverEnvFor(testserver.ModeFull), args...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	m, err := manifest.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ProtocolVersion != "2025-06-18" || len(m.Tools) == 0 {
+		t.Errorf("snapshot: protocol %s, %d tools", m.ProtocolVersion, len(m.Tools))
+	}
+	if !strings.Contains(r.stderr, "tools") || !strings.Contains(r.stderr, "via initialize") {
+		t.Errorf("no summary on stderr: %s", r.stderr)
+	}
+	data, err := os.ReadFile(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("only %d frames", len(lines))
+	}
+	for i, l := range lines {
+		var f struct {
+			Revision string          `json:"revision"`
+			Seq      int             `json:"seq"`
+			Dir      string          `json:"dir"`
+			Data     json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(l), &f); err != nil || f.Seq != i || (f.Dir != "send" && f.Dir != "recv") || f.Revision != "2025-06-18" {
+			t.Fatalf("frame line %d malformed: %s (%v)", i, l, err)
+		}
+	}
+}
+
+func TestCaptureTwiceIsByteIdentical(t *testing.T) {
+	args := append([]string{"capture", "--"}, serverCmd()...)
+	a := run(t, serverEnvFor(testserver.ModeFull), args...)
+	b := run(t, serverEnvFor("shuffled-3"), args...)
+	if a.code != 0 || b.code != 0 {
+		t.Fatalf("exit %d/%d: %s %s", a.code, b.code, a.stderr, b.stderr)
+	}
+	if a.stdout != b.stdout || a.stdout == "" {
+		t.Errorf("two captures of the same surface differ")
+	}
+}
+
+func TestCaptureSeveralRevisions(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "mcp-surface.json")
+	args := append([]string{"capture", "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28", "--"}, serverCmd()...)
+	r := run(t, serverEnvFor(testserver.ModeFull), args...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for rev, hs := range map[string]string{"2025-03-26": "initialize", "2026-07-28": "server/discover"} {
+		m, err := manifest.ReadFile(filepath.Join(dir, "mcp-surface."+rev+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ProtocolVersion != rev || m.Handshake != hs {
+			t.Errorf("%s: negotiated %s via %s", rev, m.ProtocolVersion, m.Handshake)
+		}
+	}
+}
+
+func TestCaptureErrorsExitTwo(t *testing.T) {
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"no server", nil, []string{"capture"}, "no server given"},
+		{"bad version", nil, []string{"capture", "--protocol-version", "1999-01-01", "--", "x"}, "use one of"},
+		{"url and command", nil, []string{"capture", "--url", "http://127.0.0.1:1", "--", "x"}, "either --url or a command"},
+		{"header env missing", nil, []string{"capture", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: Bearer ${MCP_SURFACE_TEST_UNSET_TOKEN}"}, "MCP_SURFACE_TEST_UNSET_TOKEN is not set"},
+		{"crash", serverEnvFor(testserver.ModeCrashHandshake), append([]string{"capture", "--"}, serverCmd()...), "config file missing"},
+		{"hang", serverEnvFor(testserver.ModeHang), append([]string{"capture", "--startup-timeout", "1s", "--"}, serverCmd()...), "--startup-timeout"},
+		{"duplicate", serverEnvFor(testserver.ModeDuplicateName), append([]string{"capture", "--"}, serverCmd()...), `"search"`},
+		{"several to stdout", nil, []string{"capture", "--protocol-version", "2025-03-26", "--protocol-version", "2025-06-18", "--", "x"}, "need -o"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.env, tc.args...)
+			if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", r.code, r.stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestHeaderValuesAreNeverPrinted(t *testing.T) {
+	r := run(t, []string{"MCP_SURFACE_TEST_TOKEN=sekrit-value-123"}, "capture", "--url", "http://127.0.0.1:1/mcp?token=sekrit-value-123",
+		"--header", "Authorization: Bearer ${MCP_SURFACE_TEST_TOKEN}", "--startup-timeout", "2s")
+	if r.code != ExitFailure {
+		t.Fatalf("exit %d", r.code)
+	}
+	if strings.Contains(r.stderr+r.stdout, "sekrit") {
+		t.Errorf("a secret was printed: %s", r.stderr)
+	}
+}
+
+func TestStdoutNoiseIsWarned(t *testing.T) {
+	r := run(t, serverEnvFor(testserver.ModeStdoutLog), append([]string{"capture", "--"}, serverCmd()...)...)
+	if r.code != 0 || !strings.Contains(r.stderr, "Server listening on stdio") {
+		t.Errorf("exit %d, stderr %q: want a warning quoting the stdout line", r.code, r.stderr)
+	}
+}
+
+func TestSnapshotCheck(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp-surface.json")
+	full := serverEnvFor(testserver.ModeFull)
+	cmd := append([]string{"--"}, serverCmd()...)
+
+	r := run(t, full, append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "does not exist") {
+		t.Fatalf("check without a file: exit %d %q", r.code, r.stdout)
+	}
+	if r := run(t, full, append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
+		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
+	}
+	if r := run(t, serverEnvFor("shuffled-9"), append([]string{"snapshot", "--check", "-o", path}, cmd...)...); r.code != 0 {
+		t.Fatalf("a reordered server no longer matches: exit %d %s", r.code, r.stdout)
+	}
+	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
+		t.Fatalf("changed server: exit %d %q", r.code, r.stdout)
+	}
+}

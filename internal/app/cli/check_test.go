@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// serverArgs is the server command: the mode comes from the checkout.
+func serverArgs() []string {
+	return []string{"--shell", "--", "MCP_SURFACE_TESTSERVER=$(cat mode.txt) exec " + os.Args[0]}
+}
+
+// snapshotOf captures the given mode and returns the snapshot file bytes.
+func snapshotOf(t *testing.T, mode string) string {
+	t.Helper()
+	r := run(t, serverEnvFor(mode), append([]string{"capture", "--"}, serverCmd()...)...)
+	if r.code != 0 {
+		t.Fatalf("capture %s: %s", mode, r.stderr)
+	}
+	return r.stdout
+}
+
+func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {
+	t.Helper()
+	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
+	var doc map[string]any
+	if r.code != ExitFailure {
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("check output is not JSON: %v\n%s\n%s", err, r.stdout, r.stderr)
+		}
+	}
+	return r.code, doc, r.stderr
+}
+
+func rulesIn(doc map[string]any) map[string]int {
+	out := map[string]int{}
+	fs, _ := doc["findings"].([]any)
+	for _, f := range fs {
+		m, _ := f.(map[string]any)
+		rule, _ := m["rule"].(string)
+		out[rule]++
+	}
+	return out
+}
+
+func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Write("mcp-surface.json", []byte(snapshotOf(t, "full")))
+	base := repo.Commit("base")
+	// The head removes tools but forgets to refresh the snapshot.
+	repo.Write("mode.txt", []byte("tools-only\n"))
+	repo.Commit("head")
+	t.Chdir(repo.Dir)
+
+	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base}, serverArgs()...)...)
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want 1 (tools were removed):\n%s", code, stderr)
+	}
+	got := rulesIn(doc)
+	for _, want := range []string{"tool-removed", "prompt-removed", "capability-prompts-removed", "snapshot-out-of-date"} {
+		if got[want] == 0 {
+			t.Errorf("no %s finding; got %v", want, got)
+		}
+	}
+	if strings.Contains(stderr, "worktree") {
+		t.Errorf("the committed snapshot at the base should have been read, not built: %s", stderr)
+	}
+	// Same input, same bytes.
+	_, doc2, _ := checkJSON(t, append([]string{"--base-ref", base}, serverArgs()...)...)
+	a, _ := json.Marshal(doc)
+	b, _ := json.Marshal(doc2)
+	if string(a) != string(b) {
+		t.Errorf("two runs of check differ")
+	}
+}
+
+func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("tools-only\n"))
+	base := repo.Commit("base without snapshot")
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("head adds prompts and resources")
+	t.Chdir(repo.Dir)
+
+	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base, "--build", "test -f mode.txt"}, serverArgs()...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0 (only additions):\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "temporary worktree") {
+		t.Errorf("the base was not built in a worktree: %s", stderr)
+	}
+	if got := rulesIn(doc); got["tool-added"] == 0 || got["prompt-added"] == 0 || got["tool-removed"] != 0 {
+		t.Errorf("findings %v, want additions only", got)
+	}
+	if out := repo.Git("worktree", "list"); strings.Count(out, "\n") != 0 {
+		t.Errorf("temporary worktree left behind:\n%s", out)
+	}
+}
+
+func TestCheckWithoutBaseline(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("only")
+	t.Chdir(repo.Dir)
+	code, doc, stderr := checkJSON(t, serverArgs()...)
+	if code != ExitOK {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if got := rulesIn(doc); got["tool-added"] != 0 {
+		t.Errorf("changes reported without a baseline: %v", got)
+	}
+	// A baseline file compares with it.
+	path := filepath.Join(t.TempDir(), "old.json")
+	os.WriteFile(path, []byte(snapshotOf(t, "tools-only")), 0o644)
+	code, doc, _ = checkJSON(t, append([]string{"--baseline", path}, serverArgs()...)...)
+	if code != ExitOK || rulesIn(doc)["tool-added"] == 0 {
+		t.Errorf("--baseline FILE: exit %d, findings %v", code, rulesIn(doc))
+	}
+	if _, err := manifest.ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckWritesEveryOutput(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	repo.Commit("only")
+	t.Chdir(repo.Dir)
+	out := t.TempDir()
+	args := append([]string{"check", "--schema-dir", spectest.SchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
+		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)
+	r := run(t, nil, args...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for name, want := range map[string]string{"r.sarif": `"version": "2.1.0"`, "r.md": "<!-- mcp-surface:report", "r.xml": "<testsuites"} {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %v, want it to contain %q", name, err, want)
+		}
+	}
+	if !strings.HasPrefix(r.stdout, "<!-- mcp-surface:report") {
+		t.Errorf("stdout is not in the last --format (markdown): %.80s", r.stdout)
+	}
+}

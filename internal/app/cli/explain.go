@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
+	fs := newFlagSet("explain", "RULE | --list", env.Stderr)
+	list := fs.Bool("list", false, "list every rule: ID, default level and summary")
+	format := fs.String("format", "text", "output format: text|json")
+	if err := parseFlags(fs, args); err != nil {
+		return 0, err
+	}
+	if *format != "text" && *format != "json" {
+		return 0, usagef("unknown --format %q; use text or json", *format)
+	}
+	if *list {
+		if fs.NArg() > 0 {
+			return 0, usagef("--list takes no rule")
+		}
+		return ExitOK, rules.WriteList(env.Stdout, *format == "json")
+	}
+	if fs.NArg() != 1 {
+		return 0, usagef("need one RULE (or --list)")
+	}
+	id := fs.Arg(0)
+	r, ok := rules.Lookup(id)
+	if !ok {
+		msg := fmt.Sprintf("unknown rule %q", id)
+		if sug := nearestRules(id); len(sug) > 0 {
+			msg += "; did you mean " + strings.Join(sug, ", ") + "?"
+		}
+		return 0, usagef("%s (run `mcp-surface explain --list` for every rule)", msg)
+	}
+	if *format == "json" {
+		return ExitOK, rules.WriteJSON(env.Stdout, rules.DocOf(r))
+	}
+	return ExitOK, rules.WriteText(env.Stdout, r)
+}
+
+// nearestRules returns up to three rule IDs close to an unknown id: by edit
+// distance, then by substring (rules.Suggest).
+func nearestRules(id string) []string {
+	type cand struct {
+		id string
+		d  int
+	}
+	var cs []cand
+	for _, r := range rules.All() {
+		if d := textdiff.Levenshtein([]rune(id), []rune(r.ID)); d <= max(2, len(id)/4) {
+			cs = append(cs, cand{r.ID, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for _, c := range cs {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, c.id)
+	}
+	for _, s := range rules.Suggest(id) {
+		if len(out) == 3 {
+			break
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

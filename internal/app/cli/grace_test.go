@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+)
+
+// --shutdown-grace sets the limit only when given: a server's
+// shutdownGrace in the configuration applies otherwise.
+func TestShutdownGraceFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, 0},
+		{[]string{"--shutdown-grace", "250ms"}, 250 * time.Millisecond},
+		{[]string{"--shutdown-grace=2s"}, 2 * time.Second},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var cf captureFlags
+		cf.register(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if err := cf.checkLimits(); err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+		}
+		if got := cf.limits().ShutdownGrace; got != tc.want {
+			t.Errorf("%v: ShutdownGrace = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"0", "-1s", "soon"} {
+		r := run(t, nil, "capture", "--shutdown-grace", bad, "--", "x")
+		if r.code != ExitFailure || !strings.Contains(r.stderr, "shutdown-grace") {
+			t.Errorf("--shutdown-grace %s: exit %d, stderr %q; want exit 2 naming the flag", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// The commands overlap a server's shutdown with their own work, but every
+// server is reaped before RunEnv returns: a server that ignores both EOF
+// and SIGTERM is gone when the command is, whichever command and whether
+// it succeeded or not.
+func TestCommandsReapTheirServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"capture", "--protocol-version", "2025-06-18", "--shutdown-grace", "300ms", "-o", filepath.Join(dir, "a.json")},
+		{"snapshot", "--protocol-version", "2025-06-18", "-o", filepath.Join(dir, "b.json"), "--frames", filepath.Join(dir, "frames.jsonl")},
+		{"validate", "--schema-dir", spectest.SchemaDir(t), "--fail-on", "none", "--protocol-version", "2025-06-18", "--shutdown-grace", "300ms"},
+		{"capture", "--protocol-version", "2025-06-18", "-o", filepath.Join(dir, "no-such-dir", "c.json")},
+	} {
+		marker := fmt.Sprintf("MCP_SURFACE_TEST_MARKER=grace-%d-%d", i, time.Now().UnixNano())
+		env := append(serverEnvFor(testserver.ModeIgnoreSigterm), marker)
+		r := run(t, env, append(append(args, "--"), serverCmd()...)...)
+		if r.code == ExitFailure && i < 3 {
+			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		if pids := markedPids(marker); len(pids) > 0 {
+			t.Errorf("%v: server process(es) %v still running after the command returned", args, pids)
+		}
+	}
+}
+
+// markedPids lists the processes, zombies included, whose environment
+// holds marker.
+func markedPids(marker string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && strings.Contains(string(env), marker+"\x00") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+)
+
+// Hostile and confused servers, run through the real CLI in-process: what
+// reaches stdout and stderr must not be obeyed by the Actions runner or a
+// terminal, and a failure must name its real cause.
+
+// runnerCommands parses output as the Actions runner reads a log: a line
+// ends at \n or \r; a line whose text starts with "::" (after spaces) is a
+// workflow command, and "##[" starts one anywhere, unless commands are
+// stopped by ::stop-commands::TOKEN until ::TOKEN::. It returns the
+// commands it would obey.
+func runnerCommands(out string) []string {
+	var cmds []string
+	stopped := ""
+	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		t := strings.TrimLeft(line, " ")
+		if stopped != "" {
+			if t == "::"+stopped+"::" {
+				stopped = ""
+			}
+			continue
+		}
+		if tok, ok := strings.CutPrefix(t, "::stop-commands::"); ok {
+			stopped = tok
+		}
+		if strings.HasPrefix(t, "::") || strings.Contains(t, "##[") {
+			cmds = append(cmds, t)
+		}
+	}
+	return cmds
+}
+
+// assertNothingForged fails when output holds a command the server wrote
+// or a byte that starts a terminal escape.
+func assertNothingForged(t *testing.T, what, out string) {
+	t.Helper()
+	for _, c := range runnerCommands(out) {
+		if forged(c) {
+			t.Errorf("%s: the runner would obey a command the server wrote: %q", what, c)
+		}
+	}
+	// ESC, BEL and the C1 CSI: what starts or ends a terminal escape.
+	if i := strings.IndexFunc(out, func(r rune) bool { return r == 0x1b || r == 0x07 || r == 0x9b }); i >= 0 {
+		t.Errorf("%s: a terminal escape byte reached the output at %d: %q", what, i, out[max(0, i-40):min(len(out), i+40)])
+	}
+}
+
+// forged reports whether a command line the runner obeys is the server's:
+// we never write "##[", and the server's commands carry "forged" at the
+// start of their data. Server text in the properties or later in the data
+// of our own annotation is only shown.
+func forged(c string) bool {
+	if strings.Contains(c, "##[") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(c, "::")
+	if !ok {
+		return false
+	}
+	head, data, ok := strings.Cut(rest, "::")
+	name, _, _ := strings.Cut(head, " ")
+	return ok && (strings.Contains(name, "forged") || strings.HasPrefix(data, "forged"))
+}
+
+// pidServer is the environment of a raw test server that writes its pid,
+// and a function that returns it once the run is over.
+func pidServer(t *testing.T, mode string) ([]string, func() int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pid")
+	return []string{testserver.EnvFor(mode), testserver.PidFileVar + "=" + path}, func() int {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("the server wrote no pid: %v", err)
+		}
+		pid, err := strconv.Atoi(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+}
+
+// assertGone fails when pid still runs (a zombie counts as gone).
+func assertGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if !testserver.Alive(pid) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("server pid %d still runs after the command returned", pid)
+}
+
+func TestHostileServerOutputIsEscaped(t *testing.T) {
+	cases := []struct {
+		name, mode string
+		args       []string
+		code       int
+		want       []string // in stdout+stderr, escaped
+	}{
+		{"stderr tail of a crash", testserver.ModeHostileStderr, []string{"capture"}, ExitFailure,
+			[]string{"exit status 4", `\u003a:error::forged`, `\u003a:add-mask::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`, `\r::error::forged`, `\e[31m`}},
+		{"line quoted by invalid JSON", testserver.ModeInvalidJSONCR, []string{"capture"}, ExitFailure,
+			[]string{"invalid JSON on stdout", `"a\r::error::forged`, `\e]8;;`}},
+		{"stdout noise", testserver.ModeHostileNoise, []string{"capture", "-o", "OUT"}, ExitOK,
+			[]string{"log to stderr", `\u003a:error::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`}},
+		{"names in the summary of snapshot --check", testserver.ModeHostileNames, []string{"snapshot", "--check", "-o", "BASE"}, ExitFindings,
+			[]string{"no longer matches", `##\[error]forged`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			base := filepath.Join(dir, "base.json")
+			if r := run(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0]); r.code != ExitOK {
+				t.Fatalf("base capture: exit %d: %s", r.code, r.stderr)
+			}
+			args := make([]string, 0, len(tc.args)+3)
+			for _, a := range tc.args {
+				a = strings.ReplaceAll(a, "OUT", filepath.Join(dir, "out.json"))
+				args = append(args, strings.ReplaceAll(a, "BASE", base))
+			}
+			env, pid := pidServer(t, tc.mode)
+			r := run(t, env, append(args, "--", os.Args[0])...)
+			out := r.stdout + r.stderr
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			assertNothingForged(t, "stdout", r.stdout)
+			assertNothingForged(t, "stderr", r.stderr)
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestFailureNamesTheRealCause(t *testing.T) {
+	cases := []struct {
+		name, mode string
+		args       []string
+		cancel     time.Duration // interrupt the run after this long
+		code       int
+		want       string
+	}{
+		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, 0, ExitFailure,
+			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
+		{"interrupted", testserver.ModeSlowStart, nil, 700 * time.Millisecond, ExitFailure,
+			"the handshake: interrupted: context canceled"},
+		{"answer the SDK refused", testserver.ModeBadInitialize, nil, 0, ExitFailure,
+			"answered initialize (frame 3) with something the MCP Go SDK refused: "},
+		{"unknown protocol version", testserver.ModeBadVersion, nil, 0, ExitFailure,
+			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env, pid := pidServer(t, tc.mode)
+			ctx := context.Background()
+			if tc.cancel > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				time.AfterFunc(tc.cancel, cancel) // as Ctrl-C cancels main's context
+			}
+			var out, errb bytes.Buffer
+			full := append(os.Environ(), env...)
+			args := append(append([]string{"capture"}, tc.args...), "--", os.Args[0])
+			code := RunEnv(ctx, args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+				Getenv: func(string) string { return "" }, Environ: func() []string { return full }})
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errb.String())
+			}
+			if !strings.Contains(errb.String(), tc.want) || strings.Contains(errb.String(), "exited") {
+				t.Errorf("stderr does not name the cause %q (and must not blame an exit):\n%s", tc.want, errb.String())
+			}
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
+	env, pid := pidServer(t, testserver.ModeJSONLog)
+	out := filepath.Join(t.TempDir(), "s.json")
+	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`) || !strings.Contains(r.stderr, "log to stderr instead") ||
+		!strings.Contains(r.stderr, "2 tools") {
+		t.Errorf("want the stdout-noise warning and the capture of both tools:\n%s", r.stderr)
+	}
+	assertGone(t, pid())
+}
+
+func TestBatchReplyIsNamed(t *testing.T) {
+	env, pid := pidServer(t, testserver.ModeBatchReply)
+	out := filepath.Join(t.TempDir(), "s.json")
+	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "tools/list page 1 inside a JSON-RPC batch") || !strings.Contains(r.stderr, "revision 2025-06-18 has no JSON-RPC batches") ||
+		strings.Contains(r.stderr, "cache") || !strings.Contains(r.stderr, "2 tools") {
+		t.Errorf("want the batch named with the revision:\n%s", r.stderr)
+	}
+	assertGone(t, pid())
+}
+
+func TestRepairedJSONIsReported(t *testing.T) {
+	cases := []struct {
+		mode string
+		want []string
+	}{
+		{testserver.ModeDuplicateKey, []string{"duplicate-identity-key", `names \"name\" 2 times`, "/result/tools/0/name", "duplicate-json-key", "/result/tools/0/inputSchema/type"}},
+		{testserver.ModeInvalidUTF8, []string{"invalid-utf8", "/result/tools/0/description", "not UTF-8"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			env, pid := pidServer(t, tc.mode)
+			r := run(t, env, "validate", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--protocol-version", "2025-06-18", "--", os.Args[0])
+			if r.code != ExitFindings {
+				t.Fatalf("exit %d, want %d: %s", r.code, ExitFindings, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("report lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			assertGone(t, pid())
+		})
+	}
+}
+
+func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	data := `{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[{"name":"` + testserver.DuplicateKeyFirst +
+		`","inputSchema":{"type":"object"},"name":"` + testserver.DuplicateKeyLast + `"}]}`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, nil, "diff", path, path)
+	if r.code != ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
+		t.Errorf("exit %d, want %d and the key named: %s", r.code, ExitFailure, r.stderr)
+	}
+}
+
+// TestActionLogOfHostileServers runs the action against servers whose
+// output tries to forge workflow commands, and reads its log (stdout and
+// stderr) as the runner would.
+func TestActionLogOfHostileServers(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		code int
+		want string
+	}{
+		{testserver.ModeHostileStderr, ExitFailure, `\u003a:add-mask::forged`},
+		{testserver.ModeInvalidJSONCR, ExitFailure, `"a\r::error::forged`},
+		{testserver.ModeHostileNoise, ExitFindings, "stdout-not-jsonrpc"},
+		{testserver.ModeHostileNames, ExitOK, "tool-name-invalid"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			ws := t.TempDir()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			script := "#!/bin/sh\n" + testserver.EnvFor(tc.mode) + " " + testserver.PidFileVar + "=" + pidFile + ` exec "$ACTION_TEST_SERVER"` + "\n"
+			if err := os.WriteFile(filepath.Join(ws, "server.sh"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			step := newActStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
+				map[string]string{"command": "sh server.sh", "baseline": "none", "comment": "never", "upload-sarif": "false"})
+			r := step.run()
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, r)
+			}
+			if !strings.Contains(r.stdout+r.stderr+r.summary, tc.want) {
+				t.Errorf("the log lacks %q:\n%s", tc.want, r)
+			}
+			assertNothingForged(t, "the log (stdout)", r.stdout)
+			assertNothingForged(t, "stderr", r.stderr)
+			data, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(string(data))
+			assertGone(t, pid)
+		})
+	}
+}

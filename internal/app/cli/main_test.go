@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+)
+
+// TestMain lets tests re-execute this test binary as a stdio MCP test
+// server: run(t, ..., "--", serverCmd("full")...) .
+func TestMain(m *testing.M) {
+	testserver.MaybeRunFromEnv()
+	if os.Getenv(mainEnv) != "" {
+		os.Exit(Main())
+	}
+	os.Exit(m.Run())
+}
+
+// result of one in-process run of the CLI.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// run runs the CLI in-process with the given extra environment entries.
+func run(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	full := append(os.Environ(), env...)
+	code := RunEnv(context.Background(), args, &Env{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string {
+			for i := len(full) - 1; i >= 0; i-- {
+				if name, v, ok := strings.Cut(full[i], "="); ok && name == k {
+					return v
+				}
+			}
+			return ""
+		},
+		Environ: func() []string { return full },
+	})
+	return result{code, out.String(), errb.String()}
+}
+
+// serverEnvFor is the environment entry that turns the re-executed test
+// binary into the test server of the given mode.
+func serverEnvFor(mode string) []string { return []string{testserver.EnvFor(mode)} }
+
+// serverCmd is the command line of the re-executed test binary.
+func serverCmd() []string { return []string{os.Args[0]} }

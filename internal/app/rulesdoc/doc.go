@@ -1,0 +1,13 @@
+// Package rulesdoc writes docs/rules.md, the page every rule link points
+// at: the PR comment's and SARIF's helpUri are report.RulesDocURL + "#" +
+// the rule's ID, so each rule has a heading whose GitHub anchor is its ID.
+//
+// Everything on the page comes from data that tests keep true: the rule
+// table (pkg/rules, the same text `mcp-surface explain` prints) and, for
+// change rules, the smallest diff fixture that triggers the rule
+// (pkg/diff/testdata and pkg/schemadiff/testdata), whose expected findings
+// the fixture tests check. A test fails when the committed page differs
+// from what Generate writes; regenerate it with go generate.
+package rulesdoc
+
+//go:generate go run ./gen ../../..

@@ -1,0 +1,54 @@
+// Package outfiletest holds what the tests of outputs share (internal/base/outfile
+// itself and the commands that write through it): a null device of the
+// test's own, to write to before the machine's /dev/null is risked, and the
+// checks that a device is still one and that nothing was left beside it.
+package outfiletest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// NullDevice makes a null device (character device 1:3) in a new
+// temporary directory and returns its path; it skips the test where
+// device nodes cannot be made (they need root, as CI containers have).
+func NullDevice(t testing.TB) string {
+	t.Helper()
+	null := filepath.Join(t.TempDir(), "null")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Skipf("cannot make a device node here (%v): the test needs root", err)
+	}
+	return null
+}
+
+// IsCharDevice fails the test unless path is still a character device,
+// and reports whether it is.
+func IsCharDevice(t testing.TB, path string) bool {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Errorf("%s is now %v, want a character device", path, fi.Mode())
+		return false
+	}
+	return true
+}
+
+// Names lists the names in dir, sorted.
+func Names(t testing.TB, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
