@@ -15,8 +15,11 @@ import (
 
 // The fixture directories, relative to the repository root. Each fixture
 // is a txtar archive with base.json and head.json and the findings the
-// comparison gives, one per line starting with the rule ID: want for base
-// → head, and reversed (diff) or reverse (schemadiff) for head → base.
+// comparison gives, one per line starting with the rule ID. A diff fixture
+// has want for base → head and reversed for head → base; a schemadiff
+// fixture is compared as an inputSchema and as an outputSchema, with input
+// and output for base → head and "input reverse" and "output reverse" for
+// head → base.
 const (
 	diffFixtures       = "pkg/diff/testdata"
 	schemadiffFixtures = "pkg/schemadiff/testdata"
@@ -54,19 +57,19 @@ func examples(root string) (map[string]example, error) {
 		return nil, err
 	}
 	for _, p := range diffs {
-		ex, err := readFixture(root, p, "", "reversed")
+		ex, err := readFixture(root, p, "", "want", "reversed")
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, ex...)
 	}
-	for _, dir := range []struct{ name, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
-		files, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(schemadiffFixtures), dir.name, "*.txtar"))
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range files {
-			ex, err := readFixture(root, p, dir.schema, "reverse")
+	schemadiffs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(schemadiffFixtures), "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range schemadiffs {
+		for _, dir := range []struct{ want, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
+			ex, err := readFixture(root, p, dir.schema, dir.want, dir.want+" reverse")
 			if err != nil {
 				return nil, err
 			}
@@ -111,8 +114,10 @@ func ruleIDs(lines []string) []string {
 	return out
 }
 
-// readFixture gives the fixture's one or two directions as examples.
-func readFixture(root, p, schema, reverseName string) ([]example, error) {
+// readFixture gives the fixture's one or two directions as examples: the
+// findings of section wantName for base → head, of reverseName for head →
+// base.
+func readFixture(root, p, schema, wantName, reverseName string) ([]example, error) {
 	a, err := txtar.ParseFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
@@ -144,7 +149,7 @@ func readFixture(root, p, schema, reverseName string) ([]example, error) {
 		}
 	}
 	var out []example
-	if want := lines(sections["want"]); len(want) > 0 {
+	if want := lines(sections[wantName]); len(want) > 0 {
 		e := base
 		e.Before, e.After, e.Findings = before, after, want
 		out = append(out, e)
