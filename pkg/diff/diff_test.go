@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/mergepatch"
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 
@@ -28,18 +29,56 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 
 // A fixture is testdata/<behaviour>.txtar with sections:
 //
-//	base.json, head.json  snapshots in the file format
+//	base                  what the base snapshot adds to the default one,
+//	                      testdata/skeleton.json (optional: the default)
+//	head                  what the head snapshot changes in base
+//	                      (optional: the same as base)
 //	options.json          optional diff.Options (JSON field names as in Go)
 //	want                  findings of Diff(base, head), one per line:
 //	                      RULE SUBJECTKIND SUBJECTNAME POINTER
 //	reversed              findings of Diff(head, base), same format
 //
-// want and reversed are rewritten with -update.
+// base and head are JSON merge patches (RFC 7386, see internal/base/
+// mergepatch) in which an item list (tools, prompts, resources,
+// resourceTemplates) may be an object keyed by the items' identity (name,
+// uri, uriTemplate), so that a fixture states only the change: "tools":
+// {"get_user": null} removes a tool, "tools": {"get_user": {"title": "x"}}
+// sets one member of it. want and reversed are rewritten with -update.
 type fixture struct {
 	path       string
 	archive    *txtar.Archive
 	base, head *manifest.Manifest
 	opts       Options
+}
+
+// skeletonPath is the default snapshot every fixture amends.
+var skeletonPath = filepath.Join("testdata", "skeleton.json")
+
+// itemKeys are the item lists a fixture may key by identity.
+func itemKeys() mergepatch.Keys {
+	keys := mergepatch.Keys{}
+	for _, k := range manifest.ItemKinds {
+		keys[k.List] = k.Identity
+	}
+	return keys
+}
+
+// snapshots expands a fixture's base and head sections into the snapshot
+// files they stand for.
+func snapshots(skeleton []byte, a *txtar.Archive) (base, head []byte, err error) {
+	base = skeleton
+	if patch, ok := txtartest.Section(a, "base"); ok {
+		if base, err = mergepatch.Apply(skeleton, patch, itemKeys()); err != nil {
+			return nil, nil, fmt.Errorf("base: %w", err)
+		}
+	}
+	head = base
+	if patch, ok := txtartest.Section(a, "head"); ok {
+		if head, err = mergepatch.Apply(base, patch, itemKeys()); err != nil {
+			return nil, nil, fmt.Errorf("head: %w", err)
+		}
+	}
+	return base, head, nil
 }
 
 func loadFixtures(t *testing.T) []*fixture {
@@ -51,6 +90,10 @@ func loadFixtures(t *testing.T) []*fixture {
 	if len(paths) == 0 {
 		t.Fatal("no fixtures in testdata")
 	}
+	skeleton, err := os.ReadFile(skeletonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var fs []*fixture
 	for _, p := range paths {
 		a, err := txtar.ParseFile(p)
@@ -60,22 +103,24 @@ func loadFixtures(t *testing.T) []*fixture {
 		fx := &fixture{path: p, archive: a}
 		for _, f := range a.Files {
 			switch f.Name {
-			case "base.json":
-				if fx.base, err = manifest.FromCanonicalJSON(f.Data); err != nil {
-					t.Fatalf("%s: base.json: %v", p, err)
-				}
-			case "head.json":
-				if fx.head, err = manifest.FromCanonicalJSON(f.Data); err != nil {
-					t.Fatalf("%s: head.json: %v", p, err)
-				}
+			case "base", "head", "want", "reversed":
 			case "options.json":
 				if err := json.Unmarshal(f.Data, &fx.opts); err != nil {
 					t.Fatalf("%s: options.json: %v", p, err)
 				}
+			default:
+				t.Fatalf("%s: unknown section %q (base, head, options.json, want, reversed)", p, f.Name)
 			}
 		}
-		if fx.base == nil || fx.head == nil {
-			t.Fatalf("%s: needs base.json and head.json", p)
+		base, head, err := snapshots(skeleton, a)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if fx.base, err = manifest.FromCanonicalJSON(base); err != nil {
+			t.Fatalf("%s: base: %v", p, err)
+		}
+		if fx.head, err = manifest.FromCanonicalJSON(head); err != nil {
+			t.Fatalf("%s: head: %v", p, err)
 		}
 		fs = append(fs, fx)
 	}
