@@ -196,9 +196,8 @@ var unobservable = map[string]string{
 	rules.ResourceContentsChanged: "snapshots do not record resource contents yet",
 }
 
-// ownRule reports whether a change rule belongs to the sections this
-// package implements itself (A-D, G-J); input-* and output-* come from the
-// schema comparer.
+// ownRule reports whether a change rule is one this package implements
+// itself; input-* and output-* come from the schema comparer.
 func ownRule(r rules.Rule) bool {
 	if r.Kind != rules.KindChange {
 		return false

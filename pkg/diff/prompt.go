@@ -16,7 +16,7 @@ func promptSubject(name string) finding.Subject {
 	return finding.Subject{Kind: finding.KindPrompt, Name: name}
 }
 
-// prompts compares catalog section G.
+// prompts compares the prompts and their arguments (prompt-* rules).
 func (d *differ) prompts() {
 	p := match(d.base.Prompts, d.head.Prompts)
 	for _, pair := range p.both {

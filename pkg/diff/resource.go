@@ -44,7 +44,7 @@ var templateRules = itemRules{
 	icons: rules.ResourceTemplateIconsChanged, meta: rules.ResourceTemplateMetaChanged, unknown: rules.ResourceTemplateUnknownFieldChanged,
 }
 
-// resources compares catalog section H.
+// resources compares the resources (resource-* rules).
 func (d *differ) resources() {
 	p := match(d.base.Resources, d.head.Resources)
 	for _, pair := range p.both {
@@ -80,7 +80,7 @@ func (d *differ) resources() {
 	}
 }
 
-// templates compares catalog section I.
+// templates compares the resource templates (resource-template-* rules).
 func (d *differ) templates() {
 	p := match(d.base.ResourceTemplates, d.head.ResourceTemplates)
 	for _, pair := range p.both {

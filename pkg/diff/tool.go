@@ -16,8 +16,9 @@ func toolSubject(name string) finding.Subject {
 	return finding.Subject{Kind: finding.KindTool, Name: name}
 }
 
-// tools compares catalog sections C, D, J and, through the schema
-// comparer, E and F.
+// tools compares the tools (tool-* rules, the annotations and the text
+// detectors) and, through the schema comparer, their inputSchema and
+// outputSchema (input-* and output-*).
 func (d *differ) tools() {
 	p := match(d.base.Tools, d.head.Tools)
 	for _, pair := range p.both {
