@@ -109,11 +109,10 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d := newDiffer(base, head, opts)
 	d.server()
 	d.capabilities()
-	d.tools()
+	for _, k := range itemKinds {
+		d.items(k)
+	}
 	d.clientCompat()
-	d.prompts()
-	d.resources()
-	d.templates()
 	d.cost()
 
 	fs := d.out
