@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ func loadFixtures(t *testing.T) []*fixture {
 	}
 	var fs []*fixture
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
+		a, err := txtartest.ParseFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -269,4 +270,90 @@ func TestFindingShape(t *testing.T) {
 			t.Errorf("%s: bump %q does not follow worst severity %q", fx.path, r.SuggestedBump, r.WorstSeverity)
 		}
 	}
+}
+
+// A fixture states only the change: no member of its base section
+// repeats what the default snapshot already has, and no member of its head
+// section repeats what base has.
+func TestFixturesStateOnlyTheChange(t *testing.T) {
+	skeleton, err := os.ReadFile(skeletonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	for _, p := range paths {
+		a, err := txtartest.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, _, err := snapshots(skeleton, a)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, s := range []struct {
+			section string
+			over    []byte
+		}{{"base", skeleton}, {"head", base}} {
+			patch, ok := txtartest.Section(a, s.section)
+			if !ok {
+				continue
+			}
+			var pv, dv any
+			if err := json.Unmarshal(patch, &pv); err != nil {
+				t.Fatalf("%s: %s: %v", p, s.section, err)
+			}
+			if err := json.Unmarshal(s.over, &dv); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range restated(pv, dv, "", true) {
+				t.Errorf("%s: %s section: %s is already %s: leave it out", p, s.section, r, map[string]string{"base": "the default (testdata/skeleton.json)", "head": "so in base"}[s.section])
+			}
+		}
+	}
+}
+
+// restated lists the JSON Pointers of patch members whose value the
+// document already has. top says patch is the whole patch, whose item
+// lists may be keyed by identity.
+func restated(patch, doc any, at string, top bool) []string {
+	po, ok := patch.(map[string]any)
+	if !ok {
+		return nil
+	}
+	do, _ := doc.(map[string]any)
+	var out []string
+	for _, k := range sortedKeys(po) {
+		pv, dv := po[k], do[k]
+		p := ptr(at, k)
+		if key, keyed := itemKeys()[k]; top && keyed {
+			if _, isObj := pv.(map[string]any); isObj {
+				out = append(out, restatedItems(pv.(map[string]any), dv, key, p)...)
+				continue
+			}
+		}
+		if dv != nil && reflect.DeepEqual(pv, dv) {
+			out = append(out, p)
+			continue
+		}
+		out = append(out, restated(pv, dv, p, false)...)
+	}
+	return out
+}
+
+// restatedItems is restated for an item list keyed by identity.
+func restatedItems(patch map[string]any, list any, key, at string) []string {
+	byID := map[string]any{}
+	items, _ := list.([]any)
+	for _, it := range items {
+		if o, ok := it.(map[string]any); ok {
+			if id, ok := o[key].(string); ok {
+				byID[id] = o
+			}
+		}
+	}
+	var out []string
+	for _, id := range sortedKeys(patch) {
+		out = append(out, restated(patch[id], byID[id], ptr(at, id), false)...)
+	}
+	return out
 }

@@ -6,8 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -20,7 +19,7 @@ func FuzzDiff(f *testing.F) {
 	}
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
+		a, err := txtartest.ParseFile(p)
 		if err != nil {
 			f.Fatalf("%s: %v", p, err)
 		}

@@ -82,7 +82,7 @@ func loadFixtures(t testing.TB) []*fixture {
 	}
 	var out []*fixture
 	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
+		ar, err := txtartest.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
