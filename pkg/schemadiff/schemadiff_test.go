@@ -120,7 +120,9 @@ func loadFixtures(t testing.TB) []*fixture {
 		if fx.base == nil || fx.head == nil {
 			t.Fatalf("%s: needs base.json and head.json", f)
 		}
-		fx.reversed = seen[1] || seen[3]
+		for i, r := range runs {
+			fx.reversed = fx.reversed || (r.reverse && seen[i])
+		}
 		for i, r := range runs {
 			if fx.has(r) && !seen[i] && !*update {
 				t.Fatalf("%s: no %q section: run go test -run TestFixtures -update to write it", f, r.section)
