@@ -14,8 +14,8 @@ import (
 
 var serverSubject = finding.Subject{Kind: finding.KindServer}
 
-// server compares catalog section A: protocol versions, serverInfo and
-// instructions.
+// server compares the protocol versions, serverInfo and instructions
+// (protocol-* and server-* rules).
 func (d *differ) server() {
 	d.protocol()
 
@@ -135,7 +135,7 @@ func (d *differ) protocol() {
 	}
 }
 
-// versioning reports the catalog's versioning rules, judged on the
+// versioning reports the versioning rules (server-version-*), judged on the
 // findings after severity overrides (fs).
 func (d *differ) versioning(fs []finding.Finding) {
 	incompatible := false
