@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
