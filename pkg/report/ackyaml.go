@@ -9,19 +9,27 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-// accept says what turns an intended change green: the label, the
-// acknowledgement lines, and the command that refreshes each snapshot.
+// accept says what turns the check green, fitted to the pull request: the
+// label when breaking changes fail it, acknowledgement lines for the
+// findings that fail it (never for notes that do not, nor for the stale
+// snapshot, which only a refresh fixes), and the command that refreshes a
+// snapshot only where one is needed: the snapshot is out of date, or the
+// check failed and nothing says the pull request already refreshed it.
 func (b *mdBuilder) accept(vs []sectionVerdict) *mdAccept {
 	o := b.o
 	a := &mdAccept{}
 	multi := len(b.secs) > 1
+	breaking := false
 	for i, s := range b.secs {
-		if !vs[i].failed && !vs[i].breaking {
+		stale := b.stale(i) != ""
+		if !vs[i].failed && !stale {
 			continue
 		}
+		failing := countFailing(withoutStale(b.items[i]), o.FailOn) > 0
+		breaking = breaking || (vs[i].breaking && failing)
 		yaml := o.AckYAML[s.Server]
-		if yaml == "" {
-			yaml = ackYAML(unacknowledged(b.items[i]), o.FailOn)
+		if yaml == "" && failing {
+			yaml = ackYAML(withoutStale(unacknowledged(b.items[i])), o.FailOn)
 		}
 		if yaml != "" {
 			y := mdYAML{Block: CodeBlock(yaml, "yaml")}
@@ -29,6 +37,9 @@ func (b *mdBuilder) accept(vs []sectionVerdict) *mdAccept {
 				y.Heading = "Server " + Code(nonEmpty(s.Server, "(unnamed)"), MaxName) + ":"
 			}
 			a.YAML = append(a.YAML, y)
+		}
+		if !b.needsRefresh(i) {
+			continue
 		}
 		cmd := o.SnapshotCommands[s.Server]
 		switch {
@@ -40,11 +51,11 @@ func (b *mdBuilder) accept(vs []sectionVerdict) *mdAccept {
 		}
 		a.Snapshot = append(a.Snapshot, Code(cmd, MaxName))
 	}
-	if len(a.Snapshot) == 0 {
-		return nil
-	}
-	if o.AcceptLabel != "" && !o.AcceptedByLabel {
+	if breaking && o.AcceptLabel != "" && !o.AcceptedByLabel {
 		a.Label = "Add the label " + Code(o.AcceptLabel, MaxName) + " to this pull request: its breaking findings are then acknowledged."
+	}
+	if len(a.Snapshot) == 0 && len(a.YAML) == 0 && a.Label == "" {
+		return nil
 	}
 	return a
 }
@@ -54,11 +65,11 @@ func (b *mdBuilder) accept(vs []sectionVerdict) *mdAccept {
 const maxAckEntries = 20
 
 // ackYAML is the acknowledgement entries of the failing findings (with
-// no fail level, of the errors). Values are JSON strings, which YAML reads
+// no fail level, none: nothing fails). Values are JSON strings, which YAML reads
 // as double-quoted scalars.
 func ackYAML(items []Item, failOn rules.Level) string {
 	if failOn == "" {
-		failOn = rules.LevelError
+		return ""
 	}
 	q := func(s string) string {
 		b, _ := json.Marshal(s)

@@ -83,7 +83,8 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 				ms.Notes = append(ms.Notes, Markdown(n, MaxMessage))
 			}
 		}
-		open := unacknowledged(b.items[i])
+		// The stale snapshot has its own count line, not a row.
+		open := withoutStale(unacknowledged(b.items[i]))
 		// The breaking table: every error, tools first.
 		var errs, rest []Item
 		for _, it := range open {
@@ -166,8 +167,10 @@ func levelPlural(l rules.Level) string {
 	return string(l) + "s"
 }
 
-// rows renders a run: one row naming its subjects when collapsed, else
-// one row per finding.
+// rows renders a run: one row for each change repeated on several
+// subjects, naming them; then one row naming the subjects of the rest
+// when they are many, else one row per finding. Verbose: one row per
+// finding.
 func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 	rule, known := rules.Lookup(ru.rule)
 	ruleRef := Code(ru.rule, MaxName)
@@ -188,17 +191,28 @@ func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 		}
 		return row
 	}
-	if ru.collapsed() && !b.o.Verbose {
-		names := ru.names()
-		what := ru.title(func(s string) string { return "**" + s + "**" }) + ": " +
-			shortNames(names, func(n string) string { return Code(n, MaxName) })
-		if len(names) != len(ru.items) {
-			what += " (" + plural(len(ru.items), "finding", "findings") + ")"
-		}
-		return []*mdRow{mk(what)}
-	}
+	code := func(n string) string { return Code(n, MaxName) }
 	var out []*mdRow
-	for _, it := range ru.items {
+	if b.o.Verbose {
+		for _, it := range ru.items {
+			out = append(out, mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)))
+		}
+		return out
+	}
+	repeats, rest := splitRun(ru)
+	for _, its := range repeats {
+		names := subjectNames(its)
+		out = append(out, mk(Markdown(its[0].Message, maxCellMessage)+", in **"+kindNoun(ru.kind, len(names))+"**: "+nameList(names, b.rowNames(), code)))
+	}
+	if rest.collapsed() {
+		names := rest.names()
+		what := rest.title(func(s string) string { return "**" + s + "**" }) + ": " + nameList(names, b.rowNames(), code)
+		if len(names) != len(rest.items) {
+			what += " (" + plural(len(rest.items), "finding", "findings") + ")"
+		}
+		return append(out, mk(what))
+	}
+	for _, it := range rest.items {
 		out = append(out, mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)))
 	}
 	return out
@@ -342,15 +356,17 @@ func comparedMarkdown(s *Section) string {
 	return ""
 }
 
-// detail is one subject's collapsible section: in the comment only the
-// findings with something to show (a before/after value or a text diff),
-// in the full report every finding. Nil when there is nothing to show.
+// detail is one subject's collapsible section: the findings with
+// something to show (a before/after value or a text diff), in the comment
+// and in the job summary alike (a removed item has nothing to show but
+// its name, which its table row names). Nil when there is nothing to
+// show.
 func (b *mdBuilder) detail(g *group) *mdDetail {
 	d := &mdDetail{rank: g.worst, kind: kindRank(g.subject.Kind)}
 	shown := 0
 	for _, it := range g.items {
 		e := b.entry(it)
-		if len(e.Blocks) == 0 && !b.o.Full {
+		if len(e.Blocks) == 0 {
 			continue
 		}
 		if shown == maxEntriesPerDetail {

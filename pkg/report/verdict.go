@@ -77,19 +77,26 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 	if s.Base != nil && s.Head != nil && s.Base.ManifestHash != "" && s.Base.ManifestHash == s.Head.ManifestHash {
 		changed = false
 	}
-	other := countsPhrase(summaryOf(unacknowledged(ofCategory(b.items[i], ""))), o.ShowInfo)
+	// The stale snapshot is said on its own, never counted as a spec or
+	// lint finding.
+	specLint := withoutStale(ofCategory(b.items[i], ""))
+	stale := b.stale(i)
+	other := countsPhrase(summaryOf(unacknowledged(specLint)), o.ShowInfo)
 	switch {
 	case failed && sv.breaking:
 		sv.icon, sv.text = "❌", breakPhrase(brk)
-		if n := countFailing(ofCategory(b.items[i], ""), o.FailOn); n > 0 {
+		if n := countFailing(specLint, o.FailOn); n > 0 {
 			if o.FailOn == rules.LevelError {
 				sv.text += " · " + plural(n, "spec or lint error", "spec or lint errors")
 			} else {
 				sv.text += " · " + plural(n, "spec or lint finding", "spec or lint findings") + " at or above " + string(o.FailOn)
 			}
 		}
+	case failed && stale != "" && countFailing(withoutStale(b.items[i]), o.FailOn) == 0:
+		sv.icon, sv.text = "❌", stale+": this check fails"
+		stale = ""
 	case failed:
-		sv.icon, sv.text = "❌", fmt.Sprintf("%s at or above %s: this check fails", plural(countFailing(b.items[i], o.FailOn), "finding", "findings"), o.FailOn)
+		sv.icon, sv.text = "❌", fmt.Sprintf("%s at or above %s: this check fails", plural(countFailing(withoutStale(b.items[i]), o.FailOn), "finding", "findings"), o.FailOn)
 	case sv.breaking:
 		sv.icon, sv.text = "⚠️", breakPhrase(brk)+" (the check does not fail on them)"
 	case len(breakingByKind(items, true)) > 0:
@@ -107,10 +114,49 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 			sv.text += " (" + p + ")"
 		}
 	}
+	if stale != "" {
+		sv.text += " · " + stale
+	}
 	if !failed && other != "" {
 		sv.text += " · " + other + " to review"
 	}
 	return sv
+}
+
+// isStale reports whether an item says the committed snapshot is out of
+// date: the pull request forgot to refresh it.
+func isStale(it Item) bool { return it.Rule == rules.SnapshotOutOfDate }
+
+// withoutStale leaves out the stale snapshot finding.
+func withoutStale(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		if !isStale(it) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// stale is "the committed snapshot `mcp-surface.json` is out of date"
+// when an unacknowledged finding says so, else "".
+func (b *mdBuilder) stale(i int) string {
+	for _, it := range unacknowledged(b.items[i]) {
+		if isStale(it) {
+			if f := b.secs[i].Snapshot; f != "" {
+				return "the committed snapshot " + b.code(f) + " is out of date"
+			}
+			return "the committed snapshot is out of date"
+		}
+	}
+	return ""
+}
+
+// needsRefresh reports whether the section's committed snapshot must be
+// written again: it is out of date, or nobody compared it with the head
+// surface. A pull request that refreshed it hears no word of refreshing.
+func (b *mdBuilder) needsRefresh(i int) bool {
+	return b.stale(i) != "" || !b.secs[i].SnapshotCurrent
 }
 
 // summaryOf counts items per level.
@@ -197,13 +243,16 @@ func (b *mdBuilder) countLines(i int) []string {
 		var parts []string
 		for cl, n := range c {
 			if n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, classNames[cl]))
+				parts = append(parts, classCount(cl, n))
 			}
 		}
 		out = append(out, "**"+title[k]+"**: "+strings.Join(parts, " · "))
 	}
-	if p := countsPhrase(summaryOf(ofCategory(b.items[i], "")), b.o.ShowInfo); p != "" {
+	if p := countsPhrase(summaryOf(withoutStale(ofCategory(b.items[i], ""))), b.o.ShowInfo); p != "" {
 		out = append(out, "**Spec and lint**: "+p)
+	}
+	if st := b.stale(i); st != "" {
+		out = append(out, "**Snapshot**: "+st+": the server advertises another surface than the pull request commits")
 	}
 	if n := len(acknowledged(b.all[i])); n > 0 {
 		out = append(out, "**Acknowledged**: "+plural(n, "finding", "findings")+" (they do not fail the check)")
