@@ -165,7 +165,7 @@ func (d *differ) versioning(fs []finding.Finding) {
 	}
 	if bs == hs {
 		d.emit(rules.ServerVersionNotBumped, serverSubject, p,
-			fmt.Sprintf("breaking or risky changes, but the server version is still %s", hs), jsonString(bs), jsonString(hs))
+			fmt.Sprintf("breaking or risky changes, but the server version is still %q", hs), jsonString(bs), jsonString(hs))
 		return
 	}
 	if bparsed && hparsed {
