@@ -124,7 +124,29 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 			}
 			ms.Folds = append(ms.Folds, fold)
 		}
-		groups := groupBySubject(open)
+		// A change repeated on several subjects has one detail, and the
+		// subjects' own details leave it out.
+		shared := map[string]bool{}
+		if !o.Verbose {
+			for _, ru := range runsOf(open) {
+				repeats, _ := splitRun(ru)
+				for _, its := range repeats {
+					if d := b.repeatDetail(its); d != nil {
+						ms.Details = append(ms.Details, d)
+						for _, it := range its {
+							shared[it.Fingerprint] = true
+						}
+					}
+				}
+			}
+		}
+		var own []Item
+		for _, it := range open {
+			if !shared[it.Fingerprint] {
+				own = append(own, it)
+			}
+		}
+		groups := groupBySubject(own)
 		slices.SortStableFunc(groups, func(x, y *group) int {
 			return cmp.Or(cmp.Compare(kindRank(x.subject.Kind), kindRank(y.subject.Kind)), cmp.Compare(y.worst, x.worst),
 				naturalCompare(x.subject.Name, y.subject.Name))
@@ -137,6 +159,11 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 			}
 			ms.Details = append(ms.Details, d)
 		}
+		// Tools first, the worst first; a shared change before the
+		// subjects' own details at its level.
+		slices.SortStableFunc(ms.Details, func(x, y *mdDetail) int {
+			return cmp.Or(cmp.Compare(x.kind, y.kind), cmp.Compare(y.rank, x.rank))
+		})
 		// Details are cut least severe first, resources before tools, the
 		// last first.
 		for g, d := range ms.Details {
@@ -381,6 +408,25 @@ func (b *mdBuilder) detail(g *group) *mdDetail {
 	}
 	d.Summary = fmt.Sprintf("%s %s: details of %s", levelIcon(levelOfRank(g.worst)), subjectMarkdown(g.subject), plural(shown+d.Omitted, "finding", "findings"))
 	return d
+}
+
+// repeatDetail is the one detail of a change made identically on several
+// subjects: the change once, without a source line (each subject has its
+// own). Nil when it has nothing to show.
+func (b *mdBuilder) repeatDetail(its []Item) *mdDetail {
+	one := its[0]
+	one.Location = locate.Location{}
+	e := b.entry(one)
+	if len(e.Blocks) == 0 {
+		return nil
+	}
+	kind := one.Subject.Kind
+	return &mdDetail{
+		Summary: fmt.Sprintf("%s %s, one change: %s", levelIcon(one.Level), kindNoun(kind, len(subjectNames(its))), Markdown(one.Message, maxCellMessage)),
+		Entries: []mdEntry{e},
+		rank:    one.Level.Rank(),
+		kind:    kindRank(kind),
+	}
 }
 
 func (b *mdBuilder) entry(it Item) mdEntry {

@@ -251,8 +251,12 @@ func (b *mdBuilder) countLines(i int) []string {
 	if p := countsPhrase(summaryOf(withoutStale(ofCategory(b.items[i], ""))), b.o.ShowInfo); p != "" {
 		out = append(out, "**Spec and lint**: "+p)
 	}
-	if st := b.stale(i); st != "" {
-		out = append(out, "**Snapshot**: "+st+": the server advertises another surface than the pull request commits")
+	if b.stale(i) != "" {
+		file := "the committed snapshot"
+		if f := b.secs[i].Snapshot; f != "" {
+			file = b.code(f)
+		}
+		out = append(out, "**Snapshot**: "+file+" no longer matches the server: refresh it and commit it (below)")
 	}
 	if n := len(acknowledged(b.all[i])); n > 0 {
 		out = append(out, "**Acknowledged**: "+plural(n, "finding", "findings")+" (they do not fail the check)")
