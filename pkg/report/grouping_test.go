@@ -198,6 +198,15 @@ func TestAdviceFitsThePullRequest(t *testing.T) {
 			}
 		}
 	}
+	// A publishing job renders the comment from the JSON report: it knows
+	// the pull request refreshed its snapshot all the same.
+	decoded, err := report.DecodeJSON(render(t, "json", stalePR(false), published()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := string(render(t, "markdown", decoded, published())); strings.Contains(strings.ToLower(md), "refresh") {
+		t.Errorf("decoded from JSON, the refreshed pull request is asked to refresh:\n%s", md)
+	}
 	// Only the stale snapshot fails: the verdict says so, and refreshing
 	// is all there is to do.
 	r := stalePR(true)
