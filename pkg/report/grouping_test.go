@@ -216,6 +216,14 @@ func TestAdviceFitsThePullRequest(t *testing.T) {
 		!strings.Contains(md, "**Refresh the committed snapshot and commit it:**") || strings.Contains(md, "```yaml") {
 		t.Errorf("a check failing only on its stale snapshot:\n%s", md)
 	}
+	// A validation that fails compares nothing: nothing to refresh.
+	v := &report.Report{Servers: []report.Section{{Command: "validate", Snapshot: "mcp-surface.json",
+		Head: &report.Side{Label: "head", ManifestHash: "bb"},
+		Spec: []finding.Finding{reporttest.F(reporttest.Spec{Rule: rules.ToolInputSchemaInvalid, Level: rules.LevelError, Kind: finding.KindTool, Name: "t",
+			Pointer: "/inputSchema/type", Message: "inputSchema is not a valid JSON Schema", After: 42})}}}}
+	if md := string(render(t, "markdown", v, published())); strings.Contains(strings.ToLower(md), "refresh") || !strings.Contains(md, "acknowledged:") {
+		t.Errorf("a failing validation:\n%s", md)
+	}
 	// With --fail-on none nothing fails, and nothing is offered to
 	// acknowledge.
 	o := published()

@@ -153,10 +153,16 @@ func (b *mdBuilder) stale(i int) string {
 }
 
 // needsRefresh reports whether the section's committed snapshot must be
-// written again: it is out of date, or nobody compared it with the head
-// surface. A pull request that refreshed it hears no word of refreshing.
+// written again: it is out of date, or the surface changed and nobody
+// compared the snapshot with the head surface. A pull request that
+// refreshed it hears no word of refreshing, nor does a validation, which
+// compares nothing.
 func (b *mdBuilder) needsRefresh(i int) bool {
-	return b.stale(i) != "" || !b.secs[i].SnapshotCurrent
+	if b.stale(i) != "" {
+		return true
+	}
+	s := b.secs[i]
+	return !s.SnapshotCurrent && s.Base != nil && len(ofCategory(b.all[i], CategoryChange)) > 0
 }
 
 // summaryOf counts items per level.
