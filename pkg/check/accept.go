@@ -147,7 +147,8 @@ func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[strin
 func failing(o *Outcome, failOn rules.Level) []finding.Finding {
 	var fs []finding.Finding
 	for _, f := range slices.Concat(o.Section.Spec, o.Section.Lint, o.Section.Changes) {
-		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() {
+		// A stale snapshot is fixed by refreshing it, not acknowledged.
+		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() && f.Rule != rules.SnapshotOutOfDate {
 			fs = append(fs, f)
 		}
 	}

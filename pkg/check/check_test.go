@@ -292,7 +292,7 @@ func TestBuildTheBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "base " + base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
+	if want := base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
 		t.Errorf("base label %q, want %q", res.Servers[0].BaseLabel, want)
 	}
 	if got := ruleCounts(res.Findings); got["prompt-added"] == 0 || res.Fails(rules.LevelError, nil) {

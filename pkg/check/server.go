@@ -91,7 +91,8 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	// The committed snapshot in the work tree must match the live server.
 	if s.Snapshot != "" && o.RepoDir != "" {
 		if committed, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes); err == nil {
-			if committed.Fingerprints.Manifest != head.Fingerprints.Manifest {
+			sec.SnapshotCurrent = committed.Fingerprints.Manifest == head.Fingerprints.Manifest
+			if !sec.SnapshotCurrent {
 				found = append(found, finding.New(rules.SnapshotOutOfDate, finding.Subject{Kind: finding.KindServer}, "",
 					fmt.Sprintf("%s no longer matches the live server: run `mcp-surface snapshot` and commit it", s.Snapshot), nil, nil))
 			}

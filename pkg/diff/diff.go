@@ -129,15 +129,9 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	if opts.Policy != nil {
 		fs = opts.Policy.Acknowledge(fs)
 	}
+	// One finding per subject and change: a change repeated across tools
+	// stays one finding per tool (grouping is the renderers' business).
 	fs = dedupe(fs)
-	fs = group(fs, func(g *finding.Finding) {
-		if opts.Policy != nil {
-			// Only the marking: expired entries were reported above.
-			one := []finding.Finding{*g}
-			opts.Policy.Acknowledge(one)
-			g.Acknowledged = one[0].Acknowledged
-		}
-	})
 	finding.Sort(fs)
 
 	res := &Result{

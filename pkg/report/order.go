@@ -167,30 +167,6 @@ func runsOf(items []Item) []*run {
 	return out
 }
 
-// shortNames abbreviates a list of names for one line: every name when
-// there are few, else the first three and the last, the later ones
-// shortened to what follows the first name's directory when they share it
-// ("test://static/resource/1", "/2", "/3" … "/100"). show renders a name.
-func shortNames(names []string, show func(string) string) string {
-	const all = 8
-	if len(names) <= all {
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = show(n)
-		}
-		return strings.Join(parts, ", ")
-	}
-	first := names[0]
-	dir := strings.LastIndexByte(first, '/')
-	abbrev := func(n string) string {
-		if dir > 0 && strings.HasPrefix(n, first[:dir+1]) && len(n) > dir+1 {
-			return show(n[dir:])
-		}
-		return show(n)
-	}
-	return show(first) + ", " + abbrev(names[1]) + ", " + abbrev(names[2]) + " … " + abbrev(names[len(names)-1])
-}
-
 // Change classes of the count line: what happened to a subject as a whole.
 const (
 	classRemoved = iota

@@ -106,10 +106,15 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	body := comment("the break")
-	for _, want := range []string{action.DefaultAcceptLabel, "acknowledged:", "rule: tool-removed", "mcp-surface snapshot -o mcp-surface.json -- sh server.sh"} {
+	for _, want := range []string{action.DefaultAcceptLabel, "acknowledged:", "rule: tool-removed"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment does not say %q:\n%s", want, body)
 		}
+	}
+	// The pull request committed the snapshot of its head: no word of
+	// refreshing it.
+	if strings.Contains(strings.ToLower(body), "refresh") || strings.Contains(body, "mcp-surface snapshot -o") {
+		t.Errorf("the pull request refreshed its snapshot, but the comment asks for it:\n%s", body)
 	}
 	all := actReportFindings(t, first)
 	if len(all) < 20 {

@@ -145,4 +145,43 @@ func TestSnapshotCheck(t *testing.T) {
 	if r.code != ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
 		t.Fatalf("changed server: exit %d %q", r.code, r.stdout)
 	}
+	// The command it prints really shows every change: run it, step by
+	// step, against the same server.
+	_, shown, ok := strings.Cut(r.stdout, "(`")
+	shown, _, ok2 := strings.Cut(shown, "` shows every change)")
+	if !ok || !ok2 || strings.Contains(shown, "mcp-surface diff`") {
+		t.Fatalf("no command that shows every change: %q", r.stdout)
+	}
+	var diffOut string
+	for _, step := range strings.Split(shown, " && ") {
+		words := strings.Fields(step)
+		if len(words) < 2 || words[0] != "mcp-surface" {
+			t.Fatalf("step %q is not an mcp-surface command", step)
+		}
+		sr := run(t, serverEnvFor(testserver.ModeToolsOnly), words[1:]...)
+		if words[1] == "snapshot" && sr.code != 0 {
+			t.Fatalf("%s: exit %d: %s", step, sr.code, sr.stderr)
+		}
+		if words[1] == "diff" {
+			diffOut = sr.stdout
+		}
+	}
+	if !strings.Contains(diffOut, "prompt-removed") || !strings.Contains(diffOut, "resource-removed") {
+		t.Errorf("the printed command does not show the changes:\n%s", diffOut)
+	}
+}
+
+// The discover→initialize fallback of today's servers is an info line on
+// capture's stderr, never a warning.
+func TestHandshakeFallbackIsInfo(t *testing.T) {
+	r := run(t, serverEnvFor(testserver.ModePagedRaw), append([]string{"capture", "--"}, serverCmd()...)...)
+	if r.code != 0 {
+		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "info: the server did not accept server/discover") {
+		t.Fatalf("the server fell back to initialize, but stderr does not say so: %q", r.stderr)
+	}
+	if strings.Contains(r.stderr, "warning:") {
+		t.Errorf("a warning: line: %q", r.stderr)
+	}
 }

@@ -18,6 +18,8 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("cost", help("cost"), env.Stderr)
 	var common commonFlags
 	common.register(fs, "text")
+	// cost renders a cost table, not a report: --help lists its formats.
+	fs.Lookup("format").Usage = "output format: " + strings.Join(report.CostFormats, "|")
 	encoding := fs.String("encoding", "", "tokenizer: "+encodingList()+" (default the configuration's cost.encoding, else "+string(cost.DefaultEncoding)+")")
 	var cf captureFlags
 	cf.register(fs)

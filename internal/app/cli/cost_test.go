@@ -78,3 +78,26 @@ func TestCost(t *testing.T) {
 		}
 	}
 }
+
+// cost --help lists the formats it renders, and each one it lists works.
+func TestCostHelpFormats(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
+	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"capture", "-o", snap, "--"}, serverCmd()...)...); r.code != 0 {
+		t.Fatalf("capture: exit %d\n%s", r.code, r.stderr)
+	}
+	help := run(t, nil, "cost", "--help")
+	_, line, ok := strings.Cut(help.stdout+help.stderr, "output format: ")
+	if !ok {
+		t.Fatalf("cost --help names no formats:\n%s", help.stdout+help.stderr)
+	}
+	line, _, _ = strings.Cut(line, " ")
+	formats := strings.Split(line, "|")
+	if len(formats) < 2 {
+		t.Fatalf("formats %q", line)
+	}
+	for _, f := range formats {
+		if r := run(t, nil, "cost", "--format", f, snap); r.code != 0 {
+			t.Errorf("cost --help offers %q, which fails: exit %d %s", f, r.code, r.stderr)
+		}
+	}
+}
