@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// catalogFS holds the table as written: one markdown file per area, each
-// rule a "## ID" section with its row (a list of "- key: value" lines)
+// catalogFS holds the table as written: one markdown file per area (or per
+// family of a large area), each rule a "## ID" section with its row (a list of "- key: value" lines)
 // and its help, and the help paragraphs several rules share under shared/.
 //
 //go:embed catalog/*.md catalog/shared/*.md
@@ -27,8 +27,9 @@ var areaFiles = [][]string{
 	{"prompt.md"}, {"resource.md"}, {"template.md"}, {"text.md"}, {"cost.md"},
 }
 
-// includePrefix and includeSuffix frame how a rule's help pulls in a shared paragraph:
-// "<!-- include: NAME -->" on a line of its own, for catalog/shared/NAME.md.
+// includePrefix and includeSuffix frame how a rule's help pulls in a
+// shared paragraph: "<!-- include: NAME -->" on a line of its own, for
+// catalog/shared/NAME.md.
 const includePrefix, includeSuffix = "<!-- include: ", " -->"
 
 // whatToDo opens the paragraph that says how to avoid a finding. A rule
@@ -95,7 +96,8 @@ func readCatalog(name string) string {
 
 // parseArea parses one area's markdown: "# Title", an optional intro, then
 // for each rule "## ID", its row and its help. include returns the text
-// of a shared paragraph. The rules' texts are slices of src, not copies.
+// of a shared paragraph. The rules' texts are slices of src where they
+// can be, so that the first lookup copies little.
 func parseArea(file, src string, include func(string) (string, bool)) (area, error) {
 	var a area
 	var errs []error
