@@ -179,16 +179,20 @@ const (
 
 var classNames = [numClasses]string{"removed", "renamed", "changed", "added", "text edits"}
 
-// classRules name the rules that say, on their own, what happened to an
-// item: it left, moved or arrived. Anything else changed it.
-var classRules = map[string]int{
-	rules.ToolRemoved: classRemoved, rules.ToolRemovedAfterDeprecation: classRemoved, rules.ToolRemovedBeforeSunset: classRemoved,
-	rules.PromptRemoved: classRemoved, rules.PromptRemovedAfterDeprecation: classRemoved,
-	rules.ResourceRemoved: classRemoved, rules.ResourceTemplateRemoved: classRemoved,
-	rules.ToolRenamed: classRenamed, rules.ToolNameCaseChanged: classRenamed, rules.PromptRenamed: classRenamed,
-	rules.ResourceUriChanged: classRenamed,
-	rules.ToolAdded:          classAdded, rules.ToolAddedConfusableName: classAdded, rules.PromptAdded: classAdded,
-	rules.ResourceAdded: classAdded, rules.ResourceTemplateAdded: classAdded,
+// classOf is the class a finding's rule gives its subject on its own,
+// from the rule's action: it left, moved or arrived. Anything else
+// changed it (ok false).
+func classOf(rule string) (int, bool) {
+	r, _ := rules.Lookup(rule)
+	switch r.Action {
+	case rules.ActionRemoved:
+		return classRemoved, true
+	case rules.ActionRenamed:
+		return classRenamed, true
+	case rules.ActionAdded:
+		return classAdded, true
+	}
+	return 0, false
 }
 
 // kindCounts counts, per kind, the subjects of each change class. A
@@ -210,7 +214,7 @@ func kindCounts(changes []Item) map[string]*[numClasses]int {
 			subjects[it.Subject] = a
 			order = append(order, it.Subject)
 		}
-		if c, ok := classRules[it.Rule]; ok && !a.strong {
+		if c, ok := classOf(it.Rule); ok && !a.strong {
 			a.class, a.strong = c, true
 		}
 		if it.Severity.Rank() > rules.SeverityPatch.Rank() {

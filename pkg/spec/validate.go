@@ -19,41 +19,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// RuleIDs lists every rule this package reports, sorted. Each is in the
-// rules table (pkg/rules spec.go, lint.go and probe.go).
-func RuleIDs() []string {
-	return []string{
-		rules.ContentBlockInvalid,
-		rules.DescriptionMissing,
-		rules.DuplicateIdentity,
-		rules.DuplicateIdentityKey,
-		rules.DuplicateJsonKey,
-		rules.HandshakeFallback,
-		rules.InvalidUtf8,
-		rules.JsonrpcEnvelopeInvalid,
-		rules.ListRequestFailed,
-		rules.NegotiatedVersionUnknown,
-		rules.ProtocolFeatureVersionMismatch,
-		rules.ResourceContentsMimeTypeMismatch,
-		rules.SchemaRequiredUndefined,
-		rules.SchemaViolation,
-		rules.SdkRejectedResult,
-		rules.StdoutNotJsonrpc,
-		rules.TextAnsiEscape,
-		rules.TextHiddenCharacters,
-		rules.TextInjectionMarker,
-		rules.ToolCallFailureAsRpcError,
-		rules.ToolCallUnknownToolNotRpcError,
-		rules.ToolInputSchemaInvalid,
-		rules.ToolInputSchemaNotObject,
-		rules.ToolNameInvalid,
-		rules.ToolOutputSchemaInvalid,
-		rules.ToolOutputSchemaNotObject,
-		rules.ToolResultStructuredContentInvalid,
-		rules.ToolSchemaUnresolvable,
-	}
-}
-
 // ErrSchemaMissing is returned (wrapped) when the schema of the negotiated
 // revision is not in the set given to Validate: the caller must load it,
 // nothing is skipped silently.

@@ -4,3 +4,5 @@
 // environment or the process's streams; everything it needs arrives through
 // Run's arguments, so the CLI is tested in-process.
 package cli
+
+//go:generate go test -run ^TestActionDocs$ -update-action-docs .
