@@ -112,6 +112,39 @@ t="$(now)"
 	{ cat "$work/node-test.log"; fail "checkSurface under node --test"; }
 echo "   node --test (3 tests): $(took "$t")"
 
+step "npm: checkSurface under vitest and jest"
+# The runners come from the registry (pinned); the packages under test
+# from OUTDIR.
+runners="$work/npm-runners"
+mkdir -p "$runners"
+(cd "$runners" && npm init -y >/dev/null)
+cp "$work/data/surface.json" "$work/data/changed.json" "$runners/"
+if (cd "$runners" && npm install --no-audit --no-fund vitest@4.1.12 jest@30.5.2 "$work"/out/*.tgz >"$work/runners-install.log" 2>&1); then
+	cat >"$runners/surface.vitest.test.mjs" <<'JS'
+import { test, expect } from 'vitest';
+import { checkSurface } from 'mcp-surface';
+const command = [process.env.SERVER];
+test('the unchanged server passes', async () => {
+  await checkSurface({ command, snapshot: 'surface.json' });
+});
+test('a changed snapshot fails with the changes named', async () => {
+  await expect(checkSurface({ command, snapshot: 'changed.json' })).rejects.toThrow(new RegExp(`tools added: ${process.env.REMOVED}\\b`));
+});
+JS
+	sed -e "s/import { test, expect } from 'vitest';//" -e "s/import { checkSurface } from 'mcp-surface';/const { checkSurface } = require('mcp-surface');/" \
+		"$runners/surface.vitest.test.mjs" >"$runners/surface.jest.test.js"
+	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install vitest run surface.vitest.test.mjs >"$work/vitest.log" 2>&1) ||
+		{ cat "$work/vitest.log"; fail "checkSurface under vitest"; }
+	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install jest surface.jest.test.js >"$work/jest.log" 2>&1) ||
+		{ cat "$work/jest.log"; fail "checkSurface under jest"; }
+	echo "   vitest and jest: pass and fail as node --test does"
+elif [ -n "${CI:-}" ]; then
+	cat "$work/runners-install.log"
+	fail "vitest and jest could not be installed from the registry"
+else
+	echo "   skipped: vitest and jest could not be installed from the registry (see $work/runners-install.log)"
+fi
+
 step "pypi: install offline into a fresh virtual environment"
 t="$(now)"
 python3 -m venv "$work/venv"
