@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -115,12 +116,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		err = inputHint(err)
+		err = frontend.SnapshotHint(err)
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(ue.msg))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(ue.msg))
 		} else {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(err.Error()))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(err.Error()))
 		}
 		return ExitFailure
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
@@ -39,15 +41,15 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	now, err := diffNow(env)
+	now, err := frontend.Today(env.Getenv, time.Now)
 	if err != nil {
 		return 0, err
 	}
-	cfg, err := loadDiffConfig(ctx, common.config)
+	cfg, err := frontend.LoadConfig(ctx, common.config)
 	if err != nil {
 		return 0, err
 	}
-	maxSnapshot, err := snapshotLimit(env)
+	maxSnapshot, err := frontend.SnapshotLimit(env.Getenv)
 	if err != nil {
 		return 0, err
 	}

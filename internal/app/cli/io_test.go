@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/outfiletest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -312,7 +313,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
 	for _, args := range [][]string{
-		{"validate", head, "--format", "json", "--schema-dir", sharedMCPSchemaDir(t)},
+		{"validate", head, "--format", "json", "--schema-dir", spectest.SchemaDir(t)},
 		{"diff", head, "--format", "json", head},
 		{"diff", head, head, "--format=json", "--fail-on", "none"},
 		{"cost", head, "--format", "json"},

@@ -1,4 +1,4 @@
-package cli
+package frontend
 
 import (
 	"errors"
@@ -16,23 +16,23 @@ func TestHints(t *testing.T) {
 	pages := fmt.Errorf("capturing x: %w", &capture.LimitError{Limit: capture.LimitPageCount, Value: "1000"})
 	missing := fmt.Errorf("baseline of x: %w", &check.MissingSnapshotError{Path: "mcp-surface.json"})
 	for _, tc := range []struct {
-		h    hints
+		h    Hints
 		err  error
 		want string
 	}{
-		{flagHints, startup, "capturing x: startup timeout limit of 30s reached; raise it with --startup-timeout if the server needs more"},
-		{flagHints, pages, "capturing x: page count limit of 1000 reached; raise it with --max-pages if the server needs more"},
-		{inputHints, startup, "capturing x: startup timeout limit of 30s reached; raise it with input startup-timeout if the server needs more"},
-		{inputHints, pages, "capturing x: page count limit of 1000 reached"},
-		{flagHints, missing, "baseline of x: mcp-surface.json does not exist: run `mcp-surface snapshot` and commit it, or use --baseline build with --base-ref"},
-		{flagHints, errors.New("other"), "other"},
+		{FlagHints, startup, "capturing x: startup timeout limit of 30s reached; raise it with --startup-timeout if the server needs more"},
+		{FlagHints, pages, "capturing x: page count limit of 1000 reached; raise it with --max-pages if the server needs more"},
+		{InputHints, startup, "capturing x: startup timeout limit of 30s reached; raise it with input startup-timeout if the server needs more"},
+		{InputHints, pages, "capturing x: page count limit of 1000 reached"},
+		{FlagHints, missing, "baseline of x: mcp-surface.json does not exist: run `mcp-surface snapshot` and commit it, or use --baseline build with --base-ref"},
+		{FlagHints, errors.New("other"), "other"},
 	} {
-		got := tc.h.wrap(tc.err)
+		got := tc.h.Wrap(tc.err)
 		if got.Error() != tc.want || !errors.Is(got, tc.err) {
-			t.Errorf("wrap(%v) = %q, want %q", tc.err, got, tc.want)
+			t.Errorf("Wrap(%v) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
-	if flagHints.wrap(nil) != nil {
-		t.Errorf("wrap(nil) is not nil")
+	if FlagHints.Wrap(nil) != nil {
+		t.Errorf("Wrap(nil) is not nil")
 	}
 }
