@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// The layers of the tree (DESIGN.md, "The layout says which is which"):
+// The layers of the tree (the README's "For Go programs" lists pkg/):
 //
 //   - pkg/: what a Go program may import; never the front end.
 //   - internal/app/: the front end; may import anything but test helpers.

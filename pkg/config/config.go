@@ -15,7 +15,7 @@ import (
 // DefaultFile is the configuration file read when present.
 const DefaultFile = ".mcp-surface.yaml"
 
-// Profiles for the rules the catalog tags `strict`.
+// Profiles for the rules pkg/rules tags `strict`.
 const (
 	ProfileDefault = "default"
 	// ProfileStrict raises every strict-tagged rule to breaking (Confluent

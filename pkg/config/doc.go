@@ -63,7 +63,7 @@
 //	    headers:               # url only; values may name ${VAR}s, never printed
 //	      Authorization: "Bearer ${MCP_TOKEN}"
 //
-// Profiles act on the rules the catalog tags `strict`, whose default is a
+// Profiles act on the rules pkg/rules tags `strict`, whose default is a
 // compromise between strict and lenient set semantics for open content
 // models: `strict` raises them to breaking, `lenient` lowers them to minor.
 // An explicit severity override wins over the profile. Spec and lint rules

@@ -28,7 +28,7 @@ type Rename struct {
 	Threshold float64
 }
 
-// Text configures the text detectors (catalog section J): the diff's own
+// Text configures the text detectors (the text-* rules of pkg/rules): the diff's own
 // options, so that a key added there is one field, not two; zero values
 // keep the defaults.
 type Text = diff.TextOptions

@@ -9,7 +9,7 @@ import (
 	appversion "github.com/mcp-surface/mcp-surface/internal/app/version"
 )
 
-// Exit codes, as the command line's (DESIGN.md).
+// Exit codes, the command line's (internal/app/cli).
 const (
 	exitOK       = 0
 	exitFindings = 1

@@ -13,7 +13,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-// Exit codes (DESIGN.md): never 1 for a tool failure, never 2 for a finding.
+// Exit codes (the README lists them): never 1 for a tool failure, never 2 for a finding.
 const (
 	ExitOK       = 0 // nothing at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on
