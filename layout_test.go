@@ -24,7 +24,8 @@ import (
 // pkg/capture records and never judges, so it does not import pkg/rules
 // (its diagnostics are its own; pkg/spec names the rules). The action does
 // not import the command line: what the two front ends share is
-// internal/app/frontend.
+// internal/app/frontend. pkg/config only parses, into its own types: it
+// imports pkg/rules and internal/base, no stage (pkg/check maps it).
 // A package under internal/ outside the three tiers is an error too, so
 // that a new package has to choose its tier.
 
@@ -73,6 +74,8 @@ func layoutViolations(pkgs []listedPackage) []string {
 					out = append(out, from+" imports "+to+": pkg/rules is a leaf and imports nothing of the project")
 				case from == "pkg/capture" && to == "pkg/rules" && !test:
 					out = append(out, from+" imports "+to+": pkg/capture records and never judges; pkg/spec maps its diagnostics onto rules")
+				case from == "pkg/config" && !test && to != "pkg/rules" && !under(to, "internal/base"):
+					out = append(out, from+" imports "+to+": pkg/config parses into its own types and imports only pkg/rules and internal/base; pkg/check maps it onto the stages")
 				case under(from, "internal/app/action") && under(to, "internal/app/cli"):
 					out = append(out, from+" imports "+to+": the action stands alone; what it shares with the command line is internal/app/frontend")
 				case under(from, "internal/testkit") && under(to, "internal/app"):
@@ -138,6 +141,8 @@ func TestLayoutRulesFire(t *testing.T) {
 		pkg("internal/app/cli", "pkg/check", "internal/base/gitrepo", "internal/app/action"),
 		pkg("internal/app/action", "internal/app/frontend", "pkg/check"),
 		pkg("pkg/spec", "pkg/capture", "pkg/rules"),
+		pkg("pkg/config", "pkg/rules", "internal/base/infile"),
+		pkg("pkg/policy", "pkg/config", "pkg/finding"),
 		{ImportPath: m("pkg/capture"), Imports: []string{m("internal/base/canonjson")}, XTestImports: []string{m("pkg/rules")}},
 		pkg("pkg/check", "pkg/rules", "internal/base/gitrepo"),
 		pkg("internal/base/textscan", "internal/base/canonjson"),
@@ -166,6 +171,8 @@ func TestLayoutRulesFire(t *testing.T) {
 		{pkg("internal/locate"), "in none of its tiers"},
 		{pkg("pkg/capture", "pkg/rules"), "pkg/capture records and never judges"},
 		{pkg("internal/app/action", "internal/app/cli"), "the action stands alone"},
+		{pkg("pkg/config", "pkg/capture"), "pkg/config parses into its own types"},
+		{pkg("pkg/config", "pkg/spec/clients"), "pkg/config parses into its own types"},
 		{listedPackage{ImportPath: m("internal/app/action"), TestImports: []string{m("internal/app/cli")}}, "the action stands alone"},
 	} {
 		v := layoutViolations(append(slices.Clone(allowed), tc.p))

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
+	"github.com/mcp-surface/mcp-surface/pkg/policy"
 )
 
 // nowEnv overrides today's date for expiry and sunset dates (see
@@ -61,7 +61,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 
 	if rf.format == "ignore-yaml" {
 		var out bytes.Buffer
-		if err := config.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
+		if err := policy.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
 			return 0, err
 		}
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {

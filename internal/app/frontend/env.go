@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
@@ -57,7 +58,8 @@ func SnapshotLimit(getenv func(string) string) (int64, error) {
 
 // LoadConfig reads the configuration file at path, or
 // config.DefaultFile in the current directory when path is "" and that
-// file exists; nil when there is none.
+// file exists; nil when there is none. What the stages find wrong in it
+// (check.CheckConfig) fails here too, before any work.
 func LoadConfig(ctx context.Context, path string) (*config.Config, error) {
 	if path == "" {
 		if _, err := os.Stat(config.DefaultFile); err != nil {
@@ -66,6 +68,9 @@ func LoadConfig(ctx context.Context, path string) (*config.Config, error) {
 		path = config.DefaultFile
 	}
 	c, err := config.LoadContext(ctx, path)
+	if err == nil {
+		err = check.CheckConfig(c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
