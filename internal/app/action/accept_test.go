@@ -78,6 +78,7 @@ func actGroup(stdout, title string) string {
 // pasted acknowledgement; one comment throughout, updated, reduced to one
 // line when the change is reverted.
 func TestActionAcceptIntendedBreak(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -213,6 +214,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 // A pull request that changes nothing: no comment at all (on-change).
 func TestActionNoChangeNoComment(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -239,6 +241,7 @@ func TestActionNoChangeNoComment(t *testing.T) {
 // the pull request did not touch: GitHub takes no review comment there,
 // and the log says so instead of leaving them out silently.
 func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

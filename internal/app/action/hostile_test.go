@@ -75,6 +75,7 @@ func helperSnapshot(t *testing.T, description string) []byte {
 // a text diff. Each job keeps editing its own comment: alpha's report never
 // disappears, and no comment carries a live marker but its own.
 func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -172,6 +173,7 @@ func checkOneMarker(t *testing.T, what, body string) {
 // pull request run without the runner's credentials, the inputs or the
 // token under another name; pass-env lets one through on purpose.
 func TestActionWithholdsRunnerCredentials(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -261,6 +263,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 // ${VAR} (here a probe's arguments): it reads as unset, unless pass-env
 // names it.
 func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -296,6 +299,7 @@ func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 // output tries to forge workflow commands, and reads its log (stdout and
 // stderr) as the runner would.
 func TestActionLogOfHostileServers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode string
 		code int

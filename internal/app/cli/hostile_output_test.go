@@ -38,6 +38,7 @@ func pidServer(t *testing.T, mode string) ([]string, func() int) {
 }
 
 func TestHostileServerOutputIsEscaped(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, mode string
 		args       []string
@@ -127,6 +128,7 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 }
 
 func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
+	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeJSONLog)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
@@ -141,6 +143,7 @@ func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
 }
 
 func TestBatchReplyIsNamed(t *testing.T) {
+	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeBatchReply)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
@@ -155,6 +158,7 @@ func TestBatchReplyIsNamed(t *testing.T) {
 }
 
 func TestRepairedJSONIsReported(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mode string
 		want []string
@@ -180,6 +184,7 @@ func TestRepairedJSONIsReported(t *testing.T) {
 }
 
 func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.json")
 	data := `{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[{"name":"` + testserver.DuplicateKeyFirst +
 		`","inputSchema":{"type":"object"},"name":"` + testserver.DuplicateKeyLast + `"}]}`
