@@ -96,20 +96,19 @@ func BatchNote(revision string) string {
 }
 
 // Diagnostic codes: the capture's own kinds of observation, which
-// pkg/spec maps onto rule IDs when it turns them into findings. Three
-// read like the rules they usually become, but they are the capture's
-// words: renaming a rule does not rename them.
+// pkg/spec maps onto rule IDs when it turns them into findings. They are
+// the capture's words, never a rule's ID: renaming a rule renames none.
 const (
 	// DiagStdoutNoise: a line on a stdio server's stdout that is not JSON-RPC.
-	DiagStdoutNoise = "stdout-not-jsonrpc"
+	DiagStdoutNoise = "stdout-noise"
 	// DiagSDKRejected: the SDK refused to decode a result; raw bytes kept.
-	DiagSDKRejected = "sdk-rejected-result"
+	DiagSDKRejected = "sdk-rejected"
 	// DiagBatch: a list page was answered inside a JSON-RPC batch.
 	DiagBatch = "batch"
 	// DiagListError: a list the server advertised answered with an error.
 	DiagListError = "list-error"
 	// DiagHandshakeFallback: server/discover failed and initialize was used.
-	DiagHandshakeFallback = "handshake-fallback"
+	DiagHandshakeFallback = "discover-fallback"
 	// DiagProbeBounded: a probe over every listed resource was cut at its bound.
 	DiagProbeBounded = "probe-bounded"
 	// DiagEscapedProcesses: a stdio server left processes outside its
