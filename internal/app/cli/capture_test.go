@@ -85,7 +85,6 @@ func TestCaptureSeveralRevisions(t *testing.T) {
 }
 
 func TestCaptureErrorsExitTwo(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		name string
 		env  []string

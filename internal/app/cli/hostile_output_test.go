@@ -88,28 +88,40 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 	cases := []struct {
 		name, mode string
 		args       []string
-		cancel     time.Duration // interrupt the run after this long
+		interrupt  bool // interrupt the run once the server runs
 		code       int
 		want       string
 	}{
-		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, 0, ExitFailure,
+		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, false, ExitFailure,
 			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
-		{"interrupted", testserver.ModeSlowStart, nil, 700 * time.Millisecond, ExitFailure,
+		{"interrupted", testserver.ModeSlowStart, nil, true, ExitFailure,
 			"the handshake: interrupted: context canceled"},
-		{"answer the SDK refused", testserver.ModeBadInitialize, nil, 0, ExitFailure,
+		{"answer the SDK refused", testserver.ModeBadInitialize, nil, false, ExitFailure,
 			"answered initialize (frame 3) with something the MCP Go SDK refused: "},
-		{"unknown protocol version", testserver.ModeBadVersion, nil, 0, ExitFailure,
+		{"unknown protocol version", testserver.ModeBadVersion, nil, false, ExitFailure,
 			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env, pid := pidServer(t, tc.mode)
 			ctx := context.Background()
-			if tc.cancel > 0 {
+			if tc.interrupt {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithCancel(ctx)
 				defer cancel()
-				time.AfterFunc(tc.cancel, cancel) // as Ctrl-C cancels main's context
+				// As Ctrl-C cancels main's context, once the server has
+				// started (it wrote its pid) and waits in the handshake:
+				// on a loaded machine a fixed delay may come first.
+				pidFile := strings.TrimPrefix(env[1], testserver.PidFileVar+"=")
+				go func() {
+					for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+						if data, err := os.ReadFile(pidFile); err == nil && len(data) > 0 {
+							break
+						}
+					}
+					time.Sleep(100 * time.Millisecond)
+					cancel()
+				}()
 			}
 			var out, errb bytes.Buffer
 			full := append(os.Environ(), env...)
