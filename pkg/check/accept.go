@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/policy"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -106,7 +106,7 @@ func (r *Result) Acknowledgements(failOn rules.Level) []byte {
 	if len(all) == 0 {
 		return nil
 	}
-	if err := config.WriteAcknowledgements(&b, all, true); err != nil {
+	if err := policy.WriteAcknowledgements(&b, all, true); err != nil {
 		return nil
 	}
 	return b.Bytes()
@@ -131,7 +131,7 @@ func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[strin
 			fs, more = fs[:max], len(fs)-max
 		}
 		var b bytes.Buffer
-		if err := config.WriteAcknowledgements(&b, fs, true); err != nil {
+		if err := policy.WriteAcknowledgements(&b, fs, true); err != nil {
 			continue
 		}
 		if more > 0 {

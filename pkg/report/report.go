@@ -339,7 +339,7 @@ type Options struct {
 	// form, or "mcp-surface snapshot -- <your server command>".
 	SnapshotCommands map[string]string
 	// AckYAML, by server name, is the acknowledgement lines for
-	// .mcp-surface.yaml ready to paste (config.WriteAcknowledgements, with
+	// .mcp-surface.yaml ready to paste (policy.WriteAcknowledgements, with
 	// the server's name when there are several); missing entries get
 	// lines for the failing findings, at most 20.
 	AckYAML map[string]string

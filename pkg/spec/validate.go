@@ -134,10 +134,10 @@ type checker struct {
 	serverName string
 }
 
-func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
+func (k *checker) add(rule string, subj finding.Subject, pointer, msg string) {
 	f := finding.New(rule, subj, pointer, msg, nil, nil)
-	f.Revision = c.rev.Name
-	c.out = append(c.out, f)
+	f.Revision = k.rev.Name
+	k.out = append(k.out, f)
 }
 
 var server = finding.Subject{Kind: finding.KindServer}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -167,7 +168,7 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
-	return caps, cf.writeFrames(ctx, env, caps, nil, flagHints.wrap(err))
+	return caps, cf.writeFrames(ctx, env, caps, nil, frontend.FlagHints.Wrap(err))
 }
 
 // writeFrames writes --frames, when asked and capturing was attempted

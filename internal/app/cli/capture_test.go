@@ -12,6 +12,7 @@ import (
 )
 
 func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
 	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
@@ -51,6 +52,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 }
 
 func TestCaptureTwiceIsByteIdentical(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"capture", "--"}, serverCmd()...)
 	a := run(t, serverEnvFor(testserver.ModeFull), args...)
 	b := run(t, serverEnvFor("shuffled-3"), args...)
@@ -63,6 +65,7 @@ func TestCaptureTwiceIsByteIdentical(t *testing.T) {
 }
 
 func TestCaptureSeveralRevisions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mcp-surface.json")
 	args := append([]string{"capture", "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28", "--"}, serverCmd()...)
@@ -108,6 +111,7 @@ func TestCaptureErrorsExitTwo(t *testing.T) {
 }
 
 func TestHeaderValuesAreNeverPrinted(t *testing.T) {
+	t.Parallel()
 	r := run(t, []string{"MCP_SURFACE_TEST_TOKEN=sekrit-value-123"}, "capture", "--url", "http://127.0.0.1:1/mcp?token=sekrit-value-123",
 		"--header", "Authorization: Bearer ${MCP_SURFACE_TEST_TOKEN}", "--startup-timeout", "2s")
 	if r.code != ExitFailure {
@@ -119,6 +123,7 @@ func TestHeaderValuesAreNeverPrinted(t *testing.T) {
 }
 
 func TestStdoutNoiseIsWarned(t *testing.T) {
+	t.Parallel()
 	r := run(t, serverEnvFor(testserver.ModeStdoutLog), append([]string{"capture", "--"}, serverCmd()...)...)
 	if r.code != 0 || !strings.Contains(r.stderr, "Server listening on stdio") {
 		t.Errorf("exit %d, stderr %q: want a warning quoting the stdout line", r.code, r.stderr)
@@ -126,6 +131,7 @@ func TestStdoutNoiseIsWarned(t *testing.T) {
 }
 
 func TestSnapshotCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp-surface.json")
 	full := serverEnvFor(testserver.ModeFull)

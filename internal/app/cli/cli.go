@@ -8,11 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-// Exit codes (DESIGN.md): never 1 for a tool failure, never 2 for a finding.
+// Exit codes (the README lists them): never 1 for a tool failure, never 2 for a finding.
 const (
 	ExitOK       = 0 // nothing at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on
@@ -116,12 +117,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		err = inputHint(err)
+		err = frontend.SnapshotHint(err)
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(ue.msg))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(ue.msg))
 		} else {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(err.Error()))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(err.Error()))
 		}
 		return ExitFailure
 	}

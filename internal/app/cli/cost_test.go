@@ -14,6 +14,7 @@ import (
 // a budget it exceeds is reported and fails the command only at or above
 // --fail-on.
 func TestCost(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "mcp-surface.json")
 	args := append([]string{"capture", "-o", snap, "--"}, serverCmd()...)

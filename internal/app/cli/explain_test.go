@@ -8,6 +8,7 @@ import (
 )
 
 func TestNearestFindsATypo(t *testing.T) {
+	t.Parallel()
 	r := rules.All()[0]
 	typo := r.ID[:len(r.ID)-1] + "x"
 	if got := nearestRules(typo); len(got) == 0 || got[0] != r.ID {

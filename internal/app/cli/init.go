@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
@@ -108,7 +109,7 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 
-	fmt.Fprintf(env.Stdout, "%s project (%s); server: %s\n", eco.name, eco.marker, logText(cmdline.Join(cmd)))
+	fmt.Fprintf(env.Stdout, "%s project (%s); server: %s\n", eco.name, eco.marker, frontend.LogText(cmdline.Join(cmd)))
 	code, err := runSnapshot(ctx, env, append([]string{"-o", *out, "--"}, cmd...))
 	if err != nil {
 		return 0, err
@@ -148,13 +149,13 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 
 	fmt.Fprintln(env.Stdout, "wrote:")
 	for _, w := range wrote {
-		fmt.Fprintf(env.Stdout, "  %s\n", logText(path.Clean(filepath.ToSlash(w))))
+		fmt.Fprintf(env.Stdout, "  %s\n", frontend.LogText(path.Clean(filepath.ToSlash(w))))
 	}
 	fmt.Fprintln(env.Stdout, "next: review and commit them; every pull request is then checked against the snapshot.")
 	if eco.name == "node" {
 		fmt.Fprintf(env.Stdout, "refresh the snapshot with `npm run %s` (it needs `npm install --save-dev mcp-surface`).\n", initScript)
 	} else {
-		fmt.Fprintf(env.Stdout, "refresh the snapshot with: %s\n", logText(refresh))
+		fmt.Fprintf(env.Stdout, "refresh the snapshot with: %s\n", frontend.LogText(refresh))
 	}
 	if strings.HasSuffix(pin, "@main") {
 		fmt.Fprintf(env.Stderr, "mcp-surface init: this build is not a release, so the workflow uses %s: pin it to a release tag (mcp-surface --version of a release prints it)\n", pin)
@@ -232,7 +233,7 @@ func inferCommand(ctx context.Context, dir string, eco ecosystem, pkgJSON []byte
 				names = append(names, k)
 			}
 			sort.Strings(names)
-			return nil, ask("package.json's bin names several commands ("+logText(strings.Join(names, ", "))+")", "node "+cmdline.Word(many[names[0]]))
+			return nil, ask("package.json's bin names several commands ("+frontend.LogText(strings.Join(names, ", "))+")", "node "+cmdline.Word(many[names[0]]))
 		}
 		return nil, ask("package.json's bin is neither a path nor a map of one command", "node dist/index.js")
 	case "python":
@@ -247,7 +248,7 @@ func inferCommand(ctx context.Context, dir string, eco ecosystem, pkgJSON []byte
 		case 1:
 			return []string{"uv", "run", names[0]}, nil
 		default:
-			return nil, ask("pyproject.toml's [project.scripts] names several commands ("+logText(strings.Join(names, ", "))+")", "uv run "+cmdline.Word(names[0]))
+			return nil, ask("pyproject.toml's [project.scripts] names several commands ("+frontend.LogText(strings.Join(names, ", "))+")", "uv run "+cmdline.Word(names[0]))
 		}
 	}
 	return nil, ask("a Go module declares no server command", "go run ./cmd/server")
@@ -257,7 +258,7 @@ func inferCommand(ctx context.Context, dir string, eco ecosystem, pkgJSON []byte
 // exist: a server built from TypeScript is captured once it is built.
 func nodeBin(dir, bin string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(bin))); err != nil {
-		return nil, usagef("package.json's bin %s does not exist yet: build the server first (npm run build), then rerun init", logText(bin))
+		return nil, usagef("package.json's bin %s does not exist yet: build the server first (npm run build), then rerun init", frontend.LogText(bin))
 	}
 	return []string{"node", bin}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -35,7 +36,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	maxSnapshot, err := snapshotLimit(env)
+	maxSnapshot, err := frontend.SnapshotLimit(env.Getenv)
 	defer boundMemory(env, cf.maxBytes)()
 	if err != nil {
 		return 0, err
@@ -56,7 +57,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		jobs = append(jobs, job{*out, func() ([]*capture.Capture, error) { return cf.captureAll(ctx, env, cmd) }, rerunHint(args)})
 	} else {
-		cfg, err := loadDiffConfig(ctx, *cfgFile)
+		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
 			return 0, err
 		}
@@ -100,7 +101,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
 				caps, err := check.Captures(ctx, cf.options(env, s), revs)
-				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, flagHints.wrap(err))
+				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, frontend.FlagHints.Wrap(err))
 			}, hint})
 		}
 	}

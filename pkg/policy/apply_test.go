@@ -1,4 +1,4 @@
-package config
+package policy
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -24,7 +25,7 @@ acknowledged:
     reason: old
     expires: 2020-01-01
 `
-	c, err := Parse("c.yaml", []byte(src))
+	c, err := config.Parse("c.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ acknowledged:
 		mk("tool-removed", finding.KindTool, "search", ""),
 	}
 	orig := append([]finding.Finding(nil), in...)
-	got := c.Policy(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)).Apply(in)
+	got := New(c, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)).Apply(in)
 	var lines []string
 	for _, f := range got {
 		lines = append(lines, f.Rule+" "+f.Subject.Name+" "+string(f.Level)+" "+f.Acknowledged)
@@ -54,8 +55,8 @@ acknowledged:
 	}
 
 	// A nil configuration changes nothing.
-	var none *Config
-	if got := none.Policy(time.Time{}).Apply(orig); !cmp.Equal(got, orig) {
+	var none *config.Config
+	if got := New(none, time.Time{}).Apply(orig); !cmp.Equal(got, orig) {
 		t.Errorf("nil policy: %+v", got)
 	}
 }

@@ -1,4 +1,4 @@
-package config
+package policy
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func oneLine(s string, n int) string {
 }
 
 // ackSubjectKey is the acknowledgement key of a subject kind (the inverse
-// of subjectKeys, the short key where two name one kind).
+// of the keys pkg/config reads, the short key where two name one kind).
 var ackSubjectKey = map[string]string{
 	finding.KindTool: "tool", finding.KindPrompt: "prompt", finding.KindResource: "resource",
 	finding.KindResourceTemplate: "template",

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,14 +19,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/internal/app/action"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/githubtest"
@@ -67,6 +69,29 @@ func (f *actGitHub) setPull(number int, state, headSHA, headRepo, baseSHA string
 
 // ---- the repository ----
 
+// captureSnapshot is the snapshot `mcp-surface capture -- cmd...` writes
+// of a server started with environ.
+func captureSnapshot(t *testing.T, environ []string, cmd ...string) []byte {
+	t.Helper()
+	caps, err := check.Captures(context.Background(), check.Options{
+		Servers: []check.Server{{Command: cmd}}, Version: version, Clock: time.Now,
+		Environ: environ, DeferShutdown: true,
+	}, []string{capture.LatestRevision})
+	if err != nil {
+		t.Fatalf("capturing %q: %v", cmd, err)
+	}
+	m, err := manifest.Build(caps[0])
+	caps[0].Wait()
+	if err != nil {
+		t.Fatalf("building the snapshot of %q: %v", cmd, err)
+	}
+	var b bytes.Buffer
+	if err := manifest.EncodeTo(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 var (
 	actSnapMu sync.Mutex
 	actSnaps  = map[string][]byte{}
@@ -80,20 +105,7 @@ func actSnapshot(t *testing.T, mode string) []byte {
 	if data, ok := actSnaps[mode]; ok {
 		return data
 	}
-	out := filepath.Join(t.TempDir(), "snap.json")
-	environ := append(os.Environ(), testserver.EnvFor(mode))
-	var stdout, stderr bytes.Buffer
-	code := RunEnv(context.Background(), []string{"capture", "-o", out, "--", os.Args[0]}, &Env{
-		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-		Getenv: func(string) string { return "" }, Environ: func() []string { return environ },
-	})
-	if code != 0 {
-		t.Fatalf("capture %s: exit %d\n%s", mode, code, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := captureSnapshot(t, append(os.Environ(), testserver.EnvFor(mode)), os.Args[0])
 	actSnaps[mode] = data
 	return data
 }
@@ -286,7 +298,7 @@ func newActStep(t *testing.T, api *actGitHub, ws, event string, payload []byte, 
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
 		case strings.HasPrefix(k, "GITHUB_"), strings.HasPrefix(k, "RUNNER_"), strings.HasPrefix(k, "INPUT_"),
-			strings.HasPrefix(k, "ACTIONS_"), k == "CI", k == schemaDirEnv, k == nowEnv, k == testserver.EnvVar:
+			strings.HasPrefix(k, "ACTIONS_"), k == "CI", k == frontend.SchemaDirEnv, k == frontend.NowEnv, k == testserver.EnvVar:
 		default:
 			s.vars[k] = v
 		}
@@ -311,7 +323,7 @@ func newActStep(t *testing.T, api *actGitHub, ws, event string, payload []byte, 
 		"GITHUB_SHA": sha, "GITHUB_REF": ref, "GITHUB_WORKSPACE": ws, "GITHUB_RUN_ID": "10987654321",
 		"GITHUB_RUN_ATTEMPT": "1", "GITHUB_JOB": "mcp-surface", "GITHUB_ACTOR": "contributor", "GITHUB_WORKFLOW": "mcp-surface",
 		"RUNNER_TEMP": dir, "RUNNER_TOOL_CACHE": filepath.Join(dir, "toolcache"), "RUNNER_OS": "Linux",
-		schemaDirEnv: sharedMCPSchemaDir(t), "ACTION_TEST_SERVER": os.Args[0],
+		frontend.SchemaDirEnv: spectest.SchemaDir(t), "ACTION_TEST_SERVER": os.Args[0],
 	} {
 		s.vars[k] = v
 	}
@@ -320,7 +332,7 @@ func newActStep(t *testing.T, api *actGitHub, ws, event string, payload []byte, 
 	}
 	for _, in := range actionYAML(t).inputList() {
 		v := in.def
-		if v == action.TokenDefault {
+		if v == TokenDefault {
 			v = actToken // the runner evaluates ${{ github.token }}
 		}
 		if given, ok := inputs[in.name]; ok {
@@ -345,16 +357,11 @@ type actResult struct {
 
 func (s *actStep) run() actResult {
 	s.t.Helper()
-	old := schemaBaseURL
-	dead := httptest.NewServer(http.NotFoundHandler())
-	defer dead.Close()
-	schemaBaseURL = dead.URL // never the network
-	defer func() { schemaBaseURL = old }()
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	code := RunEnv(ctx, []string{"action"}, &Env{
-		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+	code, err := Run(ctx, &Env{
+		Stdout: &stdout, Stderr: &stderr, Getwd: os.Getwd, Clock: time.Now,
 		Getenv: func(k string) string { return s.vars[k] },
 		Environ: func() []string {
 			var out []string
@@ -365,6 +372,13 @@ func (s *actStep) run() actResult {
 			return out
 		},
 	})
+	// As the command line does: no server outlives the step, and an error
+	// is exit 2 with its text on stderr.
+	capture.WaitShutdowns()
+	if err != nil {
+		code = exitFailure
+		fmt.Fprintf(&stderr, "mcp-surface action: %s\n", frontend.LogText(err.Error()))
+	}
 	res := actResult{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	outData, _ := os.ReadFile(s.output)
 	res.outputs = parseActOutputs(s.t, outData)
@@ -433,12 +447,6 @@ func parseActOutputs(t *testing.T, data []byte) map[string]string {
 	return out
 }
 
-// sharedMCPSchemaDir is a directory holding the published MCP schemas.
-func sharedMCPSchemaDir(t *testing.T) string {
-	t.Helper()
-	return spectest.SchemaDir(t)
-}
-
 var (
 	actSARIFOnce   sync.Once
 	actSARIFSchema *jsonschema.Schema
@@ -472,6 +480,7 @@ func checkActSARIF(t *testing.T, data []byte) map[string]any {
 // ---- the tests ----
 
 func TestActionPullRequestEndToEnd(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -487,7 +496,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"})
 	step.vars["ACTION_TEST_ENV_DUMP"] = envDump
 	first := step.run()
-	if first.code != ExitFindings {
+	if first.code != exitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/7/comments`); n != 1 {
@@ -503,7 +512,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 			t.Errorf("output %s = %q, want %q", k, first.outputs[k], v)
 		}
 	}
-	for _, k := range action.Outputs {
+	for _, k := range Outputs {
 		if _, ok := first.outputs[k]; !ok && k != "bundle-file" {
 			t.Errorf("output %s not set", k)
 		}
@@ -548,7 +557,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	step = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/7/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"})
 	second := step.run()
-	if second.code != ExitOK {
+	if second.code != exitOK {
 		t.Fatalf("fixed: want exit 0, got %s", second)
 	}
 	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`); n != 1 {
@@ -573,7 +582,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-		if res.code != ExitFindings || res.outputs["verdict"] != "fail" {
+		if res.code != exitFindings || res.outputs["verdict"] != "fail" {
 			t.Fatalf("a 403 must not change the verdict: %s", res)
 		}
 		if !strings.Contains(res.stdout, "::warning") || !strings.Contains(res.stdout, "forbidden") {
@@ -590,7 +599,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c2)
 		in := map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "comment": "on-change"}
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/7/merge", in).run()
-		if res.code != ExitOK {
+		if res.code != exitOK {
 			t.Fatalf("%s", res)
 		}
 		if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) + api.Count("PATCH", `.*`); n != 0 {
@@ -602,7 +611,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
 		actGit(t, ws, "checkout", "-q", "--detach", repo.c1)
 		res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge", in).run()
-		if res.code != ExitFindings || api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
+		if res.code != exitFindings || api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
 			t.Errorf("a breaking change is worth a comment: %s", res)
 		}
 	})
@@ -619,7 +628,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 			ws := repo.workspace(t, repo.c1)
 			res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 				map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "comment": tc.value, "shell": "no"}).run()
-			if res.code != ExitFindings {
+			if res.code != exitFindings {
 				t.Fatalf("comment: %s: %s", tc.value, res)
 			}
 			if n := len(api.Comments(pr)); n != tc.want {
@@ -633,7 +642,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, api, ws, "push", actPushEvent(repo.c0, repo.c1), repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-		if res.code != ExitFindings || res.outputs["breaking"] != "true" {
+		if res.code != exitFindings || res.outputs["breaking"] != "true" {
 			t.Fatalf("%s", res)
 		}
 		if n := len(api.Requests()); n != 0 {
@@ -646,12 +655,12 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		payload := []byte(`{"inputs": {}, "ref": "refs/heads/main", "repository": {"full_name": "acme/weather-mcp"}}`)
 		res := newActStep(t, nil, ws, "workflow_dispatch", payload, repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "base-ref": "main"}).run()
-		if res.code != ExitFindings || res.outputs["breaking"] != "true" {
+		if res.code != exitFindings || res.outputs["breaking"] != "true" {
 			t.Fatalf("%s", res)
 		}
 		res = newActStep(t, nil, ws, "workflow_dispatch", payload, repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "base-ref": "no-such-branch"}).run()
-		if res.code != ExitFailure || !strings.Contains(res.stderr, "fetch-depth: 0") {
+		if res.code != exitFailure || !strings.Contains(res.stderr, "fetch-depth: 0") {
 			t.Errorf("an unknown base-ref is exit 2 with a hint: %s", res)
 		}
 	})
@@ -660,7 +669,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, nil, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "fail-on": "sometimes"}).run()
-		if res.code != ExitFailure || !strings.Contains(res.stderr, `"fail-on"`) || res.outputs["exit-code"] != "2" {
+		if res.code != exitFailure || !strings.Contains(res.stderr, `"fail-on"`) || res.outputs["exit-code"] != "2" {
 			t.Errorf("a bad input is exit 2 naming the input: %s", res)
 		}
 		if !strings.Contains(res.stdout, "::error") || !strings.Contains(res.summary, "could not do its job") {
@@ -668,13 +677,14 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		}
 		res = newActStep(t, nil, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "comment": "sometimes"}).run()
-		if res.code != ExitFailure || !strings.Contains(res.stderr, `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`) {
+		if res.code != exitFailure || !strings.Contains(res.stderr, `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`) {
 			t.Errorf("an unknown comment value is exit 2 listing the accepted values: %s", res)
 		}
 	})
 }
 
 func TestActionForkAnalyzeThenPublish(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -690,7 +700,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	}
 	analyze := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actForkName), repo.c1, "refs/pull/7/merge",
 		map[string]string{"mode": "analyze", "command": "sh server.sh", "build": "cp mode.src mode", "bundle": "out/bundle"}).run()
-	if analyze.code != ExitFindings {
+	if analyze.code != exitFindings {
 		t.Fatalf("analyze exits with the verdict: %s", analyze)
 	}
 	if n := len(api.Requests()); n != 0 {
@@ -730,7 +740,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 
 	t.Run("publish", func(t *testing.T) {
 		res := publish(t, bundleData, nil)
-		if res.code != ExitOK {
+		if res.code != exitOK {
 			t.Fatalf("publish exits 0 with a valid bundle: %s", res)
 		}
 		comments := api.Comments(pr)
@@ -751,7 +761,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 			t.Errorf("summary:\n%s", res.summary)
 		}
 		// Published again: the same comment, not a second one.
-		if res := publish(t, bundleData, nil); res.code != ExitOK || len(api.Comments(pr)) != 1 {
+		if res := publish(t, bundleData, nil); res.code != exitOK || len(api.Comments(pr)) != 1 {
 			t.Errorf("second publish: %s, %d comments", res, len(api.Comments(pr)))
 		}
 	})
@@ -773,7 +783,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("tampered head commit is refused", func(t *testing.T) {
 		before := writes()
 		res := publish(t, tamper(t, func(m map[string]any) { m["head_sha"] = repo.c2 }), nil)
-		if res.code != ExitFailure || !strings.Contains(res.stderr, "does not match") {
+		if res.code != exitFailure || !strings.Contains(res.stderr, "does not match") {
 			t.Errorf("want exit 2 for a bundle of another commit: %s", res)
 		}
 		if writes() != before {
@@ -783,7 +793,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("bundle for another pull request is refused", func(t *testing.T) {
 		before := writes()
 		res := publish(t, tamper(t, func(m map[string]any) { m["pull_request"] = 8 }), nil)
-		if res.code != ExitFailure {
+		if res.code != exitFailure {
 			t.Errorf("want exit 2: %s", res)
 		}
 		if writes() != before {
@@ -792,7 +802,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	})
 	t.Run("unknown field is refused", func(t *testing.T) {
 		res := publish(t, tamper(t, func(m map[string]any) { m["token"] = "x" }), nil)
-		if res.code != ExitFailure || !strings.Contains(res.stderr, "invalid bundle") {
+		if res.code != exitFailure || !strings.Contains(res.stderr, "invalid bundle") {
 			t.Errorf("want exit 2: %s", res)
 		}
 	})
@@ -802,7 +812,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 			m["review_comments"] = []any{map[string]any{"path": "server.sh", "line": 1, "body": "INJECTED", "key": "0123456789abcdef"}}
 		})
 		res := publish(t, data, nil)
-		if res.code != ExitOK {
+		if res.code != exitOK {
 			t.Fatalf("%s", res)
 		}
 		for _, c := range api.Comments(pr) {
@@ -821,7 +831,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 		defer api.setPull(pr, "open", repo.c1, actForkName, repo.c0)
 		before := writes()
 		res := publish(t, bundleData, nil)
-		if res.code != ExitOK || !strings.Contains(res.stdout, "::warning") {
+		if res.code != exitOK || !strings.Contains(res.stdout, "::warning") {
 			t.Errorf("a stale bundle is a warning, exit 0: %s", res)
 		}
 		if writes() != before {
@@ -831,13 +841,14 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("missing bundle", func(t *testing.T) {
 		res := newActStep(t, api, t.TempDir(), "workflow_run", actWorkflowRunEvent(repo.c1), repo.c0, "refs/heads/main",
 			map[string]string{"mode": "publish"}).run()
-		if res.code != ExitFailure {
+		if res.code != exitFailure {
 			t.Errorf("want exit 2 without a bundle: %s", res)
 		}
 	})
 }
 
 func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -848,7 +859,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 	ws := repo.workspace(t, repo.c4)
 	res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c3, repo.c4, actRepoName), repo.c4, "refs/pull/9/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true", "max-review-comments": "2"}).run()
-	if res.code != ExitOK {
+	if res.code != exitOK {
 		t.Fatalf("added tools do not fail at error: %s", res)
 	}
 	rep, err := os.ReadFile(res.outputs["report-file"])
@@ -899,7 +910,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 		ws := repo.shallowWorkspace(t, "pr2")
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c3, repo.c4, actForkName), repo.c4, "refs/pull/9/merge",
 			map[string]string{"mode": "analyze", "command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
-		if res.code != ExitOK {
+		if res.code != exitOK {
 			t.Fatalf("%s", res)
 		}
 		b, err := github.ReadBundleFile(res.outputs["bundle-file"])
@@ -915,7 +926,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 		os.WriteFile(filepath.Join(pws, "mcp-surface-bundle", github.BundleFileName), data, 0o644)
 		res = newActStep(t, api, pws, "workflow_run", actWorkflowRunEvent(repo.c4), repo.c3, "refs/heads/main",
 			map[string]string{"mode": "publish", "review-comments": "true"}).run()
-		if res.code != ExitOK {
+		if res.code != exitOK {
 			t.Fatalf("%s", res)
 		}
 		reviews := api.Reviews()
@@ -936,6 +947,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 }
 
 func TestActionSeveralServers(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -958,7 +970,7 @@ func TestActionSeveralServers(t *testing.T) {
 	api.setPull(3, "open", head, actRepoName, base)
 	res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(3, base, head, actRepoName), head, "refs/pull/3/merge",
 		map[string]string{"working-directory": "mcp"}).run()
-	if res.code != ExitFindings {
+	if res.code != exitFindings {
 		t.Fatalf("%s", res)
 	}
 	comments := api.Comments(3)
@@ -982,7 +994,7 @@ func TestActionSeveralServers(t *testing.T) {
 	// its own.
 	res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(3, base, head, actRepoName), head, "refs/pull/3/merge",
 		map[string]string{"working-directory": "mcp", "server": "tracker", "comment": "always"}).run()
-	if res.code != ExitOK {
+	if res.code != exitOK {
 		t.Fatalf("tracker alone passes: %s", res)
 	}
 	if comments := api.Comments(3); len(comments) != 2 || !strings.Contains(comments[1].Body, "id=tracker -->") {
@@ -1089,6 +1101,7 @@ func actionYAML(t *testing.T) *actionManifest {
 }
 
 func TestActionYAML(t *testing.T) {
+	t.Parallel()
 	m := actionYAML(t)
 	if m.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q, want composite", m.Runs.Using)
@@ -1100,13 +1113,13 @@ func TestActionYAML(t *testing.T) {
 	// Inputs: the same set, order and defaults as the binary's list, each
 	// documented.
 	var binary []string
-	for _, in := range action.Inputs {
+	for _, in := range Inputs {
 		binary = append(binary, in.Name)
 	}
 	if strings.Join(m.inputOrder, " ") != strings.Join(binary, " ") {
-		t.Errorf("action.yml inputs:\n  %v\nthe binary reads (action.Inputs):\n  %v", m.inputOrder, binary)
+		t.Errorf("action.yml inputs:\n  %v\nthe binary reads (Inputs):\n  %v", m.inputOrder, binary)
 	}
-	for _, in := range action.Inputs {
+	for _, in := range Inputs {
 		y, ok := m.Inputs[in.Name]
 		if !ok {
 			continue
@@ -1133,7 +1146,7 @@ func TestActionYAML(t *testing.T) {
 		asked[k] = true
 		return ""
 	}, io.Discard)
-	if err := action.ReadInputs(ae); err != nil {
+	if _, err := readActionConfig(ae); err != nil {
 		t.Fatalf("reading empty inputs: %v", err)
 	}
 	for _, name := range m.inputOrder {
@@ -1144,8 +1157,8 @@ func TestActionYAML(t *testing.T) {
 
 	// Outputs: the same set, each documented and mapped from the step that
 	// runs the binary.
-	if strings.Join(m.outputOrder, " ") != strings.Join(action.Outputs, " ") {
-		t.Errorf("action.yml outputs:\n  %v\nthe binary sets (action.Outputs):\n  %v", m.outputOrder, action.Outputs)
+	if strings.Join(m.outputOrder, " ") != strings.Join(Outputs, " ") {
+		t.Errorf("action.yml outputs:\n  %v\nthe binary sets (Outputs):\n  %v", m.outputOrder, Outputs)
 	}
 	var run *actionYAMLStep
 	for i, s := range m.Runs.Steps {
@@ -1203,6 +1216,7 @@ func checkRunText(t *testing.T, where, run string) {
 
 // The project's workflows follow the same rule.
 func TestWorkflowsRunText(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(sharedtest.Root(t), ".github", "workflows", "*.yml"))
 	if len(files) == 0 {
 		t.Fatal("no workflows in .github/workflows")
@@ -1295,6 +1309,7 @@ func actionDocTables(m *actionManifest) (inputs, outputs string) {
 }
 
 func TestActionDocs(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(sharedtest.Root(t), "docs", "action.md")
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -1,17 +1,19 @@
-package cli
+package action
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/runnertest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
@@ -60,24 +62,11 @@ func TestActionHelperServer(t *testing.T) {
 func helperSnapshot(t *testing.T, description string) []byte {
 	t.Helper()
 	dir := t.TempDir()
-	descFile, out := filepath.Join(dir, "description.txt"), filepath.Join(dir, "snap.json")
+	descFile := filepath.Join(dir, "description.txt")
 	if err := os.WriteFile(descFile, []byte(description), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	environ := append(os.Environ(), helperServerEnv+"="+descFile)
-	var stdout, stderr bytes.Buffer
-	code := RunEnv(context.Background(), []string{"capture", "-o", out, "--", os.Args[0], "-test.run=^TestActionHelperServer$"}, &Env{
-		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-		Getenv: func(string) string { return "" }, Environ: func() []string { return environ },
-	})
-	if code != 0 {
-		t.Fatalf("capture of the helper server: exit %d\n%s", code, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return captureSnapshot(t, append(os.Environ(), helperServerEnv+"="+descFile), os.Args[0], "-test.run=^TestActionHelperServer$")
 }
 
 // TestActionMatrixServerCannotHijackAnotherComment: a matrix of two
@@ -86,6 +75,7 @@ func helperSnapshot(t *testing.T, description string) []byte {
 // a text diff. Each job keeps editing its own comment: alpha's report never
 // disappears, and no comment carries a live marker but its own.
 func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -116,7 +106,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 		t.Helper()
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(5, base, head, actRepoName), head, "refs/pull/5/merge",
 			map[string]string{"working-directory": "mcp", "server": server, "comment": "always"}).run()
-		if res.code == ExitFailure {
+		if res.code == exitFailure {
 			t.Fatalf("job %s: %s", server, res)
 		}
 		if first, _, _ := strings.Cut(res.summary, "\n"); first != report.Marker(server) {
@@ -183,6 +173,7 @@ func checkOneMarker(t *testing.T, what, body string) {
 // pull request run without the runner's credentials, the inputs or the
 // token under another name; pass-env lets one through on purpose.
 func TestActionWithholdsRunnerCredentials(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -228,7 +219,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 			step.vars["ACTION_TEST_BUILD_DUMP"] = buildDump
 			step.vars["MY_OWN_SETTING"] = "kept"
 			res := step.run()
-			if res.code != ExitOK {
+			if res.code != exitOK {
 				t.Fatalf("%s", res)
 			}
 			for what, path := range map[string]string{"the server": serverDump, "the build": buildDump} {
@@ -272,6 +263,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 // ${VAR} (here a probe's arguments): it reads as unset, unless pass-env
 // names it.
 func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -294,11 +286,54 @@ func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 		step.vars["ACTIONS_RUNTIME_TOKEN"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.runtime-token"
 		res := step.run()
 		if passEnv == "" {
-			if res.code != ExitFailure || !strings.Contains(res.stdout, "environment variable ACTIONS_RUNTIME_TOKEN is not set") {
+			if res.code != exitFailure || !strings.Contains(res.stdout, "environment variable ACTIONS_RUNTIME_TOKEN is not set") {
 				t.Errorf("withheld: want exit 2 naming the variable, got %s", res)
 			}
-		} else if res.code != ExitOK {
+		} else if res.code != exitOK {
 			t.Errorf("pass-env %s: %s", passEnv, res)
 		}
+	}
+}
+
+// TestActionLogOfHostileServers runs the action against servers whose
+// output tries to forge workflow commands, and reads its log (stdout and
+// stderr) as the runner would.
+func TestActionLogOfHostileServers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode string
+		code int
+		want string
+	}{
+		{testserver.ModeHostileStderr, exitFailure, `\u003a:add-mask::forged`},
+		{testserver.ModeInvalidJSONCR, exitFailure, `"a\r::error::forged`},
+		{testserver.ModeHostileNoise, exitFindings, "stdout-not-jsonrpc"},
+		{testserver.ModeHostileNames, exitOK, "tool-name-invalid"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			ws := t.TempDir()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			script := "#!/bin/sh\n" + testserver.EnvFor(tc.mode) + " " + testserver.PidFileVar + "=" + pidFile + ` exec "$ACTION_TEST_SERVER"` + "\n"
+			if err := os.WriteFile(filepath.Join(ws, "server.sh"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			step := newActStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
+				map[string]string{"command": "sh server.sh", "baseline": "none", "comment": "never", "upload-sarif": "false"})
+			r := step.run()
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, r)
+			}
+			if !strings.Contains(r.stdout+r.stderr+r.summary, tc.want) {
+				t.Errorf("the log lacks %q:\n%s", tc.want, r)
+			}
+			runnertest.AssertNothingForged(t, "the log (stdout)", r.stdout)
+			runnertest.AssertNothingForged(t, "stderr", r.stderr)
+			data, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(string(data))
+			testserver.AssertGone(t, pid)
+		})
 	}
 }

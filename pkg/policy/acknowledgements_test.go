@@ -1,4 +1,4 @@
-package config
+package policy
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -23,7 +24,7 @@ func TestWriteAcknowledgements(t *testing.T) {
 	if err := WriteAcknowledgements(&out, append(fs, acked), true); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse("c.yaml", bytes.ReplaceAll(out.Bytes(), []byte("TODO"), []byte("reviewed")))
+	c, err := config.Parse("c.yaml", bytes.ReplaceAll(out.Bytes(), []byte("TODO"), []byte("reviewed")))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -31,7 +32,7 @@ func TestWriteAcknowledgements(t *testing.T) {
 	for _, f := range append(fs, acked) {
 		f.Acknowledged = ""
 		for _, a := range c.Acknowledged {
-			if a.Matches(f) {
+			if Matches(&a, f) {
 				got = append(got, f.Rule)
 				break
 			}

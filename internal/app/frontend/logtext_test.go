@@ -1,4 +1,4 @@
-package cli
+package frontend
 
 import "testing"
 
@@ -10,8 +10,8 @@ func TestLogText(t *testing.T) {
 		"crlf\r\nnext\n":                  "crlf\nnext",
 		"\x1b[31mred\x1b]8;;u\x07 ##[set": `\e[31mred\e]8;;u\u0007 ##\[set`,
 	} {
-		if got := logText(in); got != want {
-			t.Errorf("logText(%q) = %q, want %q", in, got, want)
+		if got := LogText(in); got != want {
+			t.Errorf("LogText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,25 +1,26 @@
-package config
+package policy
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Policy applies a Config to findings at one moment. It implements
 // diff.Policy, and serves every other producer (spec, lint) as well.
 type Policy struct {
-	c   *Config
+	c   *config.Config
 	now time.Time
 }
 
-// Policy binds the configuration to the clock used for expiry dates (the
+// New binds the configuration to the clock used for expiry dates (the
 // caller's: nothing below the CLI reads the clock). A nil Config gives a
 // policy that changes nothing.
-func (c *Config) Policy(now time.Time) *Policy { return &Policy{c: c, now: now} }
+func New(c *config.Config, now time.Time) *Policy { return &Policy{c: c, now: now} }
 
 // Apply is the one policy step of every command: it applies severity
 // overrides and the profile to each finding (Adjust), drops the findings
@@ -54,9 +55,9 @@ func (p *Policy) Adjust(f *finding.Finding) bool {
 		return true
 	}
 	switch p.c.Profile {
-	case ProfileStrict:
+	case config.ProfileStrict:
 		setSeverity(f, rules.SeverityBreaking)
-	case ProfileLenient:
+	case config.ProfileLenient:
 		setSeverity(f, rules.SeverityMinor)
 	}
 	return true
@@ -80,7 +81,7 @@ func (p *Policy) Acknowledge(fs []finding.Finding) []finding.Finding {
 		return fs
 	}
 	today := time.Date(p.now.UTC().Year(), p.now.UTC().Month(), p.now.UTC().Day(), 0, 0, 0, 0, time.UTC)
-	var live []*Ack
+	var live []*config.Ack
 	var expired []finding.Finding
 	for i := range p.c.Acknowledged {
 		a := &p.c.Acknowledged[i]
@@ -98,7 +99,7 @@ func (p *Policy) Acknowledge(fs []finding.Finding) []finding.Finding {
 			continue
 		}
 		for _, a := range live {
-			if a.Matches(fs[i]) {
+			if Matches(a, fs[i]) {
 				fs[i].Acknowledged = a.Reason
 				break
 			}
@@ -107,39 +108,15 @@ func (p *Policy) Acknowledge(fs []finding.Finding) []finding.Finding {
 	return append(fs, expired...)
 }
 
-// Matches reports whether the acknowledgement covers a finding.
-func (a *Ack) Matches(f finding.Finding) bool {
-	if a.Fingerprint != "" && a.Fingerprint != f.Fingerprint {
-		return false
-	}
-	if a.rule != nil && !a.rule.MatchString(f.Rule) {
-		return false
-	}
-	if a.Rule != "" && a.rule == nil && a.Rule != f.Rule {
-		return false
-	}
-	if a.SubjectKind != "" {
-		if f.Subject.Kind != a.SubjectKind {
-			return false
-		}
-		if a.SubjectName != "" && !globMatch(a.name, a.SubjectName, f.Subject.Name) {
-			return false
-		}
-	}
-	if a.Pointer != "" && !globMatch(a.pointer, a.Pointer, f.Pointer) {
-		return false
-	}
-	return true
+// Matches reports whether the acknowledgement a covers the finding f.
+func Matches(a *config.Ack, f finding.Finding) bool {
+	return a.Matches(config.AckTarget{
+		Rule: f.Rule, Fingerprint: f.Fingerprint, Pointer: f.Pointer,
+		SubjectKind: f.Subject.Kind, SubjectName: f.Subject.Name,
+	})
 }
 
-func globMatch(re interface{ MatchString(string) bool }, raw, s string) bool {
-	if re == nil {
-		return raw == s
-	}
-	return re.MatchString(s)
-}
-
-func (p *Policy) expired(a *Ack) finding.Finding {
+func (p *Policy) expired(a *config.Ack) finding.Finding {
 	subj := finding.Subject{Kind: finding.KindServer}
 	if a.SubjectKind != "" {
 		subj = finding.Subject{Kind: a.SubjectKind, Name: a.SubjectName}
@@ -153,7 +130,7 @@ func (p *Policy) expired(a *Ack) finding.Finding {
 	if a.SubjectKind != "" {
 		entry["subject"] = map[string]any{"kind": a.SubjectKind, "name": a.SubjectName}
 	}
-	before, _ := manifest.CanonicalizeValue(entry)
+	before, _ := canonjson.CanonicalizeValue(entry)
 	what := a.Rule
 	if what == "" {
 		what = "fingerprint " + a.Fingerprint

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/app/action"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
@@ -79,6 +78,7 @@ func actGroup(stdout, title string) string {
 // pasted acknowledgement; one comment throughout, updated, reduced to one
 // line when the change is reverted.
 func TestActionAcceptIntendedBreak(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -102,11 +102,11 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// 1. The break, unlabeled: red, and the comment says how to accept it.
 	first := run(repo.c1, actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName))
-	if first.code != ExitFindings {
+	if first.code != exitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	body := comment("the break")
-	for _, want := range []string{action.DefaultAcceptLabel, "acknowledged:", "rule: tool-removed"} {
+	for _, want := range []string{DefaultAcceptLabel, "acknowledged:", "rule: tool-removed"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment does not say %q:\n%s", want, body)
 		}
@@ -139,8 +139,8 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// 2. The label: green, every break acknowledged "accepted by label",
 	// the same comment updated to say so.
-	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", action.DefaultAcceptLabel))
-	if labeled.code != ExitOK {
+	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
+	if labeled.code != exitOK {
 		t.Fatalf("labeled: want exit 0, got %s", labeled)
 	}
 	if labeled.outputs["verdict"] != "pass" || labeled.outputs["breaking"] != "false" {
@@ -169,10 +169,10 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// accepts anything.
 	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
 	custom := actCommit(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, action.DefaultAcceptLabel)); res.code != ExitFindings {
+	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != exitFindings {
 		t.Errorf("the default label with acceptLabel set: want exit 1, got %s", res)
 	}
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != ExitOK {
+	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != exitOK {
 		t.Errorf("the configured label: want exit 0, got %s", res)
 	}
 
@@ -183,7 +183,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	})
 	actGit(t, repo.origin, "checkout", "-q", "main")
 	pasted := run(acked, actPullRequestEvent(pr, repo.c0, acked, actRepoName))
-	if pasted.code != ExitOK {
+	if pasted.code != exitOK {
 		t.Fatalf("acknowledged: want exit 0, got %s", pasted)
 	}
 	for _, f := range actReportFindings(t, pasted) {
@@ -198,7 +198,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// 4. Reverted: the surface is the base's again; the comment becomes
 	// one line.
 	reverted := run(repo.c2, actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName))
-	if reverted.code != ExitOK {
+	if reverted.code != exitOK {
 		t.Fatalf("reverted: want exit 0, got %s", reverted)
 	}
 	body = comment("reverted")
@@ -219,6 +219,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 // A pull request that changes nothing: no comment at all (on-change).
 func TestActionNoChangeNoComment(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -227,7 +228,7 @@ func TestActionNoChangeNoComment(t *testing.T) {
 	api.setPull(11, "open", repo.c2, actRepoName, repo.c0)
 	res := newActStep(t, api, repo.workspace(t, repo.c2), "pull_request", actPullRequestEvent(11, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/11/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-	if res.code != ExitOK {
+	if res.code != exitOK {
 		t.Fatalf("no change: want exit 0, got %s", res)
 	}
 	if cs := api.Comments(11); len(cs) != 0 {
@@ -245,6 +246,7 @@ func TestActionNoChangeNoComment(t *testing.T) {
 // the pull request did not touch: GitHub takes no review comment there,
 // and the log says so instead of leaving them out silently.
 func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -260,7 +262,7 @@ func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
 	api.setPull(12, "open", head, actRepoName, registered)
 	res := newActStep(t, api, repo.workspace(t, head), "pull_request", actPullRequestEvent(12, registered, head, actRepoName), head, "refs/pull/12/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
-	if res.code != ExitOK {
+	if res.code != exitOK {
 		t.Fatalf("added tools do not fail: %s", res)
 	}
 	if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {
