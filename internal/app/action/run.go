@@ -136,7 +136,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		Limits: capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace}, DeferShutdown: true,
 		MaxSnapshotBytes: maxSnapshot, Version: a.tool.Version, Clock: a.env.Clock,
 		SchemaOptions: a.tool.SchemaOptions(), Environ: a.pipelineEnv().environ(), BuildOutput: a.env.Stderr, Log: a.logger,
-		Clients: c.Clients,
+		Clients: c.Clients, Jobs: c.Jobs,
 	}
 	label := a.acceptLabel(cfg)
 	if pr := a.pullRequest(); pr != nil && pr.HasLabel(label) {
