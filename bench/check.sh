@@ -15,6 +15,12 @@
 #   bench/check.sh
 #   RUNS=30 SCHEMA_DIR=/path/to/mcp-schema bench/check.sh
 #
+# SERVERS=node runs these groups only; SERVERS=idle runs them only with
+# bench/fakeserver -startup (waiting 300-400 ms to start, without using
+# the CPU) in place of the Node servers; the default runs both. On a
+# machine whose CPUs are busy the Node servers' start-up is CPU-bound and
+# measures the CPU; the idle servers measure how well captures overlap.
+#
 # Environment: RUNS (20 rounds per group, after one warmup round),
 # SCHEMA_DIR (the published MCP schemas, as --schema-dir; default
 # $MCP_SURFACE_TEST_DATA/mcp-schema when that is set, else the user cache).
@@ -25,6 +31,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 RUNS=${RUNS:-20}
+SERVERS=${SERVERS:-both}
+case $SERVERS in both | node | idle) ;; *) echo "SERVERS must be both, node or idle" >&2; exit 2 ;; esac
 SCHEMA_DIR=${SCHEMA_DIR:-${MCP_SURFACE_TEST_DATA:+$MCP_SURFACE_TEST_DATA/mcp-schema}}
 modules=$root/e2e/node_modules/@modelcontextprotocol
 EVERYTHING=$modules/server-everything/dist/index.js
@@ -39,6 +47,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "building the working tree into a temporary directory..."
 go build -o "$tmp/mcp-surface" .
+go build -o "$tmp/fakeserver" ./bench/fakeserver
+fake=$tmp/fakeserver
 bin=$tmp/mcp-surface
 schema=()
 if [ -n "$SCHEMA_DIR" ]; then schema=(--schema-dir "$SCHEMA_DIR"); fi
@@ -63,6 +73,15 @@ servers:
   - name: filesystem
     command: [node, "$FILESYSTEM", "$tmp/files"]
 EOF
+cat >"$repo/idle.yaml" <<EOF
+servers:
+  - name: idle-300
+    command: ["$fake", -startup, 300ms]
+  - name: idle-350
+    command: ["$fake", -startup, 350ms]
+  - name: idle-400
+    command: ["$fake", -startup, 400ms]
+EOF
 git -C "$repo" add -A
 git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm base
 base=$(git -C "$repo" rev-parse HEAD)
@@ -75,10 +94,10 @@ now() { echo "${EPOCHREALTIME//[.,]/}"; }
 common="--protocol-version 2025-11-25 --fail-on none --format json ${schema[*]}"
 
 # Smoke test: every command must succeed once before it is timed.
-(cd "$repo" && "$bin" check $common --baseline build --base-ref "$base" --build ./build.sh -- node "$EVERYTHING" stdio >/dev/null) ||
+(cd "$repo" && "$bin" check $common --baseline build --base-ref "$base" --build ./build.sh -- node "$EVERYTHING" stdio >/dev/null 2>&1) ||
 	{ echo "check of the base and the head failed" >&2; exit 1; }
-(cd "$repo" && "$bin" check $common --baseline none >/dev/null) ||
-	{ echo "check of the three servers failed" >&2; exit 1; }
+(cd "$repo" && "$bin" check $common --baseline none >/dev/null 2>&1 && "$bin" check $common --config idle.yaml --baseline none >/dev/null 2>&1) ||
+	{ echo "check of three servers failed" >&2; exit 1; }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpus: $(nproc)  node: $(node --version)  go: $(go env GOVERSION)"
 echo "source: working tree (HEAD $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
@@ -118,7 +137,7 @@ report() {
 		}
 		function med(a, n) { isort(a, n); return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		function fl(c,   m, x) {
-			if (floor == "base-and-head") return 1000 + c["capture-everything"]
+			if (floor == "base-and-head") { for (x in c) if (x ~ /^capture-/) return 1000 + c[x] }
 			m = 0
 			for (x in c) if (x ~ /^capture-/ && c[x] > m) m = c[x]
 			return m
@@ -141,16 +160,33 @@ report() {
 		}' "$tmp/$1.samples" | sort
 }
 
-run base-and-head \
-	capture-everything "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- node $EVERYTHING stdio" \
-	check-jobs-4 "$bin check $common --jobs 4 --baseline build --base-ref $base --build ./build.sh -- node $EVERYTHING stdio" \
-	check-jobs-1 "$bin check $common --jobs 1 --baseline build --base-ref $base --build ./build.sh -- node $EVERYTHING stdio"
-report base-and-head base-and-head
+if [ "$SERVERS" != idle ]; then
+	run base-and-head \
+		capture-everything "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- node $EVERYTHING stdio" \
+		check-jobs-4 "$bin check $common --jobs 4 --baseline build --base-ref $base --build ./build.sh -- node $EVERYTHING stdio" \
+		check-jobs-1 "$bin check $common --jobs 1 --baseline build --base-ref $base --build ./build.sh -- node $EVERYTHING stdio"
+	report base-and-head base-and-head
 
-run three-servers \
-	capture-everything "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- node $EVERYTHING stdio" \
-	capture-memory "$bin capture --protocol-version 2025-11-25 -o $tmp/b.json -- node $MEMORY" \
-	capture-filesystem "$bin capture --protocol-version 2025-11-25 -o $tmp/c.json -- node $FILESYSTEM $tmp/files" \
-	check-jobs-4 "$bin check $common --jobs 4 --baseline none" \
-	check-jobs-1 "$bin check $common --jobs 1 --baseline none"
-report three-servers slowest-capture
+	run three-servers \
+		capture-everything "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- node $EVERYTHING stdio" \
+		capture-memory "$bin capture --protocol-version 2025-11-25 -o $tmp/b.json -- node $MEMORY" \
+		capture-filesystem "$bin capture --protocol-version 2025-11-25 -o $tmp/c.json -- node $FILESYSTEM $tmp/files" \
+		check-jobs-4 "$bin check $common --jobs 4 --baseline none" \
+		check-jobs-1 "$bin check $common --jobs 1 --baseline none"
+	report three-servers slowest-capture
+fi
+if [ "$SERVERS" != node ]; then
+	run base-and-head-idle \
+		capture-idle "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- $fake -startup 400ms" \
+		check-jobs-4 "$bin check $common --jobs 4 --baseline build --base-ref $base --build ./build.sh -- $fake -startup 400ms" \
+		check-jobs-1 "$bin check $common --jobs 1 --baseline build --base-ref $base --build ./build.sh -- $fake -startup 400ms"
+	report base-and-head-idle base-and-head
+
+	run three-servers-idle \
+		capture-300 "$bin capture --protocol-version 2025-11-25 -o $tmp/a.json -- $fake -startup 300ms" \
+		capture-350 "$bin capture --protocol-version 2025-11-25 -o $tmp/b.json -- $fake -startup 350ms" \
+		capture-400 "$bin capture --protocol-version 2025-11-25 -o $tmp/c.json -- $fake -startup 400ms" \
+		check-jobs-4 "$bin check $common --config idle.yaml --jobs 4 --baseline none" \
+		check-jobs-1 "$bin check $common --config idle.yaml --jobs 1 --baseline none"
+	report three-servers-idle slowest-capture
+fi

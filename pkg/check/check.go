@@ -249,14 +249,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		names[s.Name] = true
 	}
-	// Schemas first: no server is started when validation cannot happen.
-	if o.Schemas == nil {
-		s, err := spec.Load(ctx, o.SchemaOptions)
-		if err != nil {
-			return nil, err
-		}
-		o.Schemas = s
-	}
 	// Every baseline short of a build is known before anything starts;
 	// one worktree of the base serves every server that needs it.
 	plans := make([]baseline, len(o.Servers))
@@ -283,7 +275,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var wt string
 	cleanup := func() {}
 	defer func() { cleanup() }()
+	// The schemas load while the builds run (first, with one job); no
+	// server is started before they are loaded: none is when validation
+	// cannot happen.
+	schemas := o.Schemas
 	err := j.all(
+		func() error {
+			if schemas != nil {
+				return nil
+			}
+			var err error
+			schemas, err = spec.Load(j.ctx, o.SchemaOptions)
+			return err
+		},
 		func() error {
 			defer q.finish(0)
 			if o.Build == "" {
@@ -309,6 +313,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.Schemas = schemas
 
 	outs := make([]*Outcome, len(o.Servers))
 	servers := make([]func() error, len(o.Servers))
