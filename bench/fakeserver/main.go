@@ -8,13 +8,20 @@
 // 7 resources and 2 resource templates, one page each. Like
 // server-everything it does not know server/discover (it answers
 // -32601), so a client requesting 2026-07-28 falls back to initialize.
+//
+// -startup D makes it wait D before it reads its stdin: a server that
+// takes time to start without using the CPU (waiting on a database, a
+// network, a lock), for the check benchmark, which measures how well a
+// check overlaps captures rather than how fast the CPU runs them.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"time"
 )
 
 type request struct {
@@ -26,6 +33,9 @@ type request struct {
 }
 
 func main() {
+	startup := flag.Duration("startup", 0, "wait this long before reading stdin")
+	flag.Parse()
+	time.Sleep(*startup)
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	out := bufio.NewWriter(os.Stdout)
 	results := map[string]any{

@@ -23,6 +23,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// A server started through the exec shim of a test process that
+	// adopts orphans: the shim's argv[1] is a word, never a -test. flag;
+	// a test server's argv has none.
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		_ = capture.AdoptOrphans()
+	}
 	testserver.MaybeRunFromEnv()
 	if os.Getenv("MCP_SURFACE_TEST_ADOPT") == "1" {
 		if err := capture.AdoptOrphans(); err != nil {

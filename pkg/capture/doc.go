@@ -16,7 +16,9 @@
 // server started holds its pipes; on Linux, descendants that left the
 // server's process group are killed and named in a diagnostic, and
 // AdoptOrphans (opt-in, process-wide) lets captures find daemons orphaned
-// before shutdown as well. Options.DeferShutdown lets Run return before
+// before shutdown as well, each attributed to its own server even while
+// several captures run at once (every server starts as a subreaper of its
+// own, see escape_linux.go). Options.DeferShutdown lets Run return before
 // the reap, so that a caller's work overlaps the shutdown; it then waits
 // with Capture.Wait or WaitShutdowns before it exits.
 //

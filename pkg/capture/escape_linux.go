@@ -5,6 +5,8 @@ package capture
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +65,7 @@ func trackDescendants(leader int, a *adoption) *tracked {
 				continue
 			}
 			t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
+			claim(pid)
 			queue = append(queue, pid)
 		}
 	}
@@ -183,6 +186,7 @@ func (t *tracked) killPipeHolders(files []*os.File) []int {
 			continue
 		}
 		t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
+		claim(pid)
 		killed = append(killed, pid)
 	}
 	return killed
@@ -234,6 +238,7 @@ func (t *tracked) reap(d time.Duration) {
 func (t *tracked) release() {
 	for _, p := range t.procs {
 		unix.Close(p.pidfd)
+		unclaim(p.pid)
 	}
 	t.procs = nil
 }
@@ -242,13 +247,79 @@ func (t *tracked) release() {
 // classic daemon forks twice and lets the middle process exit) is
 // reparented to init and cannot be traced to its server. AdoptOrphans makes
 // this process the subreaper of its descendants, so that such orphans
-// become its children. Which capture they came from is still unknown; they
-// are attributed to a capture only when no other capture overlapped it.
+// become its children, and starts each stdio server as a subreaper of its
+// own (see execShim): an orphan of the server's tree then becomes the
+// server's child, found by parentage like any other descendant, whatever
+// other captures run at the same time. Only what reaches this process
+// (the orphans of a server that exited before its shutdown began) is of
+// unknown origin; it is attributed to a capture only when no other capture
+// overlapped it.
 
 var adoptions struct {
 	sync.Mutex
 	on   bool
 	live map[*adoption]bool
+	// exe is this program, re-executed as the exec shim ("" for none).
+	exe string
+	// claimed counts, per pid, the captures tracking it: an orphan one
+	// capture followed from its server's tree is never another's.
+	claimed map[int]int
+}
+
+// shimArg, as argv[1], makes AdoptOrphans the exec shim: argv[2] is the
+// server's executable, argv[3:] its argv.
+const shimArg = "mcp-surface-internal-exec-as-subreaper"
+
+// execShim makes this process a child subreaper and replaces it with the
+// server (the attribute survives execve, unlike fork): the server then
+// adopts every orphan of its own tree. It never returns.
+func execShim(args []string) {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "mcp-surface: becoming a child subreaper before starting %s: %v\n", args[0], err)
+		os.Exit(127)
+	}
+	err := unix.Exec(args[0], args[1:], os.Environ())
+	fmt.Fprintf(os.Stderr, "mcp-surface: starting %s: %v\n", args[0], err)
+	os.Exit(127)
+}
+
+// viaShim rewrites cmd to start through the exec shim when orphans are
+// adopted. A program the shim could not start is left to cmd.Start, so
+// that its error is the one a direct start reports.
+func viaShim(cmd *exec.Cmd) {
+	adoptions.Lock()
+	exe := adoptions.exe
+	adoptions.Unlock()
+	if exe == "" || cmd.Err != nil {
+		return
+	}
+	path := cmd.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || unix.Access(path, unix.X_OK) != nil {
+		return
+	}
+	cmd.Args = append([]string{exe, shimArg, cmd.Path}, cmd.Args...)
+	cmd.Path = exe
+}
+
+// claim and unclaim keep adoptions.claimed.
+func claim(pid int) {
+	adoptions.Lock()
+	if adoptions.claimed == nil {
+		adoptions.claimed = map[int]int{}
+	}
+	adoptions.claimed[pid]++
+	adoptions.Unlock()
+}
+
+func unclaim(pid int) {
+	adoptions.Lock()
+	if adoptions.claimed[pid]--; adoptions.claimed[pid] <= 0 {
+		delete(adoptions.claimed, pid)
+	}
+	adoptions.Unlock()
 }
 
 // adoption is one capture's view of this process's children.
@@ -269,19 +340,37 @@ type adoption struct {
 // It changes the whole process, for good, which is why it is opt-in: any
 // orphan of any child becomes this process's child, and a zombie until
 // someone reaps it. Captures reap only what they kill or what belongs to
-// their server's process group. An adopted process is attributed to a
-// capture when it is a child of ours in a session other than ours that
-// appeared while that capture ran and no other capture was running; if
-// captures overlapped, the processes are named in a diagnostic instead.
-// Call it early, from a program that starts no detached processes of its
-// own during captures (such as the mcp-surface command), not from a
-// library.
+// their server's process group.
+//
+// Each stdio server is then started through this very program, which
+// re-executes itself as a shim that makes the server a subreaper too and
+// execs it in place (same pid, argv and environment). An orphan of the
+// server's tree becomes the server's child and is attributed to its
+// capture by parentage, so captures may overlap. An orphan that reaches
+// this process instead (its server exited before its shutdown) is
+// attributed to a capture when it is a child of ours in a session other
+// than ours that appeared while that capture ran and no other capture was
+// running; if captures overlapped, it is named in a diagnostic instead.
+//
+// Call it first thing in main, before any other work: in the shim it
+// never returns. Call it from a program that starts no detached processes
+// of its own during captures (such as the mcp-surface command), not from
+// a library. Without the program's path (os.Executable) servers start
+// directly, as without the shim.
 func AdoptOrphans() error {
+	if len(os.Args) > 2 && os.Args[1] == shimArg {
+		execShim(os.Args[2:])
+	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("becoming a child subreaper: %w", err)
 	}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
 	adoptions.Lock()
 	adoptions.on = true
+	adoptions.exe = exe
 	adoptions.Unlock()
 	return nil
 }
@@ -332,6 +421,9 @@ func endAdoption(a *adoption) *adoption {
 	if a.leader == 0 {
 		return a
 	}
+	if adoptions.claimed == nil {
+		adoptions.claimed = map[int]int{}
+	}
 	leaders := map[int]bool{a.leader: true}
 	for other := range adoptions.live {
 		leaders[other.leader] = true
@@ -342,7 +434,7 @@ func endAdoption(a *adoption) *adoption {
 		return a
 	}
 	for _, pid := range childrenOf(self) {
-		if a.before[pid] || leaders[pid] {
+		if a.before[pid] || leaders[pid] || adoptions.claimed[pid] > 0 {
 			continue
 		}
 		st, ok := readStat(pid)
@@ -362,6 +454,7 @@ func endAdoption(a *adoption) *adoption {
 			continue
 		}
 		a.orphans = append(a.orphans, trackedProc{pid: pid, pidfd: fd})
+		adoptions.claimed[pid]++
 	}
 	return a
 }

@@ -126,8 +126,9 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 			}
 		})
 	}
-	// Captures that overlap cannot tell whose an orphan is: the one that
-	// ends names it, and kills nothing it cannot attribute.
+	// Captures that overlap still tell whose an orphan is: each server is
+	// a subreaper of its own (the exec shim), so its daemon is its child
+	// until the shutdown, and each capture kills and reaps its own.
 	t.Run("overlapping", func(t *testing.T) {
 		slow := opts("2025-06-18")
 		slow.Limits.RequestTimeout = 3 * time.Second
@@ -138,23 +139,37 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 		}()
 		// Let the slow capture start its server first.
 		time.Sleep(500 * time.Millisecond)
-		c, err := runBounded(t, stdio(t, testserver.ModeQuietDaemon), opts("2025-06-18"))
-		if err != nil {
-			t.Fatalf("capture: %v", err)
+		const n = 3
+		caps := make([]*capture.Capture, n)
+		errs := make([]error, n)
+		done := make(chan int, n)
+		for i := range n {
+			go func() {
+				caps[i], errs[i] = runBounded(t, stdio(t, testserver.ModeQuietDaemon), opts("2025-06-18"))
+				done <- i
+			}()
 		}
-		pid := helperPid(t, c.Stderr)
-		if msg := escapedDiag(c, pid); !strings.Contains(msg, "not killed") {
-			t.Errorf("no diagnostic names the unattributed orphan %d: %+v", pid, c.Diagnostics)
+		for range n {
+			<-done
 		}
-		if !testserver.Alive(pid) {
-			t.Errorf("orphan %d was killed though it could be the other server's", pid)
+		for i, c := range caps {
+			if errs[i] != nil {
+				t.Fatalf("capture %d: %v", i, errs[i])
+			}
+			pid := helperPid(t, c.Stderr)
+			if msg := escapedDiag(c, pid); !strings.Contains(msg, "were killed") {
+				t.Errorf("capture %d: no diagnostic names its orphan %d as killed: %+v", i, pid, c.Diagnostics)
+			}
+			for _, d := range c.Diagnostics {
+				if strings.Contains(d.Message, "not killed") {
+					t.Errorf("capture %d: an orphan left unattributed: %s", i, d.Message)
+				}
+			}
+			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("helper %d: kill(pid, 0) = %v after the capture, want ESRCH (killed and reaped)", pid, err)
+			}
 		}
 		<-slowDone
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		var ws syscall.WaitStatus
-		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
-			t.Errorf("reaping the adopted orphan %d: %v", pid, err)
-		}
 	})
 }
 

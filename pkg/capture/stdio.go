@@ -111,6 +111,7 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	}
 	cmd.Dir = c.Dir
 	setProcessGroup(cmd)
+	viaShim(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -28,72 +28,93 @@ func (e *MissingSnapshotError) Error() string {
 	return e.Path + " does not exist: run `mcp-surface snapshot` and commit it"
 }
 
-// baselineCapture returns the base snapshot as the options ask (nil for
-// none) and its label, with the capture of a base built and captured in a worktree (nil for a
-// snapshot): what the base's capture noticed tells the head's notes that
-// are not about the pull request.
-func (o *Options) baselineCapture(ctx context.Context, s Server, copts capture.Options) (*manifest.Manifest, string, *capture.Capture, error) {
+// baseline is a server's baseline as the options ask: a snapshot (nil
+// for none) with its label, or, when build is set, the base to build and
+// capture in a worktree.
+type baseline struct {
+	m     *manifest.Manifest
+	label string
+	build bool
+}
+
+// baselineOf finds the baseline of s short of building the base: what a
+// Run needs to know before it starts the builds.
+func (o *Options) baselineOf(ctx context.Context, s Server) (baseline, error) {
 	mode := o.Baseline
 	if mode == "" {
 		mode = BaselineAuto
 	}
 	switch mode {
 	case BaselineNone:
-		return nil, "", nil, nil
+		return baseline{}, nil
 	case BaselineAuto, BaselineSnapshot, BaselineBuild:
 	default:
 		m, err := manifest.ReadFileContext(ctx, mode, o.MaxSnapshotBytes)
 		if err != nil {
-			return nil, "", nil, err
+			return baseline{}, err
 		}
-		return m, mode, nil, nil
+		return baseline{m: m, label: mode}, nil
 	}
 	if o.BaseRef == "" {
 		// No base commit: the committed snapshot in the work tree is the
 		// baseline (a local run of `check`).
 		if mode == BaselineBuild {
-			return nil, "", nil, ErrBuildNeedsBaseRef
+			return baseline{}, ErrBuildNeedsBaseRef
 		}
 		if s.Snapshot == "" {
-			return nil, "", nil, nil
+			return baseline{}, nil
 		}
 		m, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			if mode == BaselineSnapshot {
-				return nil, "", nil, &MissingSnapshotError{Path: s.Snapshot}
+				return baseline{}, &MissingSnapshotError{Path: s.Snapshot}
 			}
-			return nil, "", nil, nil
+			return baseline{}, nil
 		}
-		return m, s.Snapshot, nil, err
+		return baseline{m: m, label: s.Snapshot}, err
 	}
 	if mode != BaselineBuild && s.Snapshot != "" {
 		data, err := gitrepo.ReadFile(ctx, o.RepoDir, o.BaseRef, s.Snapshot)
 		if err == nil {
 			m, err := manifest.FromCanonicalJSON(data)
 			if err != nil {
-				return nil, "", nil, fmt.Errorf("%s at %s: %w", s.Snapshot, o.BaseRef, err)
+				return baseline{}, fmt.Errorf("%s at %s: %w", s.Snapshot, o.BaseRef, err)
 			}
-			return m, fmt.Sprintf("%s at %s", s.Snapshot, ShortRef(o.BaseRef)), nil, nil
+			return baseline{m: m, label: fmt.Sprintf("%s at %s", s.Snapshot, ShortRef(o.BaseRef))}, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) || mode == BaselineSnapshot {
-			return nil, "", nil, err
+			return baseline{}, err
 		}
 	}
-	// Build and capture the base in a temporary worktree.
-	o.Log("capturing the base (%s) in a temporary worktree", ShortRef(o.BaseRef))
-	wt, cleanup, err := gitrepo.Worktree(ctx, o.RepoDir, o.BaseRef)
+	return baseline{build: true}, nil
+}
+
+// baseWorktree checks the base out in a temporary worktree and builds it
+// there; cleanup removes the worktree (also after an error).
+func (o *Options) baseWorktree(ctx context.Context, j *jobs) (wt string, cleanup func(), err error) {
+	o.Log("checking out the base (%s) in a temporary worktree", ShortRef(o.BaseRef))
+	wt, remove, err := gitrepo.Worktree(ctx, o.RepoDir, o.BaseRef)
+	cleanup = func() { _ = remove() }
 	if err != nil {
-		return nil, "", nil, err
+		return "", func() {}, fmt.Errorf("checking out the base: %w", err)
 	}
-	defer cleanup()
 	if o.Build != "" {
-		if err := o.runBuild(ctx, wt); err != nil {
-			return nil, "", nil, fmt.Errorf("building the base: %w", err)
+		o.Log("building the base: %s", o.Build)
+		if err := j.slot(func() error { return o.runBuild(ctx, wt) }); err != nil {
+			return wt, cleanup, fmt.Errorf("building the base: %w", err)
 		}
 	}
+	return wt, cleanup, nil
+}
+
+// captureBase captures s in the base's worktree wt: the base's snapshot,
+// its label, and the capture (what the base's capture noticed tells the
+// head's notes that are not about the pull request).
+func (o *Options) captureBase(ctx context.Context, s Server, wt string, copts capture.Options) (*manifest.Manifest, string, *capture.Capture, error) {
 	base := copts
 	base.Probes = nil // probes judge the head only
-	// The worktree is removed on return: its server must be gone by then.
+	// The worktree is removed once every server is checked: its server
+	// must be gone by then.
 	base.DeferShutdown = false
 	c, err := capture.Run(ctx, s.Target(o.Environ, wt), base)
 	if err != nil {
@@ -126,6 +147,9 @@ func (o *Options) runBuild(ctx context.Context, dir string) error {
 		out = io.Discard
 	}
 	cmd.Stdout, cmd.Stderr = out, out
+	// Stopped with everything it started when the check stops (the other
+	// side failed, or an interrupt).
+	inGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %w", o.Build, err)

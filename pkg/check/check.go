@@ -8,9 +8,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -147,10 +147,17 @@ type Options struct {
 	Environ []string
 	// BuildOutput receives the build's output; nil discards it.
 	BuildOutput io.Writer
-	// Parallel bounds concurrent servers; 0 means 4.
-	Parallel int
-	// Log receives progress lines, one call at a time (Run serializes
-	// them across the servers it checks concurrently); nil for none.
+	// Jobs bounds the builds and captures Run makes at once: the head's
+	// and the base's builds, each server's captures at head and at base,
+	// several servers'. 0 means the number of CPUs; 1 makes them one
+	// after the other (the head's build, the base's, then each server's
+	// head and base), as a sequential run. The report is the same
+	// whatever the number.
+	Jobs int
+	// Log receives progress lines, one call at a time. Run prints the
+	// lines and the build output of the steps it runs at once in the
+	// order of a sequential run (each step's own are held until the
+	// steps before it are done), never interleaved; nil for none.
 	Log func(format string, args ...any)
 	// Clients are client profiles every tool is checked against (the
 	// client-* lint, tool-became-client-incompatible in the diff), in
@@ -229,24 +236,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := CheckConfig(o.Config); err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
-	if o.Log == nil {
-		o.Log = func(string, ...any) {}
-	} else {
-		// Servers are checked concurrently; the caller's Log sees one
-		// line at a time.
-		var mu sync.Mutex
-		log := o.Log
-		o.Log = func(format string, args ...any) {
-			mu.Lock()
-			defer mu.Unlock()
-			log(format, args...)
-		}
+	log := o.Log
+	if log == nil {
+		log = func(string, ...any) {}
 	}
-	if o.BuildOutput != nil {
-		o.BuildOutput = &lockedWriter{w: o.BuildOutput}
-	}
-	if o.Parallel <= 0 {
-		o.Parallel = 4
+	o.Log = log
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.NumCPU()
 	}
 	names := map[string]bool{}
 	for _, s := range o.Servers {
@@ -255,36 +252,83 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		names[s.Name] = true
 	}
-	// Schemas first: no server is started when validation cannot happen.
-	if o.Schemas == nil {
-		s, err := spec.Load(ctx, o.SchemaOptions)
+	// Every baseline short of a build is known before anything starts;
+	// one worktree of the base serves every server that needs it.
+	plans := make([]baseline, len(o.Servers))
+	needBase := false
+	for i, s := range o.Servers {
+		b, err := o.baselineOf(ctx, s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("baseline of %s: %w", s.label(), err)
 		}
-		o.Schemas = s
-	}
-	if o.Build != "" {
-		o.Log("building the head: %s", o.Build)
-		if err := o.runBuild(ctx, o.RepoDir); err != nil {
-			return nil, fmt.Errorf("building the head: %w", err)
-		}
+		plans[i], needBase = b, needBase || b.build
 	}
 
-	outs := make([]*Outcome, len(o.Servers))
-	errs := make([]error, len(o.Servers))
-	sem := make(chan struct{}, o.Parallel)
-	var wg sync.WaitGroup
-	for i, s := range o.Servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			outs[i], errs[i] = o.checkServer(ctx, s)
-		}()
+	// Steps: 0 the head's build, 1 the base's worktree and build, then
+	// one per server; each prints through q, in that order.
+	q := newOrdered(2 + len(o.Servers))
+	defer q.flush()
+	j := newJobs(ctx, n)
+	defer j.stop()
+	step := func(i int) *Options {
+		t := o
+		t.Log, t.BuildOutput = q.log(i, log), q.writer(i, o.BuildOutput)
+		return &t
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	var wt string
+	cleanup := func() {}
+	defer func() { cleanup() }()
+	// The schemas load while the builds run (first, with one job); no
+	// server is started before they are loaded: none is when validation
+	// cannot happen.
+	schemas := o.Schemas
+	err := j.all(
+		func() error {
+			if schemas != nil {
+				return nil
+			}
+			var err error
+			schemas, err = spec.Load(j.ctx, o.SchemaOptions)
+			return err
+		},
+		func() error {
+			defer q.finish(0)
+			if o.Build == "" {
+				return nil
+			}
+			t := step(0)
+			t.Log("building the head: %s", o.Build)
+			if err := j.slot(func() error { return t.runBuild(j.ctx, o.RepoDir) }); err != nil {
+				return fmt.Errorf("building the head: %w", err)
+			}
+			return nil
+		},
+		func() error {
+			defer q.finish(1)
+			if !needBase {
+				return nil
+			}
+			var err error
+			wt, cleanup, err = step(1).baseWorktree(j.ctx, j)
+			return err
+		},
+	)
+	if err != nil {
+		return nil, err
+	}
+	o.Schemas = schemas
+
+	outs := make([]*Outcome, len(o.Servers))
+	servers := make([]func() error, len(o.Servers))
+	for i, s := range o.Servers {
+		servers[i] = func() error {
+			defer q.finish(2 + i)
+			var err error
+			outs[i], err = step(2+i).checkServer(j, s, plans[i], wt)
+			return err
+		}
+	}
+	if err := j.all(servers...); err != nil {
 		return nil, err
 	}
 
@@ -334,17 +378,4 @@ func (o *Options) locate(ctx context.Context, outs []*Outcome) {
 			out.Section.Locations = l.LocateAll(all)
 		}
 	}
-}
-
-// lockedWriter lets the builds of several servers' bases share the
-// caller's writer.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -15,6 +15,14 @@
 // the environment, the clock or the process's streams, so a Go program
 // can embed the pipeline and a test can run it in-process.
 //
+// Run builds the head and the base (in one temporary worktree for every
+// server that needs it) at once, then captures each server at head and
+// at base at once, several servers at once, at most Options.Jobs builds
+// and captures at a time (jobs.go). The first failure cancels the rest;
+// progress lines and build output are held per step and printed in the
+// order of a sequential run, so the output, like the report, does not
+// depend on the number of jobs.
+//
 // Two steps keep the report about the change. A capture note that the
 // base shows too (the server's handshake fallback, its stdout noise) is
 // lowered to info: it is the server's habit, not the pull request's doing.

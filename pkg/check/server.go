@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,24 +39,62 @@ func (o *Options) captureOptions(s Server) capture.Options {
 	}
 }
 
-// checkServer runs the pipeline for one server.
-func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
-	out := &Outcome{Server: s}
-	label := s.Name
-	if label == "" {
-		label = s.Describe()
+// label names the server in progress lines and errors.
+func (s Server) label() string {
+	if s.Name != "" {
+		return s.Name
 	}
+	return s.Describe()
+}
+
+// checkServer runs the pipeline for one server whose baseline is b; wt
+// is the base's worktree when b is to be built. The captures at head and
+// at base run at once (as j allows).
+func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcome, error) {
+	ctx := j.ctx
+	out := &Outcome{Server: s}
+	label := s.label()
 	copts := o.captureOptions(s)
 
 	// Head: always captured live.
 	o.Log("capturing %s", label)
-	c, err := capture.Run(ctx, s.Target(o.Environ, o.RepoDir), copts)
-	if err != nil {
-		return nil, fmt.Errorf("capturing %s: %w", label, err)
+	if b.build {
+		o.Log("capturing the base (%s) in a temporary worktree", ShortRef(o.BaseRef))
 	}
-	// Every return from here waits for the server (with DeferShutdown,
-	// its shutdown overlaps the validation and the comparison).
-	defer c.Wait()
+	var c, baseCapture *capture.Capture
+	base, baseLabel := b.m, b.label
+	err := j.all(
+		func() error {
+			return j.slot(func() error {
+				var err error
+				if c, err = capture.Run(ctx, s.Target(o.Environ, o.RepoDir), copts); err != nil {
+					return fmt.Errorf("capturing %s: %w", label, err)
+				}
+				return nil
+			})
+		},
+		func() error {
+			if !b.build {
+				return nil
+			}
+			return j.slot(func() error {
+				var err error
+				if base, baseLabel, baseCapture, err = o.captureBase(ctx, s, wt, copts); err != nil {
+					return fmt.Errorf("baseline of %s: %w", label, err)
+				}
+				return nil
+			})
+		},
+	)
+	if c != nil {
+		// Every return from here waits for the server (with
+		// DeferShutdown, its shutdown overlaps the validation and the
+		// comparison).
+		defer c.Wait()
+	}
+	if err != nil {
+		return nil, err
+	}
 	out.Capture = c
 	head, err := manifest.Build(c)
 	if err != nil {
@@ -101,13 +138,9 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		}
 	}
 
-	base, baseLabel, baseCapture, err := o.baselineCapture(ctx, s, copts)
-	if err != nil {
-		return nil, fmt.Errorf("baseline of %s: %w", label, err)
-	}
 	out.Base, out.BaseLabel = base, baseLabel
 	if base != nil {
-		o.tryBaseRevision(ctx, s, copts, base, head)
+		o.tryBaseRevision(j, s, copts, base, head)
 	}
 	found = append(found, o.contextCost(&sec, base, head)...)
 	kept := o.policy().Apply(found)
@@ -144,7 +177,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 // tryBaseRevision opens a second session with head at the baseline's
 // revision when head settled on another one, so that the diff judges
 // the revision's support by trial rather than by head's list.
-func (o *Options) tryBaseRevision(ctx context.Context, s Server, copts capture.Options, base, head *manifest.Manifest) {
+func (o *Options) tryBaseRevision(j *jobs, s Server, copts capture.Options, base, head *manifest.Manifest) {
 	v := base.ProtocolVersion
 	if v == "" || v == head.ProtocolVersion || !slices.Contains(capture.Revisions, v) {
 		return
@@ -153,7 +186,10 @@ func (o *Options) tryBaseRevision(ctx context.Context, s Server, copts capture.O
 		return
 	}
 	o.Log("trying %s at protocol %s", s.Describe(), v)
-	head.AddTrial(capture.Try(ctx, s.Target(o.Environ, o.RepoDir), copts, v))
+	_ = j.slot(func() error {
+		head.AddTrial(capture.Try(j.ctx, s.Target(o.Environ, o.RepoDir), copts, v))
+		return nil
+	})
 }
 
 // sortByKind adds findings to a report section by their rule's kind: lint

@@ -41,6 +41,7 @@ var Inputs = []Input{
 	{"server", ""},
 	{"working-directory", "."},
 	{"build", ""},
+	{"jobs", "0"},
 	{"pass-env", ""},
 	{"config", ""},
 	{"snapshot", "mcp-surface.json"},
@@ -65,6 +66,10 @@ var Inputs = []Input{
 	{"github-token", TokenDefault},
 }
 
+// maxJobs bounds the jobs input, against a typo that would start
+// thousands of servers at once.
+const maxJobs = 256
+
 // baselineKeywords are the baselines the baseline input names; any other
 // value is a snapshot file.
 var baselineKeywords = []string{check.BaselineAuto, check.BaselineSnapshot, check.BaselineBuild, check.BaselineNone}
@@ -88,6 +93,7 @@ type actionConfig struct {
 	Server            string
 	WorkingDirectory  string
 	Build             string
+	Jobs              int      // builds and captures at once; 0: the CPUs
 	PassEnv           []string // variables the build and the server get although withheld
 	Config            string
 	Snapshot          string
@@ -137,6 +143,7 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	c.Server = r.String("server")
 	c.WorkingDirectory = r.String("working-directory")
 	c.Build = r.String("build")
+	c.Jobs = r.IntBetween("jobs", 0, maxJobs)
 	c.PassEnv = r.VariableNames("pass-env")
 	c.Config = r.String("config")
 	c.Snapshot = r.String("snapshot")

@@ -138,7 +138,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		Limits: capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace}, DeferShutdown: true,
 		MaxSnapshotBytes: maxSnapshot, Version: version, Clock: a.env.Clock,
 		SchemaOptions: frontend.SchemaOptions(spec.Options{BaseURL: schemaBaseURL}, a.env.Getenv), Environ: a.pipelineEnv().environ(), BuildOutput: a.env.Stderr, Log: a.logger,
-		Clients: c.Clients,
+		Clients: c.Clients, Jobs: c.Jobs,
 	}
 	label := a.acceptLabel(cfg)
 	if pr := a.pullRequest(); pr != nil && pr.HasLabel(label) {

@@ -26,6 +26,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	baseRef := fs.String("base-ref", "", "git `ref` of the base (e.g. origin/main); default: compare with the snapshot in the work tree")
 	build := fs.String("build", "", "shell `command` that builds the server, run before capturing at head and at base")
 	snapshot := fs.String("snapshot", "mcp-surface.json", "the committed snapshot `file`, relative to the repository root")
+	jobs := fs.Int("jobs", 0, "at most `n` builds and captures at once: base and head, and servers (default: the number of CPUs; 1: one after the other)")
 	name := fs.String("name", "", "server `name` in reports (default: from the configuration, or none)")
 	var failTags stringList
 	fs.Var(&failTags, "fail-on-tag", "also exit 1 when an unacknowledged finding above info carries this `tag` (e.g. sec); repeatable")
@@ -38,6 +39,9 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	if err := rf.resolve(ctx, env); err != nil {
 		return 0, err
+	}
+	if *jobs < 0 {
+		return 0, usagef("--jobs %d: give a positive number, or 0 for the number of CPUs", *jobs)
 	}
 	if *baseline == check.BaselineBuild && *baseRef == "" {
 		return 0, usagef("baseline build needs a base ref (--base-ref)")
@@ -57,7 +61,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
 		Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env),
 		Limits: cf.limits(), MaxSnapshotBytes: rf.maxSnapshot, Version: Version, Clock: time.Now,
-		Environ: serverEnv(env, nil), BuildOutput: env.Stderr,
+		Environ: serverEnv(env, nil), BuildOutput: env.Stderr, Jobs: *jobs,
 		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, "mcp-surface: "+logf(format, args...)) },
 	}
 	if len(cf.versions) > 0 {

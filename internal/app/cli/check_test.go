@@ -151,3 +151,41 @@ func TestCheckWritesEveryOutput(t *testing.T) {
 		t.Errorf("stdout is not in the last --format (markdown): %.80s", r.stdout)
 	}
 }
+
+// --jobs 1 and --jobs 4 print the same bytes: the report on stdout, the
+// progress lines and the build output on stderr, in every format.
+func TestCheckJobsGiveTheSameBytes(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte("full\n"))
+	base := repo.Commit("base without snapshot")
+	repo.Write("mode.txt", []byte("tools-only\n"))
+	repo.Commit("head removes prompts")
+	t.Chdir(repo.Dir)
+	for _, format := range []string{"json", "markdown", "text"} {
+		var want result
+		for _, jobs := range []string{"1", "4"} {
+			r := run(t, nil, append([]string{"check", "--format", format, "--schema-dir", spectest.SchemaDir(t),
+				"--jobs", jobs, "--base-ref", base, "--build", "echo building; cat mode.txt"}, serverArgs()...)...)
+			if r.code != ExitFindings {
+				t.Fatalf("--jobs %s: exit %d, want 1 (prompts removed):\n%s", jobs, r.code, r.stderr)
+			}
+			if jobs == "1" {
+				want = r
+				continue
+			}
+			if r.stdout != want.stdout {
+				t.Errorf("--format %s: --jobs 4 printed another report than --jobs 1:\n%s\nwant:\n%s", format, r.stdout, want.stdout)
+			}
+			if r.stderr != want.stderr {
+				t.Errorf("--format %s: --jobs 4 printed another stderr than --jobs 1:\n%s\nwant:\n%s", format, r.stderr, want.stderr)
+			}
+		}
+		head, base := strings.Index(want.stderr, "\nbuilding\ntools-only\n"), strings.Index(want.stderr, "\nbuilding\nfull\n")
+		if head < 0 || base < head {
+			t.Errorf("stderr %q: want the head's build output, then the base's", want.stderr)
+		}
+	}
+	if r := run(t, nil, "check", "--jobs", "-1", "--", "true"); r.code != ExitFailure || !strings.Contains(r.stderr, "--jobs -1") {
+		t.Errorf("--jobs -1: exit %d, stderr %q; want a usage error naming it", r.code, r.stderr)
+	}
+}

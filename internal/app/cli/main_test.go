@@ -8,11 +8,17 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 // TestMain lets tests re-execute this test binary as a stdio MCP test
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
+	// A server that Main (below) starts through capture's exec shim: the
+	// shim execs it as a subreaper, and it comes back here as the server.
+	if os.Getenv(mainEnv) != "" && len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		_ = capture.AdoptOrphans()
+	}
 	testserver.MaybeRunFromEnv()
 	if os.Getenv(mainEnv) != "" {
 		os.Exit(Main())
