@@ -14,6 +14,7 @@ import (
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
+	maybeRunLockServer()
 	if os.Getenv(mainEnv) != "" {
 		os.Exit(Main())
 	}
