@@ -35,7 +35,9 @@ func maybeRunLockServer() {
 	s := mcp.NewServer(&mcp.Implementation{Name: filepath.Base(path), Version: "1.0.0"}, nil)
 	for name, desc := range tools {
 		s.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: map[string]any{"type": "object"}},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
