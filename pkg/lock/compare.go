@@ -38,12 +38,18 @@ func (s Status) Fails() bool { return s != StatusUnchanged && s != StatusSkipped
 // Outcome is the check of one server.
 type Outcome struct {
 	Config, Name string
-	Status       Status
+	// Launch is the command line or URL as the configuration writes it
+	// (placeholders not filled).
+	Launch string
+	Status Status
 	// Missing are the unset variables of a skipped server.
 	Missing []string
 	// Section holds the drift (its changes, the consumer's levels
-	// applied) for a drifted server.
+	// applied) for a drifted server, and for an unlocked one what it adds
+	// (compared with nothing).
 	Section report.Section
+	// Head is the live surface of a drifted or unlocked server.
+	Head *manifest.Manifest
 }
 
 // Key names the server for people.
@@ -65,7 +71,7 @@ func Compare(e *Entry, head *manifest.Manifest, version string) *Outcome {
 	for i := range sec.Changes {
 		ConsumerLevel(&sec.Changes[i])
 	}
-	out.Section = sec
+	out.Section, out.Head = sec, head
 	if sec.Base.ManifestHash != sec.Head.ManifestHash {
 		out.Status = StatusDrifted
 	}
@@ -79,4 +85,15 @@ func ConsumerLevel(f *finding.Finding) {
 	if slices.Contains(f.Tags, "llm") && f.Level.Rank() < rules.LevelWarning.Rank() {
 		f.Level = rules.LevelWarning
 	}
+}
+
+// Added is what a server the lock lacks puts in front of the agents: its
+// surface compared with an empty one, so that every tool is an addition
+// and the text rules read every description in full.
+func Added(config, name string, head *manifest.Manifest, version string) *Outcome {
+	empty := &Entry{Config: config, Name: name, Snapshot: &manifest.Manifest{ProtocolVersion: head.ProtocolVersion}}
+	out := Compare(empty, head, version)
+	out.Status = StatusUnlocked
+	out.Section.Base.Label = "no lock entry"
+	return out
 }

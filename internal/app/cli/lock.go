@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,11 +16,9 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/lock"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
@@ -102,7 +99,8 @@ func runLock(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	servers, err := lf.readConfigs(ctx, env, root)
+	o := lf.options(env, root)
+	servers, err := lock.ReadServers(ctx, o)
 	if err != nil {
 		return 0, err
 	}
@@ -120,9 +118,9 @@ func runLock(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	defer capture.WaitShutdowns()
 	if lf.check {
-		return lf.runCheck(ctx, env, servers, old)
+		return lf.runCheck(ctx, env, o, servers, old)
 	}
-	return lf.write(ctx, env, servers, old, names, lockPath)
+	return lf.write(ctx, env, o, servers, old, names, lockPath)
 }
 
 // lockRoot is --root, else the git work tree's top, else the current
@@ -141,197 +139,57 @@ func lockRoot(ctx context.Context, root string) (string, error) {
 	return filepath.Abs(root)
 }
 
-// readConfigs reads --config-file, or every default file that exists.
-func (lf *lockFlags) readConfigs(ctx context.Context, env *Env, root string) ([]clientconfig.Server, error) {
-	files := []string(lf.configs)
-	if len(files) == 0 {
-		found, err := clientconfig.Discover(root)
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("no client configuration in %s (looked for %s): name one with --config-file", root, strings.Join(clientconfig.DefaultFiles, ", "))
-		}
-		files = found
-	}
-	var out []clientconfig.Server
-	seen := map[string]bool{}
-	for _, spec := range files {
-		var format clientconfig.Format
-		name := spec
-		if f, rest, ok := strings.Cut(spec, ":"); ok && !strings.ContainsAny(f, `/\.`) {
-			pf, err := clientconfig.ParseFormat(f)
-			if err != nil {
-				return nil, usagef("--config-file %s: %v", spec, err)
-			}
-			format, name = pf, rest
-		}
-		if filepath.IsAbs(name) {
-			if rel, err := filepath.Rel(root, name); err == nil && !strings.HasPrefix(rel, "..") {
-				name = rel
-			}
-		}
-		name = filepath.ToSlash(filepath.Clean(name))
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		cf, err := clientconfig.Read(ctx, root, name, format, env.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cf.Servers...)
-	}
-	return out, nil
-}
-
-// lockServer is one declared server with its capture.
-type lockServer struct {
-	cfg  clientconfig.Server
-	head *manifest.Manifest
-	err  error
-}
-
-func (l *lockServer) key() string { return lock.Key(l.cfg.File, l.cfg.Name) }
-
-// capture captures a server, its errors with the server's secrets hidden.
-func (lf *lockFlags) capture(ctx context.Context, env *Env, s *lockServer) {
-	cs := check.Server{Name: s.key(), Env: s.cfg.Env, Dir: s.cfg.Dir}
-	switch s.cfg.Transport {
-	case clientconfig.TransportStdio:
-		cs.Command = append([]string{s.cfg.Command}, s.cfg.Args...)
-	default:
-		cs.URL, cs.SSE = s.cfg.URL, s.cfg.Transport == clientconfig.TransportSSE
-		if len(s.cfg.Headers) > 0 {
-			cs.Headers = http.Header{}
-			for k, v := range s.cfg.Headers {
-				cs.Headers.Set(k, v)
-			}
-		}
-	}
-	o := check.Options{Servers: []check.Server{cs}, Limits: lf.limits, Version: Version, Clock: time.Now,
-		Environ: serverEnv(env, nil), DeferShutdown: true}
-	caps, err := check.Captures(ctx, o, []string{lf.revision})
-	if err == nil && len(caps) != 1 {
-		err = fmt.Errorf("capturing %s: %d captures, want 1", s.key(), len(caps))
-	}
-	if err == nil {
-		s.head, err = manifest.Build(caps[0])
-	}
-	if err != nil {
-		s.err = errors.New(redact(err.Error(), s.cfg.Secrets))
-	}
-}
-
-// redact hides every secret in text.
-func redact(text string, secrets []string) string {
-	for _, s := range secrets {
-		if s != "" {
-			text = strings.ReplaceAll(text, s, "[redacted]")
-		}
-	}
-	return text
-}
-
-// matches reports whether an --update argument names the server: NAME,
-// or FILE:NAME.
-func matches(arg string, s clientconfig.Server) bool {
-	if file, name, ok := strings.Cut(arg, ":"); ok && file == s.File {
-		return name == s.Name
-	}
-	return arg == s.Name
+// options are pkg/lock's options for this run.
+func (lf *lockFlags) options(env *Env, root string) lock.Options {
+	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
+		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now,
+		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }}
 }
 
 // write is `lock` and `lock --update`.
-func (lf *lockFlags) write(ctx context.Context, env *Env, servers []clientconfig.Server, old *lock.Lock, names []string, lockPath string) (int, error) {
-	for _, n := range names {
-		if !slices.ContainsFunc(servers, func(s clientconfig.Server) bool { return matches(n, s) }) {
-			return 0, usagef("--update %s: no configuration declares that server", n)
-		}
+func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, servers []clientconfig.Server, old *lock.Lock, names []string, lockPath string) (int, error) {
+	w, err := lock.Update(ctx, o, servers, old, names)
+	if err != nil {
+		return 0, usagef("--update %v", err)
 	}
-	next := &lock.Lock{}
-	if old != nil && len(names) > 0 {
-		next.Entries = slices.Clone(old.Entries)
+	for _, s := range w.Skipped {
+		fmt.Fprintln(env.Stderr, logf("%s (the server is never started with a blank value)", s))
 	}
-	failed, skipped := 0, 0
-	for _, s := range servers {
-		if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return matches(n, s) }) {
-			continue
-		}
-		ls := &lockServer{cfg: s}
-		if len(s.Missing) > 0 {
-			skipped++
-			fmt.Fprintln(env.Stderr, logf("%s: skipped: set %s (the server is never started with a blank value)", ls.key(), strings.Join(s.Missing, ", ")))
-			continue
-		}
-		fmt.Fprintln(env.Stderr, logf("capturing %s: %s", ls.key(), s.Shown))
-		lf.capture(ctx, env, ls)
-		if ls.err != nil {
-			failed++
-			fmt.Fprintln(env.Stderr, logf("%s: %v", ls.key(), ls.err))
-			continue
-		}
-		next.Put(lock.Entry{Config: s.File, Name: s.Name, EntryHash: s.EntryHash, Transport: string(s.Transport), Launch: s.Shown, Snapshot: ls.head})
+	for _, e := range w.Failed {
+		fmt.Fprintln(env.Stderr, logText(e.Error()))
 	}
-	if failed > 0 || skipped > 0 && !lf.skipMissing {
-		return ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", failed, skipped,
-			map[bool]string{true: " (pass --skip-missing to lock the others)", false: ""}[failed == 0])
+	if len(w.Failed) > 0 || len(w.Skipped) > 0 && !lf.skipMissing {
+		return ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", len(w.Failed), len(w.Skipped),
+			map[bool]string{true: " (pass --skip-missing to lock the others)", false: ""}[len(w.Failed) == 0])
 	}
-	if err := lock.WriteFile(ctx, lockPath, next); err != nil {
+	if err := lock.WriteFile(ctx, lockPath, w.Lock); err != nil {
 		return 0, err
 	}
-	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(next.Entries)))
+	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(w.Lock.Entries)))
 	return ExitOK, nil
 }
 
 // runCheck is `lock --check`.
-func (lf *lockFlags) runCheck(ctx context.Context, env *Env, servers []clientconfig.Server, old *lock.Lock) (int, error) {
-	var outs []*lock.Outcome
-	var errs []string
-	declared := map[[2]string]bool{}
-	skipped := 0
-	for _, s := range servers {
-		declared[[2]string{s.File, s.Name}] = true
-		ls := &lockServer{cfg: s}
-		entry, locked := old.Find(s.File, s.Name)
-		switch {
-		case len(s.Missing) > 0:
-			skipped++
-			outs = append(outs, &lock.Outcome{Config: s.File, Name: s.Name, Status: lock.StatusSkipped, Missing: s.Missing})
-		case !locked:
-			outs = append(outs, &lock.Outcome{Config: s.File, Name: s.Name, Status: lock.StatusUnlocked})
-		case entry.EntryHash != s.EntryHash:
-			outs = append(outs, &lock.Outcome{Config: s.File, Name: s.Name, Status: lock.StatusReconfigured})
-		default:
-			fmt.Fprintln(env.Stderr, logf("capturing %s: %s", ls.key(), s.Shown))
-			if lf.capture(ctx, env, ls); ls.err != nil {
-				errs = append(errs, logf("%s: %v", ls.key(), ls.err))
-				continue
-			}
-			outs = append(outs, lock.Compare(entry, ls.head, Version))
-		}
+func (lf *lockFlags) runCheck(ctx context.Context, env *Env, o lock.Options, servers []clientconfig.Server, old *lock.Lock) (int, error) {
+	c, err := lock.Check(ctx, o, servers, old)
+	if err != nil {
+		return 0, err
 	}
-	for _, e := range old.Entries {
-		if !declared[[2]string{e.Config, e.Name}] {
-			outs = append(outs, &lock.Outcome{Config: e.Config, Name: e.Name, Status: lock.StatusGone})
-		}
-	}
-	var err error
 	if lf.format == "json" {
-		err = writeLockJSON(env.Stdout, outs)
+		err = writeLockJSON(env.Stdout, c.Outcomes)
 	} else {
-		err = writeLockText(env.Stdout, outs)
+		err = writeLockText(env.Stdout, c.Outcomes)
 	}
 	if err != nil {
 		return 0, err
 	}
-	for _, e := range errs {
-		fmt.Fprintln(env.Stderr, e)
+	for _, e := range c.Failed {
+		fmt.Fprintln(env.Stderr, logText(e.Error()))
 	}
-	if len(errs) > 0 || skipped > 0 && !lf.skipMissing {
-		return ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(errs), skipped)
+	if len(c.Failed) > 0 || c.Skipped() > 0 && !lf.skipMissing {
+		return ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(c.Failed), c.Skipped())
 	}
-	if slices.ContainsFunc(outs, func(o *lock.Outcome) bool { return o.Status.Fails() }) {
+	if c.Fails() {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
@@ -348,7 +206,7 @@ func lockAdvice(o *lock.Outcome) string {
 	case lock.StatusReconfigured:
 		return "its configuration entry changed since it was locked (command, arguments, URL or headers): re-lock it with `mcp-surface lock --update " + arg + "`"
 	case lock.StatusUnlocked:
-		return "declared but not locked: lock it with `mcp-surface lock --update " + arg + "`"
+		return "declared but not locked: review what it adds, then lock it with `mcp-surface lock --update " + arg + "`"
 	case lock.StatusGone:
 		return "locked but no longer declared: drop it with `mcp-surface lock --update`"
 	case lock.StatusSkipped:
@@ -371,7 +229,7 @@ func writeLockText(w io.Writer, outs []*lock.Outcome) error {
 			mark = "!"
 		}
 		fmt.Fprintln(w, logf("%s %s: %s", mark, o.Key(), lockAdvice(o)))
-		if o.Status != lock.StatusDrifted {
+		if o.Status != lock.StatusDrifted && o.Status != lock.StatusUnlocked {
 			continue
 		}
 		text, err := report.RenderBytes("text", &report.Report{Version: Version, Servers: []report.Section{o.Section}}, report.Options{ShowInfo: true})
