@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func snapshot(t *testing.T) *manifest.Manifest {
@@ -67,5 +69,32 @@ func TestDecodeRefuses(t *testing.T) {
 		if _, err := Decode([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v", doc, err)
 		}
+	}
+}
+
+func TestMarkdownEscapesAndNamesTheFix(t *testing.T) {
+	o := &Outcome{Config: ".mcp.json", Name: "files|@team", Status: StatusDrifted, Launch: "node `x`.js"}
+	o.Section.Changes = append(o.Section.Changes, finding.New(rules.ToolDescriptionChanged, finding.Subject{Kind: finding.KindTool, Name: "read_file"}, "/description",
+		"description changed: <IMPORTANT> @everyone see https://evil.example </IMPORTANT>", nil, nil))
+	ConsumerLevel(&o.Section.Changes[0])
+	md := Markdown([]*Outcome{o, {Config: ".mcp.json", Name: "ok", Status: StatusUnchanged}}, DefaultFile)
+	for _, want := range []string{
+		"## mcp-surface: 1 of 2 servers changed",
+		"**drifted**: 1 warning",
+		"<code>mcp-surface lock --update .mcp.json:files&#124;@&#8203;team</code>",
+		"&lt;IMPORTANT&gt; @&#8203;everyone",
+		"| warning | <code>tool-description-changed</code>",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, bad := range []string{"<IMPORTANT>", "@everyone", "https://evil"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("markdown holds %q unescaped:\n%s", bad, md)
+		}
+	}
+	if md != Markdown([]*Outcome{o, {Config: ".mcp.json", Name: "ok", Status: StatusUnchanged}}, DefaultFile) {
+		t.Error("not deterministic")
 	}
 }
