@@ -59,7 +59,7 @@ func Markdown(outs []*Outcome, lockFile string) string {
 // statusCell is the status column: the status and the worst findings.
 func statusCell(o *Outcome) string {
 	switch o.Status {
-	case StatusDrifted, StatusUnlocked:
+	case StatusDrifted, StatusUnlocked, StatusReconfigured:
 		counts := map[rules.Level]int{}
 		for _, f := range o.Section.Changes {
 			counts[f.Level]++
@@ -70,13 +70,11 @@ func statusCell(o *Outcome) string {
 				parts = append(parts, fmt.Sprintf("%d %s%s", n, l, map[bool]string{true: "s", false: ""}[n > 1]))
 			}
 		}
-		word := map[Status]string{StatusDrifted: "**drifted**", StatusUnlocked: "**added**, not locked"}[o.Status]
+		word := map[Status]string{StatusDrifted: "**drifted**", StatusUnlocked: "**added**, not locked", StatusReconfigured: "**re-configured**: re-lock it"}[o.Status]
 		if len(parts) == 0 {
 			return word
 		}
 		return word + ": " + strings.Join(parts, ", ")
-	case StatusReconfigured:
-		return "**re-configured**: re-lock it"
 	case StatusGone:
 		return "removed from its configuration"
 	case StatusSkipped:
@@ -93,8 +91,11 @@ func writeServer(b *strings.Builder, o *Outcome) {
 	}
 	switch o.Status {
 	case StatusReconfigured:
-		fmt.Fprintf(b, "Its configuration entry (command, arguments, URL or headers) changed since it was locked: it is another server now. Re-lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
-		return
+		fmt.Fprintf(b, "Its configuration entry (command, arguments, URL or headers) changed since it was locked. Re-lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
+		if o.Head == nil {
+			return
+		}
+		b.WriteString("\nCompared with its lock entry:\n\n")
 	case StatusGone:
 		fmt.Fprintf(b, "No configuration declares it any more. Drop it from the lock: %s\n", report.Code("mcp-surface lock --update", maxCell))
 		return
@@ -108,7 +109,7 @@ func writeServer(b *strings.Builder, o *Outcome) {
 				}
 				names = append(names, report.Code(t.ID, 100))
 			}
-			fmt.Fprintf(b, "What the agents will see: %d tools", len(o.Head.Tools))
+			fmt.Fprintf(b, "What the agents will see: %d tool%s", len(o.Head.Tools), map[bool]string{true: "", false: "s"}[len(o.Head.Tools) == 1])
 			if len(names) > 0 {
 				b.WriteString(": " + strings.Join(names, ", "))
 			}

@@ -38,6 +38,15 @@ type Options struct {
 	Log func(format string, args ...any)
 	// Clock times the captures; nil leaves the timings zero.
 	Clock func() time.Time
+	// CompareReconfigured captures a server whose configuration entry
+	// changed since it was locked and shows its comparison with the entry
+	// (a pull request that changes the entry); without it the server is
+	// only named, for a re-lock.
+	CompareReconfigured bool
+	// Cache, when not nil, keeps every capture by server and entry, so
+	// that a second Check of the same servers (against another lock)
+	// starts no server again.
+	Cache map[string]*manifest.Manifest
 }
 
 func (o *Options) log(format string, args ...any) {
@@ -96,6 +105,10 @@ func Capture(ctx context.Context, o Options, s clientconfig.Server) (*manifest.M
 	if len(s.Missing) > 0 {
 		return nil, fmt.Errorf("%s: set %s first", Key(s.File, s.Name), strings.Join(s.Missing, ", "))
 	}
+	cacheKey := s.File + "\x00" + s.Name + "\x00" + s.EntryHash
+	if m, ok := o.Cache[cacheKey]; ok {
+		return m, nil
+	}
 	cs := check.Server{Name: Key(s.File, s.Name), Env: s.Env, Dir: s.Dir}
 	switch s.Transport {
 	case clientconfig.TransportStdio:
@@ -125,6 +138,9 @@ func Capture(ctx context.Context, o Options, s clientconfig.Server) (*manifest.M
 	}
 	if err != nil {
 		return nil, errors.New(Redact(err.Error(), s.Secrets))
+	}
+	if o.Cache != nil {
+		o.Cache[cacheKey] = m
 	}
 	return m, nil
 }
@@ -240,7 +256,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			}
 			out = Added(s.File, s.Name, head, o.Version)
 			out.Launch = s.Shown
-		case entry.EntryHash != s.EntryHash:
+		case entry.EntryHash != s.EntryHash && !o.CompareReconfigured:
 			out.Status = StatusReconfigured
 		default:
 			o.log("capturing %s: %s", out.Key(), s.Shown)
@@ -251,6 +267,9 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			}
 			out = Compare(entry, head, o.Version)
 			out.Launch = s.Shown
+			if entry.EntryHash != s.EntryHash {
+				out.Status = StatusReconfigured
+			}
 		}
 		c.Outcomes = append(c.Outcomes, out)
 	}

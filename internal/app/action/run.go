@@ -77,6 +77,9 @@ func Run(ctx context.Context, env *Env, tool *Tool) (int, error) {
 	if cfg.Mode == modePublish {
 		return run.publish(ctx)
 	}
+	if cfg.Lock != "" {
+		return run.lockRun(ctx)
+	}
 	return run.analyze(ctx)
 }
 
