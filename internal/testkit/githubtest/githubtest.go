@@ -55,7 +55,7 @@ type Server struct {
 	commitPulls    map[string][]int
 	commitStatus   int // status of commits/{sha}/pulls when not 0
 	sarifs         []map[string]any
-	issues         []*Issue // issues (not pull requests), by number
+	issues         []*Issue           // issues (not pull requests), by number
 	sarifStatus    int                // default 202
 	fail           map[string]Failure // "METHOD path-regexp" → failure
 }
