@@ -2,6 +2,7 @@ package lock
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -61,7 +62,7 @@ func statusCell(o *Outcome) string {
 	switch o.Status {
 	case StatusDrifted, StatusUnlocked, StatusReconfigured:
 		counts := map[rules.Level]int{}
-		for _, f := range o.Section.Changes {
+		for _, f := range shownFindings(o) {
 			counts[f.Level]++
 		}
 		var parts []string
@@ -119,7 +120,23 @@ func writeServer(b *strings.Builder, o *Outcome) {
 	case StatusDrifted:
 		fmt.Fprintf(b, "Its surface changed under the same configuration. Review the changes, then accept them: %s\n\n", report.Code("mcp-surface lock --update "+arg, maxCell))
 	}
-	writeFindings(b, o.Section.Changes)
+	writeFindings(b, shownFindings(o))
+}
+
+// shownFindings are the findings of a server worth a reader's time, worst
+// first. Compared with nothing, every capability and protocol revision of
+// an unlocked server is an "addition": what matters there is the tools,
+// their text, the instructions and the context cost.
+func shownFindings(o *Outcome) []finding.Finding {
+	fs := slices.Clone(o.Section.Changes)
+	if o.Status == StatusUnlocked {
+		fs = slices.DeleteFunc(fs, func(f finding.Finding) bool {
+			return f.Subject.Kind == finding.KindServer && !strings.HasPrefix(f.Rule, "context-cost") &&
+				!slices.Contains(f.Tags, "llm") && !slices.Contains(f.Tags, "sec")
+		})
+	}
+	slices.SortStableFunc(fs, func(x, y finding.Finding) int { return y.Level.Rank() - x.Level.Rank() })
+	return fs
 }
 
 func writeFindings(b *strings.Builder, fs []finding.Finding) {
