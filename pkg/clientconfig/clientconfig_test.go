@@ -203,3 +203,21 @@ func TestStripJSONC(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// Every format has a malformed file on disk: the error names the file,
+// its format and the key.
+func TestMalformedFiles(t *testing.T) {
+	root := filepath.Join("testdata", "malformed")
+	for name, want := range map[string]string{
+		".vscode/mcp.json":           ".vscode/mcp.json (VS Code format): servers.bad.args[1]: want a string",
+		".mcp.json":                  ".mcp.json (Claude Code format): mcpServers.bad: want either",
+		".cursor/mcp.json":           ".cursor/mcp.json (Cursor format): mcpServers.bad.env.K: want a string",
+		".gemini/settings.json":      ".gemini/settings.json (Gemini CLI format): mcpServers.bad.cwd: want a string",
+		"claude_desktop_config.json": "claude_desktop_config.json (Claude Desktop format): mcpServers.bad: Claude Desktop's file declares stdio servers only",
+	} {
+		_, err := Read(context.Background(), root, name, "", env(nil))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", name, err, want)
+		}
+	}
+}
