@@ -3,6 +3,7 @@ package lock
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,7 +34,7 @@ func shadowing(c *Checked, old *Lock) {
 		}
 	}
 	owners := map[string][]string{} // tool name -> the servers that have it
-	for _, key := range sortedKeys(surfaces) {
+	for _, key := range slices.Sorted(maps.Keys(surfaces)) {
 		for _, t := range surfaces[key].Tools {
 			owners[t.ID] = append(owners[t.ID], key)
 		}
@@ -74,15 +75,6 @@ func shadowing(c *Checked, old *Lock) {
 			}
 		}
 	}
-}
-
-func sortedKeys(m map[string]*manifest.Manifest) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // description is a tool's description, "" when it has none.
