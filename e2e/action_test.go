@@ -20,6 +20,7 @@ import (
 // with hyphens (which only a process environment, not a shell, can carry),
 // in a git checkout of a pull request whose head removes tools.
 func TestActionBinary(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	repo := filepath.Join(tmp, "repo")
 	r := gittest.Init(t, repo)

@@ -160,6 +160,7 @@ func countsOf(m *manifest.Manifest) counts {
 }
 
 func TestReferenceServersOverStdio(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	memFile := filepath.Join(t.TempDir(), "memory.jsonl")
 	fsRoot := t.TempDir()
@@ -197,6 +198,7 @@ func TestReferenceServersOverStdio(t *testing.T) {
 // The same server captured twice, and over every transport, gives the same
 // snapshot bytes.
 func TestEverythingTransportsAgree(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	stdio := captureTo(t, "2025-11-25", "--", "node", serverPath("server-everything"), "stdio")
 	again := captureTo(t, "2025-11-25", "--", "node", serverPath("server-everything"), "stdio")
@@ -275,6 +277,7 @@ func startHTTPServer(t *testing.T, mode string) int {
 }
 
 func TestSnapshotCheckOnReferenceServer(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	path := filepath.Join(t.TempDir(), "mcp-surface.json")
 	srv := []string{"--", "node", serverPath("server-filesystem"), t.TempDir()}

@@ -58,6 +58,7 @@ func label(alias, server string) string {
 // Real history: each consecutive pair of published versions is captured
 // and diffed, and its errors must be exactly the justified list.
 func TestPublishedHistory(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	var got []string
 	for _, h := range histories {

@@ -64,6 +64,7 @@ func probeRun(t *testing.T, args ...string) (probeJSON, run) {
 // The declared safe probes of the reference servers pass clean at every
 // revision, and the coverage names what was and was not exercised.
 func TestProbeReferenceServers(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	cfg := referenceProbes(t)
 	for _, v := range capture.Revisions {

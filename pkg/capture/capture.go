@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Direction of a frame, seen from the client.
@@ -97,18 +95,20 @@ func BatchNote(revision string) string {
 	return fmt.Sprintf("revision %s has no JSON-RPC batches (only %s had them; 2025-06-18 removed them), so clients may drop the answer", revision, BatchRevision)
 }
 
-// Diagnostic codes. pkg/spec turns them into findings.
+// Diagnostic codes: the capture's own kinds of observation, which
+// pkg/spec maps onto rule IDs when it turns them into findings. They are
+// the capture's words, never a rule's ID: renaming a rule renames none.
 const (
 	// DiagStdoutNoise: a line on a stdio server's stdout that is not JSON-RPC.
-	DiagStdoutNoise = rules.StdoutNotJsonrpc
+	DiagStdoutNoise = "stdout-noise"
 	// DiagSDKRejected: the SDK refused to decode a result; raw bytes kept.
-	DiagSDKRejected = rules.SdkRejectedResult
+	DiagSDKRejected = "sdk-rejected"
 	// DiagBatch: a list page was answered inside a JSON-RPC batch.
 	DiagBatch = "batch"
 	// DiagListError: a list the server advertised answered with an error.
 	DiagListError = "list-error"
 	// DiagHandshakeFallback: server/discover failed and initialize was used.
-	DiagHandshakeFallback = rules.HandshakeFallback
+	DiagHandshakeFallback = "discover-fallback"
 	// DiagProbeBounded: a probe over every listed resource was cut at its bound.
 	DiagProbeBounded = "probe-bounded"
 	// DiagEscapedProcesses: a stdio server left processes outside its

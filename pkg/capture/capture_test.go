@@ -105,6 +105,7 @@ func pagesPerList(c *capture.Capture) map[string]int {
 }
 
 func TestStdioFullEveryListToItsLastPage(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModeFull), opts("2025-06-18"))
 	if c.Handshake != capture.HandshakeInitialize || c.ProtocolVersion != "2025-06-18" {
 		t.Errorf("handshake %s at %s, want initialize at 2025-06-18", c.Handshake, c.ProtocolVersion)
@@ -140,6 +141,7 @@ func TestStdioFullEveryListToItsLastPage(t *testing.T) {
 }
 
 func TestDiscoverHandshakeAtNewestRevision(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModeFull), opts(""))
 	if c.RequestedVersion != capture.LatestRevision {
 		t.Errorf("requested %s, want the newest revision by default", c.RequestedVersion)
@@ -154,6 +156,7 @@ func TestDiscoverHandshakeAtNewestRevision(t *testing.T) {
 }
 
 func TestFallbackToInitializeIsRecorded(t *testing.T) {
+	t.Parallel()
 	// The raw modes answer server/discover with "method not found".
 	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts(""))
 	if c.Handshake != capture.HandshakeInitialize {
@@ -170,6 +173,7 @@ func TestFallbackToInitializeIsRecorded(t *testing.T) {
 
 // Every transport records the same surface.
 func TestTransportsAgree(t *testing.T) {
+	t.Parallel()
 	srv, _ := testserver.New(testserver.ModeFull)
 	want := mustBuild(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-11-25")))
 	for _, sse := range []bool{false, true} {
@@ -206,6 +210,7 @@ func mustEncode(t *testing.T, m *manifest.Manifest) []byte {
 }
 
 func TestStdoutNoiseIsReportedWithTheLine(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModeStdoutLog), opts("2025-06-18"))
 	var lines []string
 	for _, d := range c.Diagnostics {
@@ -312,6 +317,7 @@ func TestMisbehavingServers(t *testing.T) {
 }
 
 func TestHugeResultWithinBudget(t *testing.T) {
+	t.Parallel()
 	// 22 MB is slow to produce and parse under the race detector on a
 	// loaded machine: this test is about the byte budget, not time.
 	o := opts("2025-06-18")
@@ -367,6 +373,7 @@ func TestCleanShutdownDoesNotWaitForTheGracePeriod(t *testing.T) {
 }
 
 func TestSDKRejectionKeepsRawBytes(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModeSDKReject), opts("2025-06-18"))
 	var rejected *capture.Diagnostic
 	for i, d := range c.Diagnostics {
@@ -439,6 +446,7 @@ func TestSDKRejectionOverHTTPNamesTheItem(t *testing.T) {
 }
 
 func TestDuplicateIdentityIsRefused(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModeDuplicateName), opts("2025-06-18"))
 	_, err := manifest.Build(c)
 	var de *manifest.DuplicateError
@@ -448,6 +456,7 @@ func TestDuplicateIdentityIsRefused(t *testing.T) {
 }
 
 func TestRawPagesKeepEveryField(t *testing.T) {
+	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts("2025-06-18"))
 	if n := pagesPerList(c)[capture.MethodToolsList]; n != 3 {
 		t.Errorf("tools/list pages = %d, want 3", n)
@@ -463,6 +472,7 @@ func TestRawPagesKeepEveryField(t *testing.T) {
 }
 
 func TestBadTargets(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		t    capture.Target
 		want string
@@ -483,6 +493,7 @@ func TestBadTargets(t *testing.T) {
 }
 
 func TestRecordingTransportForwardsVersionSupport(t *testing.T) {
+	t.Parallel()
 	rt := capture.NewRecordingTransport(&versionLimited{})
 	if rt.SupportsProtocolVersion("2026-07-28") || !rt.SupportsProtocolVersion("2025-06-18") {
 		t.Errorf("ProtocolVersionSupporter not forwarded")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWriteFrames(t *testing.T) {
+	t.Parallel()
 	c := &capture.Capture{RequestedVersion: "2025-06-18", Frames: []capture.Frame{
 		{Seq: 0, Dir: capture.Sent, Data: json.RawMessage(`{"params":{"arguments":{"token":"s3cret-long","short":"s3cret"}}}`)},
 		{Seq: 1, Dir: capture.Received, Data: json.RawMessage(`{"result":{}}`)},

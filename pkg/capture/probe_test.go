@@ -15,6 +15,7 @@ import (
 )
 
 func TestProbesRunOverTheSameSession(t *testing.T) {
+	t.Parallel()
 	srv, _ := testserver.New(testserver.ModeFull)
 	o := opts("2025-06-18")
 	o.Probes = []capture.Probe{
@@ -94,6 +95,7 @@ func TestProbeBounds(t *testing.T) {
 // Expect and Pin are declarations for pkg/probe: the capture makes the
 // call whatever they say and keeps them with the result.
 func TestProbeDeclarationsAreKept(t *testing.T) {
+	t.Parallel()
 	o := opts("2025-11-25")
 	o.Probes = []capture.Probe{{ID: "fail", Method: capture.MethodToolsCall, Name: "fail", Expect: capture.ExpectIsError, Pin: capture.PinShape}}
 	c := mustRun(t, capture.InProcess{Server: mustNewMode(t, testserver.ModeProbes)}, o)

@@ -64,6 +64,7 @@ const (
 // server gets neither the configured headers nor the URL's query, because
 // it gets no request at all, and the error names both origins.
 func TestCrossOriginRedirectIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		name := "streamable"
 		if sse {
@@ -116,6 +117,7 @@ func TestCrossOriginRedirectIsRefused(t *testing.T) {
 
 // A redirect within the configured origin is followed, with the headers.
 func TestSameOriginRedirectIsFollowed(t *testing.T) {
+	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		h, err := testserver.Handler(testserver.ModeToolsOnly, sse)
 		if err != nil {
@@ -154,6 +156,7 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 // A legacy SSE server that announces its message endpoint on another
 // origin is refused the same way: nothing is posted there.
 func TestSSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	t.Parallel()
 	other := newRecordingServer(t, true)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -186,7 +186,7 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		p := &pendingShutdown{done: make(chan struct{}), seen: len(c.Frames)}
 		c.pending = p
 		handedOff = true
-		inFlight.Add(1)
+		inFlight.Add()
 		go func() {
 			defer inFlight.Done()
 			defer close(p.done)

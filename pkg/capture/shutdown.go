@@ -14,7 +14,47 @@ type pendingShutdown struct {
 }
 
 // inFlight counts the deferred shutdowns of this process not yet done.
-var inFlight sync.WaitGroup
+var inFlight = newShutdownCount()
+
+// shutdownCount is a count that may be waited for while it grows: a
+// sync.WaitGroup forbids an Add from zero during a Wait, which is what
+// happens when one in-process run (a test, a program running two
+// pipelines) waits for its shutdowns while another starts a capture.
+type shutdownCount struct {
+	mu   sync.Mutex
+	zero sync.Cond // broadcast when n drops to 0
+	n    int
+}
+
+func newShutdownCount() *shutdownCount {
+	c := &shutdownCount{}
+	c.zero.L = &c.mu
+	return c
+}
+
+func (c *shutdownCount) Add() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *shutdownCount) Done() {
+	c.mu.Lock()
+	c.n--
+	if c.n == 0 {
+		c.zero.Broadcast()
+	}
+	c.mu.Unlock()
+}
+
+// Wait returns when the count is 0.
+func (c *shutdownCount) Wait() {
+	c.mu.Lock()
+	for c.n > 0 {
+		c.zero.Wait()
+	}
+	c.mu.Unlock()
+}
 
 // Wait waits until the server of a capture made with Options.DeferShutdown
 // has been stopped and reaped, then completes the capture with what came

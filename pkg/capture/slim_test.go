@@ -13,6 +13,7 @@ import (
 )
 
 func TestSlimListAnswer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, line, want string // want "": handed on whole
 	}{
@@ -63,6 +64,7 @@ func TestSlimListAnswer(t *testing.T) {
 }
 
 func TestInspectLineJSONRPCMember(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]bool{
 		`{"jsonrpc":"2.0","id":1,"result":{}}`:      true,
 		`{"jsonrpc":"2\u002e0","id":1,"result":{}}`: true,
@@ -157,6 +159,7 @@ func FuzzSplitDecodeAgreesWithTheSDK(f *testing.F) {
 // answer without its items (any size here; over slimAbove in a capture);
 // any other line is handed on as it came.
 func TestReaderHandsTheSDKListAnswersWithoutItems(t *testing.T) {
+	t.Parallel()
 	defer func(n int) { slimAbove = n }(slimAbove)
 	slimAbove = 0
 	rec := newRecorder(0)

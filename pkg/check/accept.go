@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/policy"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -106,7 +106,7 @@ func (r *Result) Acknowledgements(failOn rules.Level) []byte {
 	if len(all) == 0 {
 		return nil
 	}
-	if err := config.WriteAcknowledgements(&b, all, true); err != nil {
+	if err := policy.WriteAcknowledgements(&b, all, true); err != nil {
 		return nil
 	}
 	return b.Bytes()
@@ -131,7 +131,7 @@ func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[strin
 			fs, more = fs[:max], len(fs)-max
 		}
 		var b bytes.Buffer
-		if err := config.WriteAcknowledgements(&b, fs, true); err != nil {
+		if err := policy.WriteAcknowledgements(&b, fs, true); err != nil {
 			continue
 		}
 		if more > 0 {
@@ -147,7 +147,8 @@ func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[strin
 func failing(o *Outcome, failOn rules.Level) []finding.Finding {
 	var fs []finding.Finding
 	for _, f := range slices.Concat(o.Section.Spec, o.Section.Lint, o.Section.Changes) {
-		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() {
+		// A stale snapshot is fixed by refreshing it, not acknowledged.
+		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() && f.Rule != rules.SnapshotOutOfDate {
 			fs = append(fs, f)
 		}
 	}

@@ -32,6 +32,7 @@ func rawServer(mode string) check.Server {
 // fallback is not about the change, so it is info. When the base did
 // speak it, or without a baseline, the fallback keeps its level.
 func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
+	t.Parallel()
 	head := rawServer(testserver.ModePagedRaw)
 	for _, tc := range []struct {
 		name, baseline string
@@ -62,6 +63,7 @@ func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
 // The accept reason acknowledges the breaking changes, and only those; an
 // acknowledgement of the configuration keeps its own reason.
 func TestAcceptBreaking(t *testing.T) {
+	t.Parallel()
 	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	cfg := parseConfig(t, ".mcp-surface.yaml", "acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
@@ -106,6 +108,7 @@ func TestAcceptBreaking(t *testing.T) {
 
 // With several servers each acknowledgement says which server it is for.
 func TestAcknowledgementsNameTheServer(t *testing.T) {
+	t.Parallel()
 	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	a, b := inProcess(t, testserver.ModeToolsOnly), inProcess(t, testserver.ModeFull)
 	a.Name, b.Name = "issues", "tracker"

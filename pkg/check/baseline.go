@@ -103,7 +103,8 @@ func (o *Options) baselineCapture(ctx context.Context, s Server, copts capture.O
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("building the base snapshot: %w", err)
 	}
-	return m, "base " + ShortRef(o.BaseRef) + " (built)", c, nil
+	// The label follows "base" in every report ("compared base …").
+	return m, ShortRef(o.BaseRef) + " (built)", c, nil
 }
 
 // ShortRef shortens a full commit id for labels; other refs are kept.

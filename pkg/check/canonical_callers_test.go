@@ -63,6 +63,7 @@ func FuzzCallersAgree(f *testing.F) {
 
 // TestCallersAgree runs the seeds without the fuzzing engine.
 func TestCallersAgree(t *testing.T) {
+	t.Parallel()
 	for _, s := range callerSeeds {
 		want, err := canonjson.Canonicalize([]byte(s))
 		if err != nil {

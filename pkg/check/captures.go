@@ -161,7 +161,7 @@ type validation struct {
 // validationReport applies the policy and makes one report section per
 // validated surface (several when several revisions were captured).
 func (o *Options) validationReport(res *Result, runs []validation) {
-	policy := o.Config.Policy(o.Now)
+	policy := o.policy()
 	res.Report = &report.Report{Version: o.Version}
 	for _, v := range runs {
 		kept := policy.Apply(v.findings)
@@ -264,7 +264,7 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 		o.Log("wrote %s (%s)", path, plural(len(pp.Probes), "pinned probe"))
 		pinned = pp
 	}
-	policy := o.Config.Policy(o.Now)
+	policy := o.policy()
 	for _, c := range caps {
 		m, err := manifest.Build(c)
 		if err != nil {

@@ -226,6 +226,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(o.Servers) == 0 {
 		return nil, ErrNoServer
 	}
+	if err := CheckConfig(o.Config); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
 	} else {

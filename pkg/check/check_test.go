@@ -106,6 +106,7 @@ func ruleCounts(fs []finding.Finding) map[string]int {
 }
 
 func TestNoBaseline(t *testing.T) {
+	t.Parallel()
 	o := options(t, inProcess(t, testserver.ModeFull))
 	o.Baseline = check.BaselineNone
 	res, err := check.Run(context.Background(), o)
@@ -130,6 +131,7 @@ func TestNoBaseline(t *testing.T) {
 // A snapshot file as the baseline: removals fail at error, additions do
 // not; policy turns a rule off and acknowledges another.
 func TestBaselineFile(t *testing.T) {
+	t.Parallel()
 	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
 	o.Baseline = full
@@ -183,6 +185,7 @@ func TestBaselineFile(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if _, err := check.Run(ctx, check.Options{}); !errors.Is(err, check.ErrNoServer) {
 		t.Errorf("no servers: %v", err)
@@ -215,6 +218,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestFails(t *testing.T) {
+	t.Parallel()
 	fs := []finding.Finding{finding.New("tool-description-changed", finding.Subject{Kind: finding.KindTool, Name: "t"}, "/description", "m", nil, nil)}
 	level := fs[0].Level
 	if !check.Fails(fs, level, nil) || check.Fails(fs, "", nil) {
@@ -242,6 +246,7 @@ func encode(t *testing.T, m *manifest.Manifest) []byte {
 // The snapshot committed at the base ref is the baseline; the stale
 // snapshot in the work tree is reported.
 func TestSnapshotAtRef(t *testing.T) {
+	t.Parallel()
 	repo := gittest.New(t)
 	repo.Write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
 	base := repo.Commit("base")
@@ -274,6 +279,7 @@ func TestSnapshotAtRef(t *testing.T) {
 // Without a committed snapshot the base is built and captured in a
 // temporary worktree, with the build command run at head and at base.
 func TestBuildTheBase(t *testing.T) {
+	t.Parallel()
 	repo := gittest.New(t)
 	repo.Write("mode.txt", []byte(testserver.ModeToolsOnly+"\n"))
 	base := repo.Commit("base")
@@ -292,7 +298,7 @@ func TestBuildTheBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "base " + base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
+	if want := base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
 		t.Errorf("base label %q, want %q", res.Servers[0].BaseLabel, want)
 	}
 	if got := ruleCounts(res.Findings); got["prompt-added"] == 0 || res.Fails(rules.LevelError, nil) {
@@ -309,6 +315,7 @@ func TestBuildTheBase(t *testing.T) {
 // An expired acknowledgement is one finding, although the policy runs
 // over both the spec gate's findings and the diff's.
 func TestExpiredAcknowledgementOnce(t *testing.T) {
+	t.Parallel()
 	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	cfg := parseConfig(t, "c.yaml", "acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
@@ -330,6 +337,7 @@ func stdioServer(mode string) check.Server {
 // A capability advertised and never implemented is a spec finding of
 // validation, recorded in the snapshot; its later withdrawal is a fix.
 func TestCapabilityNeverWorked(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ mode, method string }{
 		{testserver.ModeCapabilityUnimplemented, capture.MethodPromptsList},
 		{testserver.ModeSubscribeUnimplemented, capture.MethodResourcesSubscribe},
@@ -376,6 +384,7 @@ func TestCapabilityNeverWorked(t *testing.T) {
 
 // check tries the baseline's revision before calling it withdrawn.
 func TestProtocolSupportByTrial(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.json")
 	m := snapshotOf(t, testserver.ModeFull)

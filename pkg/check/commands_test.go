@@ -19,6 +19,7 @@ import (
 
 // One section per revision, named after the server and the revision.
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	o := options(t, inProcess(t, testserver.ModeFull))
 	res, err := check.Validate(context.Background(), o, []string{"2025-06-18", "2025-03-26"})
 	if err != nil {
@@ -43,6 +44,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateSnapshot(t *testing.T) {
+	t.Parallel()
 	m, err := manifest.FromCanonicalJSON(encode(t, snapshotOf(t, testserver.ModeFull)))
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func TestValidateSnapshot(t *testing.T) {
 // Probes run over the captured session; a probe whose outcome is not the
 // expected one is reported, and pinned shapes are written and compared.
 func TestProbe(t *testing.T) {
+	t.Parallel()
 	s := inProcess(t, testserver.ModeProbes)
 	s.Probes = []capture.Probe{
 		{ID: "echo", Method: capture.MethodToolsCall, Name: "echo", Arguments: json.RawMessage(`{"message":"hi"}`), Pin: capture.PinShape},
@@ -94,6 +97,7 @@ func TestProbe(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	base, head := snapshotOf(t, testserver.ModeFull), snapshotOf(t, testserver.ModeToolsOnly)
 	res := check.Diff(base, head, "base.json", "head.json", check.Options{Version: "test"})
 	sec := res.Report.Servers[0]
@@ -106,6 +110,7 @@ func TestDiff(t *testing.T) {
 }
 
 func TestReadSnapshot(t *testing.T) {
+	t.Parallel()
 	repo := gittest.New(t)
 	m := snapshotOf(t, testserver.ModeToolsOnly)
 	repo.Write("mcp-surface.json", encode(t, m))
@@ -126,6 +131,7 @@ func TestReadSnapshot(t *testing.T) {
 // one is named, never a value), and probe arguments taken from the
 // environment are kept as secrets.
 func TestFromConfig(t *testing.T) {
+	t.Parallel()
 	src := `servers:
   - name: api
     command: [./server]
@@ -167,6 +173,7 @@ func TestFromConfig(t *testing.T) {
 // they reach the diff: a pattern that matches a tool's description is
 // reported only when configured.
 func TestValidateConfiguredPattern(t *testing.T) {
+	t.Parallel()
 	m := snapshotOf(t, testserver.ModeFull)
 	var tool struct {
 		Description string `json:"description"`

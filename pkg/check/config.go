@@ -71,7 +71,7 @@ func ServerFromConfig(s config.Server, cfgPath, repoDir string, getenv func(stri
 			sp.Headers.Add(k, v)
 		}
 	}
-	probes, secrets, err := probe.Expand(s.Probes, getenv)
+	probes, secrets, err := probe.Expand(captureProbes(s.Probes), getenv)
 	if err != nil {
 		return Server{}, fmt.Errorf("server %s: %w", s.Name, err)
 	}

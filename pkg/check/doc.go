@@ -9,7 +9,7 @@
 // what counts as failing is the caller's choice (the command line maps
 // --fail-on onto Result.Fails). The parts of the pipeline that other
 // commands run alone share its options and its one policy step
-// (config.Policy.Apply): Validate and ValidateSnapshot (spec and lint),
+// (pkg/policy, Policy.Apply): Validate and ValidateSnapshot (spec and lint),
 // Probe (declared probes), Diff (two snapshots), Captures (the raw
 // captures). Everything they need arrives in Options: nothing here reads
 // the environment, the clock or the process's streams, so a Go program

@@ -7,6 +7,7 @@ import (
 )
 
 func TestGuidanceApply(t *testing.T) {
+	t.Parallel()
 	g := &Guidance{AcceptLabel: "mcp-surface: accept-breaking", Accepted: 0,
 		Ack: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n"}, AckAll: map[string]string{"tracker": "acknowledged:\n  - rule: tool-removed\n  - rule: prompt-removed\n"},
 		Refresh: []Refresh{{Server: "tracker", Command: "mcp-surface snapshot --server tracker"}}}

@@ -3,6 +3,7 @@ package check
 import "testing"
 
 func TestParseHeaders(t *testing.T) {
+	t.Parallel()
 	getenv := func(k string) string { return map[string]string{"TOKEN": "s3cret"}[k] }
 	h, err := ParseHeaders([]string{"Authorization: Bearer ${TOKEN}", "X-A:  1 "}, getenv)
 	if err != nil || h.Get("Authorization") != "Bearer s3cret" || h.Get("X-A") != "1" {

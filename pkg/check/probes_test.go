@@ -8,6 +8,7 @@ import (
 )
 
 func TestWithProbes(t *testing.T) {
+	t.Parallel()
 	s := Server{Probes: []capture.Probe{{ID: "a"}}, Require: []string{"tools/call"}, Secrets: []string{"x"}}
 	got, err := s.WithProbes([]string{"prompts/get"}, []capture.Probe{{ID: "b"}}, []string{"y"})
 	if err != nil || len(got.Probes) != 2 || got.Probes[1].ID != "b" ||

@@ -12,6 +12,7 @@ import (
 // A capture note the base's own capture shows too is info; one the head
 // alone shows, or a finding about the surface, keeps its level.
 func TestQuietSameAtBase(t *testing.T) {
+	t.Parallel()
 	server := finding.Subject{Kind: finding.KindServer}
 	noise := func(n string) finding.Finding {
 		return finding.New(rules.StdoutNotJsonrpc, server, "", "the server wrote "+n+" line(s) to stdout", nil, nil)

@@ -3,6 +3,7 @@ package check
 import "testing"
 
 func TestSnapshotCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s        Server
 		fromList bool

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io/fs"
 	"path/filepath"
 	"slices"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
@@ -91,7 +91,8 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 	// The committed snapshot in the work tree must match the live server.
 	if s.Snapshot != "" && o.RepoDir != "" {
 		if committed, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes); err == nil {
-			if committed.Fingerprints.Manifest != head.Fingerprints.Manifest {
+			sec.SnapshotCurrent = committed.Fingerprints.Manifest == head.Fingerprints.Manifest
+			if !sec.SnapshotCurrent {
 				found = append(found, finding.New(rules.SnapshotOutOfDate, finding.Subject{Kind: finding.KindServer}, "",
 					fmt.Sprintf("%s no longer matches the live server: run `mcp-surface snapshot` and commit it", s.Snapshot), nil, nil))
 			}
@@ -109,7 +110,7 @@ func (o *Options) checkServer(ctx context.Context, s Server) (*Outcome, error) {
 		o.tryBaseRevision(ctx, s, copts, base, head)
 	}
 	found = append(found, o.contextCost(&sec, base, head)...)
-	kept := o.Config.Policy(o.Now).Apply(found)
+	kept := o.policy().Apply(found)
 	if base != nil {
 		var atBase []finding.Finding
 		if baseCapture != nil {
@@ -179,11 +180,7 @@ func sortByKind(sec *report.Section, fs []finding.Finding, other rules.Kind) {
 // cost line, and checks head against the configured budgets (the increase
 // budget is the diff's: it needs both sides).
 func (o *Options) contextCost(sec *report.Section, base, head *manifest.Manifest) []finding.Finding {
-	var cfg config.Cost
-	if o.Config != nil {
-		cfg = o.Config.Cost
-	}
-	counter, err := cost.NewCounter(cfg.Options())
+	counter, err := cost.NewCounter(CostOptions(o.Config))
 	if err != nil {
 		o.Log("context cost not counted: %v", err)
 		return nil
@@ -197,5 +194,5 @@ func (o *Options) contextCost(sec *report.Section, base, head *manifest.Manifest
 			sec.CostBase = nil
 		}
 	}
-	return cfg.Budget.Check(sec.CostHead)
+	return CostBudget(o.Config).Check(sec.CostHead)
 }

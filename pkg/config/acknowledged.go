@@ -8,7 +8,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
-	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
 // Ack acknowledges findings. Every field that is set must match (AND);
@@ -16,7 +15,7 @@ import (
 // segment (no /), ** matches anything, ? one character.
 type Ack struct {
 	Rule        string
-	SubjectKind string // finding.Kind*; "" = any subject
+	SubjectKind string // Kind*; "" = any subject
 	SubjectName string
 	Pointer     string
 	Fingerprint string
@@ -30,11 +29,21 @@ type Ack struct {
 	rule, name, pointer *regexp.Regexp
 }
 
+// The subject kinds an acknowledgement names: the values of
+// finding.Subject.Kind (pkg/policy's tests hold them equal).
+const (
+	KindTool             = "tool"
+	KindPrompt           = "prompt"
+	KindResource         = "resource"
+	KindResourceTemplate = "resource-template"
+	KindServer           = "server"
+)
+
 // Subject keys of an acknowledgement.
 var subjectKeys = map[string]string{
-	"tool": finding.KindTool, "prompt": finding.KindPrompt, "resource": finding.KindResource,
-	"template": finding.KindResourceTemplate, "resource-template": finding.KindResourceTemplate,
-	"server": finding.KindServer,
+	"tool": KindTool, "prompt": KindPrompt, "resource": KindResource,
+	"template": KindResourceTemplate, "resource-template": KindResourceTemplate,
+	"server": KindServer,
 }
 
 var hex16 = lazyre.New(`^[0-9a-f]{16}$`)
@@ -108,7 +117,7 @@ func (p *parser) ackKeys(a *Ack) map[string]func(*yaml.Node) {
 			}
 			if s, ok := p.scalar(v, key); ok {
 				a.SubjectKind, a.SubjectName = kind, s
-				if kind == finding.KindServer {
+				if kind == KindServer {
 					a.SubjectName = "" // `server: true`
 				}
 			}
@@ -140,4 +149,43 @@ func glob(g string) *regexp.Regexp {
 	}
 	b.WriteString("$")
 	return regexp.MustCompile(b.String())
+}
+
+// AckTarget is what an acknowledgement is matched against: a finding's
+// identity (pkg/policy fills it from a finding.Finding).
+type AckTarget struct {
+	Rule, Fingerprint, Pointer string
+	SubjectKind, SubjectName   string
+}
+
+// Matches reports whether the acknowledgement covers t.
+func (a *Ack) Matches(t AckTarget) bool {
+	if a.Fingerprint != "" && a.Fingerprint != t.Fingerprint {
+		return false
+	}
+	if a.rule != nil && !a.rule.MatchString(t.Rule) {
+		return false
+	}
+	if a.Rule != "" && a.rule == nil && a.Rule != t.Rule {
+		return false
+	}
+	if a.SubjectKind != "" {
+		if t.SubjectKind != a.SubjectKind {
+			return false
+		}
+		if a.SubjectName != "" && !globMatch(a.name, a.SubjectName, t.SubjectName) {
+			return false
+		}
+	}
+	if a.Pointer != "" && !globMatch(a.pointer, a.Pointer, t.Pointer) {
+		return false
+	}
+	return true
+}
+
+func globMatch(re interface{ MatchString(string) bool }, raw, s string) bool {
+	if re == nil {
+		return raw == s
+	}
+	return re.MatchString(s)
 }

@@ -9,13 +9,12 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
-	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
 // DefaultFile is the configuration file read when present.
 const DefaultFile = ".mcp-surface.yaml"
 
-// Profiles for the rules the catalog tags `strict`.
+// Profiles for the rules pkg/rules tags `strict`.
 const (
 	ProfileDefault = "default"
 	// ProfileStrict raises every strict-tagged rule to breaking (Confluent
@@ -59,8 +58,25 @@ type Config struct {
 	// several servers. Parsed now; used by later commands.
 	Servers []Server
 	// Clients are the client profiles every tool is checked against
-	// (clients:), by the lint of validate and check and by the diff.
-	Clients []clients.Profile
+	// (clients:), by the lint of validate and check and by the diff, as
+	// written: the profiles are pkg/spec/clients' data, so pkg/check
+	// resolves them (check.ConfigClients) and reports an unknown one at
+	// its line.
+	Clients []ClientRef
+}
+
+// ClientRef is one entry of clients:, a profile name ("openai") or a
+// profile and the server name it prefixes tools with
+// ("claude-code:github").
+type ClientRef struct {
+	Profile string
+	Line    int
+}
+
+// Err is the error of the configuration at line (an Errors of one
+// entry), for what a later stage finds wrong with a value it parsed.
+func (c *Config) Err(line int, msg string) error {
+	return Errors{{File: c.File, Line: line, Msg: msg}}
 }
 
 // MaxFileBytes bounds a configuration file: about a thousand times a large
@@ -154,23 +170,18 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 }
 
 // clients parses the list of client profiles, each with its line.
-func (p *parser) clients(n *yaml.Node) []clients.Profile {
+func (p *parser) clients(n *yaml.Node) []ClientRef {
 	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "clients must be a list of client profiles (%s)", strings.Join(clients.Names(), ", "))
+		p.errf(n, "clients must be a list of client profile names")
 		return nil
 	}
-	var out []clients.Profile
+	var out []ClientRef
 	for _, e := range n.Content {
 		s, ok := p.str(e, "clients entry")
 		if !ok {
 			continue
 		}
-		pr, err := clients.Parse(s)
-		if err != nil {
-			p.errf(e, "%v", err)
-			continue
-		}
-		out = append(out, pr)
+		out = append(out, ClientRef{Profile: s, Line: e.Line})
 	}
 	return out
 }

@@ -3,12 +3,12 @@ package config
 // The context cost: cost:, its encoding and its budgets.
 
 import (
+	"slices"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -17,14 +17,30 @@ type Cost struct {
 	// Set is true when the file has a cost: key. Comparisons report the
 	// change of the context cost (context-cost-changed) either way.
 	Set bool
-	// Encoding counts tokens; "" is cost.DefaultEncoding.
-	Encoding cost.Encoding
+	// Encoding counts tokens: one of Encodings; "" is pkg/cost's default.
+	Encoding string
 	// Budget holds the limits of cost.budget; the zero Budget sets none.
-	Budget cost.Budget
+	Budget Budget
 }
 
-// Options are the counting options of the configuration.
-func (c Cost) Options() cost.Options { return cost.Options{Encoding: c.Encoding} }
+// Budget is cost.budget: the fields of cost.Budget, in the same order
+// (pkg/check converts one into the other).
+type Budget struct {
+	// Total is the most tokens the whole surface may cost.
+	Total int
+	// PerTool is the most tokens any one tool may cost.
+	PerTool int
+	// IncreaseTokens and IncreasePercent bound the growth of the total
+	// from base to head.
+	IncreaseTokens  int
+	IncreasePercent float64
+	// Level is the level of the findings; "" keeps each rule's default.
+	Level rules.Level
+}
+
+// Encodings are the token encodings cost.encoding names, the default
+// first: pkg/cost's (pkg/check's tests hold them equal).
+var Encodings = []string{"o200k_base", "cl100k_base"}
 
 func (p *parser) cost(n *yaml.Node) Cost {
 	c := Cost{Set: true}
@@ -39,23 +55,14 @@ func (p *parser) costKeys(c *Cost) map[string]func(*yaml.Node) {
 			if !ok {
 				return
 			}
-			enc, err := cost.ParseEncoding(s)
-			if err != nil || s == "" {
-				p.errf(v, "unknown cost.encoding %q: use o200k_base (the default) or cl100k_base%s", s, didYouMean(s, encodingNames()))
+			if !slices.Contains(Encodings, s) {
+				p.errf(v, "unknown cost.encoding %q: use o200k_base (the default) or cl100k_base%s", s, didYouMean(s, Encodings))
 				return
 			}
-			c.Encoding = enc
+			c.Encoding = s
 		},
 		"budget": func(v *yaml.Node) { p.mapping(v, "cost.budget", p.budgetKeys(&c.Budget)) },
 	}
-}
-
-func encodingNames() []string {
-	var out []string
-	for _, e := range cost.Encodings() {
-		out = append(out, string(e))
-	}
-	return out
 }
 
 // percentage is how cost.budget.increase writes a percentage (the
@@ -65,7 +72,7 @@ var percentage = lazyre.New(`^([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)%$`)
 // budgetLevels are the levels cost.budget.level accepts.
 var budgetLevels = []string{"error", "warning", "note", "info", "breaking", "risky"}
 
-func (p *parser) budgetKeys(b *cost.Budget) map[string]func(*yaml.Node) {
+func (p *parser) budgetKeys(b *Budget) map[string]func(*yaml.Node) {
 	tokens := func(dst *int, what string) func(*yaml.Node) {
 		return func(v *yaml.Node) {
 			if i, ok := p.integer(v, what); ok {

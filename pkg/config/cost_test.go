@@ -5,12 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
-	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -23,19 +20,12 @@ func TestCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Cost{Set: true, Encoding: cost.Cl100kBase, Budget: cost.Budget{Total: 20000, PerTool: 1500, IncreasePercent: 10, Level: rules.LevelError}}
+	want := Cost{Set: true, Encoding: "cl100k_base", Budget: Budget{Total: 20000, PerTool: 1500, IncreasePercent: 10, Level: rules.LevelError}}
 	if d := cmp.Diff(want, c.Cost); d != "" {
 		t.Errorf("cost (-want +got):\n%s", d)
 	}
-	if c.Cost.Options().Encoding != cost.Cl100kBase {
-		t.Error("Options")
-	}
-	o := c.DiffOptions(time.Time{})
-	if o.Cost == nil || *o.Cost != (diff.CostOptions{Encoding: cost.Cl100kBase, Budget: want.Budget}) {
-		t.Errorf("DiffOptions().Cost = %+v", o.Cost)
-	}
 
-	for src, want := range map[string]cost.Budget{
+	for src, want := range map[string]Budget{
 		"cost: {budget: {increase: 500}}":        {IncreaseTokens: 500},
 		"cost: {budget: {increase: 2.5%}}":       {IncreasePercent: 2.5},
 		"cost: {budget: {increase: 0.5%}}":       {IncreasePercent: 0.5},
@@ -53,14 +43,13 @@ func TestCost(t *testing.T) {
 		}
 	}
 
-	// Without cost:, the cost is still compared, with the defaults.
+	// Without cost:, nothing is set; an empty cost: mapping sets it.
 	c, err = Parse("x", []byte("profile: strict\n"))
-	if o := c.DiffOptions(time.Time{}).Cost; err != nil || c.Cost.Set || o == nil || o.Encoding != "" || o.Budget != (cost.Budget{}) {
+	if err != nil || c.Cost != (Cost{}) {
 		t.Errorf("no cost: key: %+v, %v", c, err)
 	}
-	// An empty cost: mapping turns it on.
 	c, err = Parse("x", []byte("cost: {}\n"))
-	if err != nil || c.DiffOptions(time.Time{}).Cost == nil {
+	if err != nil || c.Cost != (Cost{Set: true}) {
 		t.Errorf("cost: {}: %+v, %v", c, err)
 	}
 

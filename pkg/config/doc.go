@@ -63,7 +63,7 @@
 //	    headers:               # url only; values may name ${VAR}s, never printed
 //	      Authorization: "Bearer ${MCP_TOKEN}"
 //
-// Profiles act on the rules the catalog tags `strict`, whose default is a
+// Profiles act on the rules pkg/rules tags `strict`, whose default is a
 // compromise between strict and lenient set semantics for open content
 // models: `strict` raises them to breaking, `lenient` lowers them to minor.
 // An explicit severity override wins over the profile. Spec and lint rules
@@ -105,10 +105,16 @@
 // exercised. Probe results never reach a snapshot's fingerprints.
 //
 // Cost. The key cost: turns on the comparison of the context cost (the
-// diff's context-cost-changed, and the increase budget, through
-// DiffOptions). The total and per-tool budgets are the state of one
-// surface, judged by cost.Budget.Check (Cost.Budget) wherever a surface
-// is reported; a severity: override of a budget rule wins over level.
+// diff's context-cost-changed, and the increase budget). The total and
+// per-tool budgets are the state of one surface, judged by
+// cost.Budget.Check wherever a surface is reported; a severity: override
+// of a budget rule wins over level.
 //
-// Nothing here reads the clock: Policy and DiffOptions take the time.
+// This package only parses, into its own plain types: it imports no stage
+// of the pipeline. pkg/check maps a Config onto each stage's options (and
+// resolves the client profiles, which are pkg/spec/clients' data);
+// pkg/policy applies severity:, profile: and acknowledged: to findings.
+// Where a value's vocabulary is a stage's (probe methods, protocol
+// revisions, token encodings), the list here is a copy that pkg/check's
+// tests hold equal to the stage's. Nothing here reads the clock.
 package config

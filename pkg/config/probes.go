@@ -6,22 +6,62 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-var probeMethods = capture.ProbeMethods
+// The methods a probe calls (probes: method:).
+const (
+	MethodToolsCall          = "tools/call"
+	MethodPromptsGet         = "prompts/get"
+	MethodResourcesRead      = "resources/read"
+	MethodCompletionComplete = "completion/complete"
+)
 
-// probes parses a server's probes: into capture.Probe values.
-func (p *parser) probes(n *yaml.Node) []capture.Probe {
+// ProbeMethods lists the methods a probe can call.
+var ProbeMethods = []string{MethodToolsCall, MethodPromptsGet, MethodResourcesRead, MethodCompletionComplete}
+
+// The outcomes a probe can expect (expect:); "" means ExpectOK.
+const (
+	ExpectOK       = "ok"
+	ExpectIsError  = "is-error"
+	ExpectRPCError = "rpc-error"
+)
+
+// Expectations lists the outcomes a probe can expect.
+var Expectations = []string{ExpectOK, ExpectIsError, ExpectRPCError}
+
+// PinShape pins the JSON shape of a probe's result (pin:).
+const PinShape = "shape"
+
+// Probe is one entry of a server's probes:. Its fields are those of
+// capture.Probe, in the same order, and so are the vocabularies above
+// (ProbeMethods, Expectations, PinShape): pkg/check converts a Probe into
+// a capture.Probe, and its tests hold the vocabularies equal.
+type Probe struct {
+	ID            string
+	Method        string
+	Name          string
+	Arguments     json.RawMessage
+	URI           string
+	AllResources  bool
+	MaxResources  int
+	Ref           json.RawMessage
+	ArgumentName  string
+	ArgumentValue string
+	Context       map[string]string
+	Expect        string
+	Pin           string
+}
+
+// probes parses a server's probes.
+func (p *parser) probes(n *yaml.Node) []Probe {
 	if n.Kind != yaml.SequenceNode {
 		p.errf(n, "probes must be a list")
 		return nil
 	}
-	var out []capture.Probe
+	var out []Probe
 	ids := map[string]bool{}
 	for _, e := range n.Content {
-		var pr capture.Probe
+		var pr Probe
 		before := len(p.errs)
 		p.mapping(e, "a probe", p.probeKeys(&pr))
 		if len(p.errs) > before {
@@ -31,15 +71,15 @@ func (p *parser) probes(n *yaml.Node) []capture.Probe {
 			pr.ID = strings.TrimSpace(pr.Method + " " + pr.Name + pr.URI)
 		}
 		switch {
-		case !slices.Contains(probeMethods, pr.Method):
-			p.errf(e, "probe method %q: use %s%s", pr.Method, strings.Join(probeMethods, ", "), didYouMean(pr.Method, probeMethods))
-		case (pr.Method == capture.MethodToolsCall || pr.Method == capture.MethodPromptsGet) && pr.Name == "":
+		case !slices.Contains(ProbeMethods, pr.Method):
+			p.errf(e, "probe method %q: use %s%s", pr.Method, strings.Join(ProbeMethods, ", "), didYouMean(pr.Method, ProbeMethods))
+		case (pr.Method == MethodToolsCall || pr.Method == MethodPromptsGet) && pr.Name == "":
 			p.errf(e, "a %s probe needs a name", pr.Method)
-		case pr.Method == capture.MethodResourcesRead && (pr.URI == "") == !pr.AllResources:
+		case pr.Method == MethodResourcesRead && (pr.URI == "") == !pr.AllResources:
 			p.errf(e, "a resources/read probe needs exactly one of uri and allResources: true")
-		case pr.Method == capture.MethodCompletionComplete && (pr.Ref == nil || pr.ArgumentName == ""):
+		case pr.Method == MethodCompletionComplete && (pr.Ref == nil || pr.ArgumentName == ""):
 			p.errf(e, "a completion/complete probe needs ref and argumentName")
-		case pr.Expect == capture.ExpectIsError && pr.Method != capture.MethodToolsCall:
+		case pr.Expect == ExpectIsError && pr.Method != MethodToolsCall:
 			p.errf(e, "expect: is-error applies to tools/call only (other methods answer ok or rpc-error)")
 		case ids[pr.ID]:
 			p.errf(e, "probe id %q repeated; give each probe an id", pr.ID)
@@ -52,7 +92,7 @@ func (p *parser) probes(n *yaml.Node) []capture.Probe {
 }
 
 // probeKeys is the table of a probe's keys.
-func (p *parser) probeKeys(pr *capture.Probe) map[string]func(*yaml.Node) {
+func (p *parser) probeKeys(pr *Probe) map[string]func(*yaml.Node) {
 	str := func(dst *string, what string) func(*yaml.Node) {
 		return func(v *yaml.Node) {
 			if x, ok := p.scalar(v, what); ok {
@@ -87,8 +127,8 @@ func (p *parser) probeKeys(pr *capture.Probe) map[string]func(*yaml.Node) {
 			if !ok {
 				return
 			}
-			if !slices.Contains(capture.Expectations, x) {
-				p.errf(v, "expect %q: use %s%s", x, strings.Join(capture.Expectations, ", "), didYouMean(x, capture.Expectations))
+			if !slices.Contains(Expectations, x) {
+				p.errf(v, "expect %q: use %s%s", x, strings.Join(Expectations, ", "), didYouMean(x, Expectations))
 				return
 			}
 			pr.Expect = x
@@ -98,8 +138,8 @@ func (p *parser) probeKeys(pr *capture.Probe) map[string]func(*yaml.Node) {
 			if !ok {
 				return
 			}
-			if x != capture.PinShape {
-				p.errf(v, "pin %q: the only pin is %q", x, capture.PinShape)
+			if x != PinShape {
+				p.errf(v, "pin %q: the only pin is %q", x, PinShape)
 				return
 			}
 			pr.Pin = x

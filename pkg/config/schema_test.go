@@ -15,8 +15,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -96,9 +94,9 @@ func TestSchemaKeysMatchTheLoader(t *testing.T) {
 		{"rename", p.renameKeys(&Rename{}), []string{"properties", "rename"}},
 		{"text", p.textKeys(&Text{}), []string{"properties", "text"}},
 		{"cost", p.costKeys(&Cost{}), []string{"properties", "cost"}},
-		{"cost.budget", p.budgetKeys(&cost.Budget{}), []string{"properties", "cost", "properties", "budget"}},
+		{"cost.budget", p.budgetKeys(&Budget{}), []string{"properties", "cost", "properties", "budget"}},
 		{"a server", p.serverKeys(&serverEntry{}), []string{"properties", "servers", "items"}},
-		{"a probe", p.probeKeys(&capture.Probe{}), []string{"properties", "servers", "items", "properties", "probes", "items"}},
+		{"a probe", p.probeKeys(&Probe{}), []string{"properties", "servers", "items", "properties", "probes", "items"}},
 	} {
 		obj := at(t, root, tc.path...)
 		if obj["additionalProperties"] != false {
@@ -137,11 +135,11 @@ func TestSchemaEnumsMatchTheLoader(t *testing.T) {
 		path   []string
 	}{
 		{"profile", []string{ProfileDefault, ProfileStrict, ProfileLenient}, []string{"properties", "profile"}},
-		{"protocolVersion", capture.Revisions, append(slices.Clone(server), "properties", "protocolVersion")},
+		{"protocolVersion", Revisions, append(slices.Clone(server), "properties", "protocolVersion")},
 		{"require-probes", requireNames, []string{"$defs", "requireProbe"}},
-		{"probe method", probeMethods, append(slices.Clone(probe), "properties", "method")},
-		{"expect", capture.Expectations, append(slices.Clone(probe), "properties", "expect")},
-		{"cost.encoding", encodingNames(), []string{"properties", "cost", "properties", "encoding"}},
+		{"probe method", ProbeMethods, append(slices.Clone(probe), "properties", "method")},
+		{"expect", Expectations, append(slices.Clone(probe), "properties", "expect")},
+		{"cost.encoding", Encodings, []string{"properties", "cost", "properties", "encoding"}},
 		{"cost.budget.level", budgetLevels, []string{"properties", "cost", "properties", "budget", "properties", "level"}},
 	} {
 		got := enumOf(t, at(t, root, tc.path...))
@@ -160,8 +158,8 @@ func TestSchemaEnumsMatchTheLoader(t *testing.T) {
 			t.Errorf("the schema offers severity %q, which the loader refuses: %v", s, err)
 		}
 	}
-	if got := at(t, root, append(slices.Clone(probe), "properties", "pin")...)["const"]; got != capture.PinShape {
-		t.Errorf("pin: schema %v, loader %q", got, capture.PinShape)
+	if got := at(t, root, append(slices.Clone(probe), "properties", "pin")...)["const"]; got != PinShape {
+		t.Errorf("pin: schema %v, loader %q", got, PinShape)
 	}
 	headerNames := at(t, root, append(slices.Clone(server), "properties", "headers", "propertyNames")...)["pattern"]
 	if headerNames != httpToken().String() {

@@ -9,8 +9,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
+
+// Revisions are the protocol revisions a server's protocolVersion: may
+// name, newest first: pkg/capture's (pkg/check's tests hold them equal).
+var Revisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Server is one entry of servers:. Exactly one of Command and URL is set.
 type Server struct {
@@ -37,10 +40,10 @@ type Server struct {
 	ShutdownGrace time.Duration
 	Snapshot      string // path of the committed snapshot, relative to the file
 	// Probes are the declared calls a capture makes after the lists
-	// (probes:, same fields as capture.Probe). Their results are never
+	// (probes:, the fields of capture.Probe). Their results are never
 	// part of the snapshot; pkg/probe judges them. Argument values may
 	// name environment variables as ${VAR}, kept unexpanded here.
-	Probes []capture.Probe
+	Probes []Probe
 	// RequireProbes lists what the probes must exercise (require-probes:):
 	// probe methods (tools/call, prompts/get, resources/read,
 	// completion/complete) or RequireAllAdvertised.
@@ -196,8 +199,8 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 			if !ok {
 				return
 			}
-			if !slices.Contains(capture.Revisions, x) {
-				p.errf(v, "protocolVersion %q: use one of %s%s", x, strings.Join(capture.Revisions, ", "), didYouMean(x, capture.Revisions))
+			if !slices.Contains(Revisions, x) {
+				p.errf(v, "protocolVersion %q: use one of %s%s", x, strings.Join(Revisions, ", "), didYouMean(x, Revisions))
 				return
 			}
 			se.ProtocolVersion = x
@@ -209,7 +212,7 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 // httpToken is an HTTP header name (RFC 9110 token).
 var httpToken = lazyre.New("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
-var requireNames = append(slices.Clone(capture.ProbeMethods), RequireAllAdvertised)
+var requireNames = append(slices.Clone(ProbeMethods), RequireAllAdvertised)
 
 // requireProbes parses require-probes: a list of probe methods or
 // all-advertised, or one of them alone.

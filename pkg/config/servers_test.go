@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
 const serversSrc = `servers:
@@ -58,10 +56,10 @@ func TestParseServerOptions(t *testing.T) {
 			Name: "local", Command: []string{"npm run serve -- --port 0"}, Shell: true, Cwd: "../server",
 			Env: map[string]string{"LOG_LEVEL": "debug"}, ProtocolVersion: "2025-06-18",
 			RequireProbes: []string{"tools/call", "prompts/get"},
-			Probes: []capture.Probe{
+			Probes: []Probe{
 				{ID: "echo", Method: "tools/call", Name: "echo", Arguments: json.RawMessage(`{"message":"${GREETING}","times":2}`)},
-				{ID: "unknown", Method: "tools/call", Name: "no_such_tool", Expect: capture.ExpectRPCError},
-				{ID: "sum", Method: "tools/call", Name: "get-sum", Arguments: json.RawMessage(`{"a":1,"b":2}`), Pin: capture.PinShape},
+				{ID: "unknown", Method: "tools/call", Name: "no_such_tool", Expect: ExpectRPCError},
+				{ID: "sum", Method: "tools/call", Name: "get-sum", Arguments: json.RawMessage(`{"a":1,"b":2}`), Pin: PinShape},
 				{ID: "completion/complete", Method: "completion/complete", Ref: json.RawMessage(`{"name":"greet","type":"ref/prompt"}`), ArgumentName: "language", ArgumentValue: "e"},
 			},
 			Line: 2,

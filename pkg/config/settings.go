@@ -6,8 +6,6 @@ import (
 	"regexp"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/mcp-surface/mcp-surface/pkg/diff"
 )
 
 // Lifecycle configures deprecation markers; empty fields keep the diff's
@@ -28,10 +26,27 @@ type Rename struct {
 	Threshold float64
 }
 
-// Text configures the text detectors (catalog section J): the diff's own
-// options, so that a key added there is one field, not two; zero values
-// keep the defaults.
-type Text = diff.TextOptions
+// Text configures the text detectors (the text-* rules of pkg/rules) of
+// the diff and the lint; zero values keep the defaults. Its fields are
+// those of diff.TextOptions, in the same order: pkg/check converts one
+// into the other, so a field added to one and not the other does not
+// compile.
+type Text struct {
+	// InjectionPatterns and SensitivePatterns are RE2 regular expressions
+	// added to the built-in ones (text.injectionPatterns,
+	// text.sensitivePatterns); each is compiled here, so that a bad one
+	// is reported at its line.
+	InjectionPatterns []string
+	SensitivePatterns []string
+	// NoDefaultPatterns drops the built-in patterns
+	// (text.defaultPatterns: false).
+	NoDefaultPatterns bool
+	// LengthSpikeRatio and LengthSpikeMinChars tune text-length-spike.
+	LengthSpikeRatio    float64
+	LengthSpikeMinChars int
+	// EncodedMinLength is the shortest base64/hex run reported.
+	EncodedMinLength int
+}
 
 func (p *parser) lifecycle(n *yaml.Node) Lifecycle {
 	var l Lifecycle

@@ -39,7 +39,7 @@ func effectiveHints(a object) effective {
 	}
 }
 
-// annotations compares catalog section D.
+// annotations compares a tool's annotations (the tool-annotation-* rules).
 func (d *differ) annotations(subj finding.Subject, b, h object) {
 	be, he := effectiveHints(b), effectiveHints(h)
 	reported := map[string]bool{}

@@ -10,7 +10,7 @@ import (
 )
 
 // capabilityRules names the rules for adding and removing each top-level
-// capability the catalog lists.
+// capability the rule table has rules for.
 var capabilityRules = map[string]struct{ added, removed string }{
 	"tools":       {rules.CapabilityToolsAdded, rules.CapabilityToolsRemoved},
 	"prompts":     {rules.CapabilityPromptsAdded, rules.CapabilityPromptsRemoved},
@@ -19,7 +19,7 @@ var capabilityRules = map[string]struct{ added, removed string }{
 	"logging":     {rules.CapabilityLoggingAdded, rules.CapabilityLoggingRemoved},
 }
 
-// capabilities compares catalog section B.
+// capabilities compares the capabilities (capability-* rules).
 func (d *differ) capabilities() {
 	bc, hc := parseObject(d.base.Capabilities), parseObject(d.head.Capabilities)
 	s := serverSubject

@@ -29,7 +29,7 @@ type Options struct {
 	// added tool are reported as a rename. 0 means 0.8; negative disables
 	// content-based rename detection (case-only renames are still found).
 	RenameThreshold float64
-	// Text configures the section J detectors.
+	// Text configures the detectors of model-visible text (text-* rules).
 	Text TextOptions
 	// SkipFeatureVersionCheck turns off protocol-feature-version-mismatch
 	// for fields head introduces (set it when the spec gate runs on head
@@ -109,11 +109,10 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d := newDiffer(base, head, opts)
 	d.server()
 	d.capabilities()
-	d.tools()
+	for _, k := range itemKinds {
+		d.items(k)
+	}
 	d.clientCompat()
-	d.prompts()
-	d.resources()
-	d.templates()
 	d.cost()
 
 	fs := d.out
@@ -130,15 +129,9 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	if opts.Policy != nil {
 		fs = opts.Policy.Acknowledge(fs)
 	}
+	// One finding per subject and change: a change repeated across tools
+	// stays one finding per tool (grouping is the renderers' business).
 	fs = dedupe(fs)
-	fs = group(fs, func(g *finding.Finding) {
-		if opts.Policy != nil {
-			// Only the marking: expired entries were reported above.
-			one := []finding.Finding{*g}
-			opts.Policy.Acknowledge(one)
-			g.Acknowledged = one[0].Acknowledged
-		}
-	})
 	finding.Sort(fs)
 
 	res := &Result{

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/mergepatch"
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 
@@ -28,18 +30,56 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 
 // A fixture is testdata/<behaviour>.txtar with sections:
 //
-//	base.json, head.json  snapshots in the file format
+//	base                  what the base snapshot adds to the default one,
+//	                      testdata/skeleton.json (optional: the default)
+//	head                  what the head snapshot changes in base
+//	                      (optional: the same as base)
 //	options.json          optional diff.Options (JSON field names as in Go)
 //	want                  findings of Diff(base, head), one per line:
 //	                      RULE SUBJECTKIND SUBJECTNAME POINTER
 //	reversed              findings of Diff(head, base), same format
 //
-// want and reversed are rewritten with -update.
+// base and head are JSON merge patches (RFC 7386, see internal/base/
+// mergepatch) in which an item list (tools, prompts, resources,
+// resourceTemplates) may be an object keyed by the items' identity (name,
+// uri, uriTemplate), so that a fixture states only the change: "tools":
+// {"get_user": null} removes a tool, "tools": {"get_user": {"title": "x"}}
+// sets one member of it. want and reversed are rewritten with -update.
 type fixture struct {
 	path       string
 	archive    *txtar.Archive
 	base, head *manifest.Manifest
 	opts       Options
+}
+
+// skeletonPath is the default snapshot every fixture amends.
+var skeletonPath = filepath.Join("testdata", "skeleton.json")
+
+// itemKeys are the item lists a fixture may key by identity.
+func itemKeys() mergepatch.Keys {
+	keys := mergepatch.Keys{}
+	for _, k := range manifest.ItemKinds {
+		keys[k.List] = k.Identity
+	}
+	return keys
+}
+
+// snapshots expands a fixture's base and head sections into the snapshot
+// files they stand for.
+func snapshots(skeleton []byte, a *txtar.Archive) (base, head []byte, err error) {
+	base = skeleton
+	if patch, ok := txtartest.Section(a, "base"); ok {
+		if base, err = mergepatch.Apply(skeleton, patch, itemKeys()); err != nil {
+			return nil, nil, fmt.Errorf("base: %w", err)
+		}
+	}
+	head = base
+	if patch, ok := txtartest.Section(a, "head"); ok {
+		if head, err = mergepatch.Apply(base, patch, itemKeys()); err != nil {
+			return nil, nil, fmt.Errorf("head: %w", err)
+		}
+	}
+	return base, head, nil
 }
 
 func loadFixtures(t *testing.T) []*fixture {
@@ -51,31 +91,37 @@ func loadFixtures(t *testing.T) []*fixture {
 	if len(paths) == 0 {
 		t.Fatal("no fixtures in testdata")
 	}
+	skeleton, err := os.ReadFile(skeletonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var fs []*fixture
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
+		a, err := txtartest.ParseFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		fx := &fixture{path: p, archive: a}
 		for _, f := range a.Files {
 			switch f.Name {
-			case "base.json":
-				if fx.base, err = manifest.FromCanonicalJSON(f.Data); err != nil {
-					t.Fatalf("%s: base.json: %v", p, err)
-				}
-			case "head.json":
-				if fx.head, err = manifest.FromCanonicalJSON(f.Data); err != nil {
-					t.Fatalf("%s: head.json: %v", p, err)
-				}
+			case "base", "head", "want", "reversed":
 			case "options.json":
 				if err := json.Unmarshal(f.Data, &fx.opts); err != nil {
 					t.Fatalf("%s: options.json: %v", p, err)
 				}
+			default:
+				t.Fatalf("%s: unknown section %q (base, head, options.json, want, reversed)", p, f.Name)
 			}
 		}
-		if fx.base == nil || fx.head == nil {
-			t.Fatalf("%s: needs base.json and head.json", p)
+		base, head, err := snapshots(skeleton, a)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if fx.base, err = manifest.FromCanonicalJSON(base); err != nil {
+			t.Fatalf("%s: base: %v", p, err)
+		}
+		if fx.head, err = manifest.FromCanonicalJSON(head); err != nil {
+			t.Fatalf("%s: head: %v", p, err)
 		}
 		fs = append(fs, fx)
 	}
@@ -151,9 +197,8 @@ var unobservable = map[string]string{
 	rules.ResourceContentsChanged: "snapshots do not record resource contents yet",
 }
 
-// ownRule reports whether a change rule belongs to the sections this
-// package implements itself (A-D, G-J); input-* and output-* come from the
-// schema comparer.
+// ownRule reports whether a change rule is one this package implements
+// itself; input-* and output-* come from the schema comparer.
 func ownRule(r rules.Rule) bool {
 	if r.Kind != rules.KindChange {
 		return false
@@ -225,4 +270,90 @@ func TestFindingShape(t *testing.T) {
 			t.Errorf("%s: bump %q does not follow worst severity %q", fx.path, r.SuggestedBump, r.WorstSeverity)
 		}
 	}
+}
+
+// A fixture states only the change: no member of its base section
+// repeats what the default snapshot already has, and no member of its head
+// section repeats what base has.
+func TestFixturesStateOnlyTheChange(t *testing.T) {
+	skeleton, err := os.ReadFile(skeletonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	for _, p := range paths {
+		a, err := txtartest.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, _, err := snapshots(skeleton, a)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, s := range []struct {
+			section string
+			over    []byte
+		}{{"base", skeleton}, {"head", base}} {
+			patch, ok := txtartest.Section(a, s.section)
+			if !ok {
+				continue
+			}
+			var pv, dv any
+			if err := json.Unmarshal(patch, &pv); err != nil {
+				t.Fatalf("%s: %s: %v", p, s.section, err)
+			}
+			if err := json.Unmarshal(s.over, &dv); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range restated(pv, dv, "", true) {
+				t.Errorf("%s: %s section: %s is already %s: leave it out", p, s.section, r, map[string]string{"base": "the default (testdata/skeleton.json)", "head": "so in base"}[s.section])
+			}
+		}
+	}
+}
+
+// restated lists the JSON Pointers of patch members whose value the
+// document already has. top says patch is the whole patch, whose item
+// lists may be keyed by identity.
+func restated(patch, doc any, at string, top bool) []string {
+	po, ok := patch.(map[string]any)
+	if !ok {
+		return nil
+	}
+	do, _ := doc.(map[string]any)
+	var out []string
+	for _, k := range sortedKeys(po) {
+		pv, dv := po[k], do[k]
+		p := ptr(at, k)
+		if key, keyed := itemKeys()[k]; top && keyed {
+			if _, isObj := pv.(map[string]any); isObj {
+				out = append(out, restatedItems(pv.(map[string]any), dv, key, p)...)
+				continue
+			}
+		}
+		if dv != nil && reflect.DeepEqual(pv, dv) {
+			out = append(out, p)
+			continue
+		}
+		out = append(out, restated(pv, dv, p, false)...)
+	}
+	return out
+}
+
+// restatedItems is restated for an item list keyed by identity.
+func restatedItems(patch map[string]any, list any, key, at string) []string {
+	byID := map[string]any{}
+	items, _ := list.([]any)
+	for _, it := range items {
+		if o, ok := it.(map[string]any); ok {
+			if id, ok := o[key].(string); ok {
+				byID[id] = o
+			}
+		}
+	}
+	var out []string
+	for _, id := range sortedKeys(patch) {
+		out = append(out, restated(patch[id], byID[id], ptr(at, id), false)...)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 // Package diff compares two snapshots (pkg/manifest) and reports every
-// change as a finding of the rule table (pkg/rules): catalog sections A-D
-// and G-J itself, sections E and F (inside a tool's inputSchema and
+// change as a finding of the rule table (pkg/rules): the server, protocol,
+// capability, tool, prompt, resource, resource template and text rules
+// itself, the input-* and output-* rules (inside a tool's inputSchema and
 // outputSchema) through pkg/schemadiff.
 //
 // Matching. Items are matched by identity: tools and prompts by name,
@@ -18,7 +19,7 @@
 // canonical before and after values and a fingerprint computed from those
 // (finding.New), never from the message. Text changes (descriptions,
 // titles, instructions) carry a compact word or line diff in
-// Result.TextDiffs, keyed by fingerprint. The section J detectors run on
+// Result.TextDiffs, keyed by fingerprint. The text detectors (text-*) run on
 // the text a model-visible field gains, including every text of a new item,
 // and add to the plain change finding. Hidden characters and the injection
 // and sensitive patterns are internal/base/textscan's, the ones the lint

@@ -6,28 +6,26 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // FuzzDiff feeds arbitrary snapshot pairs to Diff: it must never panic,
 // a snapshot compared with itself gives nothing, and two runs agree.
 func FuzzDiff(f *testing.F) {
+	skeleton, err := os.ReadFile(skeletonPath)
+	if err != nil {
+		f.Fatal(err)
+	}
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
+		a, err := txtartest.ParseFile(p)
 		if err != nil {
-			continue
+			f.Fatalf("%s: %v", p, err)
 		}
-		var base, head []byte
-		for _, file := range a.Files {
-			switch file.Name {
-			case "base.json":
-				base = file.Data
-			case "head.json":
-				head = file.Data
-			}
+		base, head, err := snapshots(skeleton, a)
+		if err != nil {
+			f.Fatalf("%s: %v", p, err)
 		}
 		f.Add(base, head)
 	}

@@ -1,53 +1,17 @@
 package diff
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func promptSubject(name string) finding.Subject {
 	return finding.Subject{Kind: finding.KindPrompt, Name: name}
-}
-
-// prompts compares catalog section G.
-func (d *differ) prompts() {
-	p := match(d.base.Prompts, d.head.Prompts)
-	for _, pair := range p.both {
-		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
-			d.prompt(pair[0].ID, parseObject(pair[0].Raw), parseObject(pair[1].Raw))
-		}
-	}
-	removed, added := d.promptRenames(p.removed, p.added)
-	for _, it := range removed {
-		subj := promptSubject(it.ID)
-		if d.lifecycleOf(parseObject(it.Raw)).deprecated {
-			d.emit(rules.PromptRemovedAfterDeprecation, subj, "", fmt.Sprintf("deprecated prompt %s was removed", quote(it.ID)), jsonString(it.ID), nil)
-		} else {
-			d.emit(rules.PromptRemoved, subj, "", fmt.Sprintf("prompt %s was removed: prompts/get for it fails", quote(it.ID)), jsonString(it.ID), nil)
-		}
-	}
-	for _, it := range added {
-		d.itemAdded("prompts", rules.PromptAdded, promptSubject(it.ID), it)
-	}
-}
-
-// itemAdded reports a new prompt, resource or template.
-func (d *differ) itemAdded(section, rule string, subj finding.Subject, it manifest.Item) {
-	k, _ := manifest.KindOfList(section)
-	what := k.Noun
-	d.emit(rule, subj, "", fmt.Sprintf("%s %s was added", what, quote(it.ID)), nil, jsonString(it.ID))
-	o := parseObject(it.Raw)
-	for _, k := range sortedKeys(o) {
-		d.featureMismatch(section, subj, k, o[k])
-	}
-	d.scanItemTexts(subj, nil, o)
 }
 
 func (d *differ) prompt(name string, b, h object) {

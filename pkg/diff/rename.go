@@ -22,7 +22,7 @@ const maxRenamePairs = 250_000
 // toolRenames reports case-only, case-style (normalName) and
 // content-similar pairs of a removed and an added tool, and returns the
 // tools left unpaired.
-func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+func (d *differ) toolRenames(k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	if len(removed) == 0 || len(added) == 0 {
 		return removed, added
 	}
@@ -35,16 +35,13 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 		d.emit(rules.ToolNameCaseChanged, toolSubject(it.ID), "/name",
 			fmt.Sprintf("tool %s is now %s (only the letter case changed): calls with the old name fail", quote(it.ID), quote(added[j].ID)),
 			jsonString(it.ID), jsonString(added[j].ID))
-		b, h := parseObject(it.Raw), parseObject(added[j].Raw)
-		delete(b, "name")
-		delete(h, "name")
-		d.tool(added[j].ID, b, h)
+		d.compareAsOne(k, it, added[j])
 	})
 	// 1b. The same words in another case style (getTinyImage and
 	// get-tiny-image): what a port to a naming convention does, whatever
 	// else changed.
 	pairByName(removed, added, usedR, usedA, normalName, func(i, j int) {
-		d.renamedStyle(rules.ToolRenamed, "tool", "calls with the old name fail", removed[i], added[j], d.tool)
+		d.renamedStyle(k, rules.ToolRenamed, "calls with the old name fail", removed[i], added[j])
 	})
 	if d.renameMin < 0 {
 		return unused(removed, usedR), unused(added, usedA)
@@ -72,7 +69,7 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 		for _, j := range byContent[rs[i].content] {
 			if !usedA[j] {
 				usedR[i], usedA[j] = true, true
-				d.renamed(removed[i], added[j], 1)
+				d.renamed(k, removed[i], added[j], 1)
 				break
 			}
 		}
@@ -109,7 +106,7 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 		for _, c := range cands {
 			if !usedR[c.i] && !usedA[c.j] {
 				usedR[c.i], usedA[c.j] = true, true
-				d.renamed(removed[c.i], added[c.j], c.score)
+				d.renamed(k, removed[c.i], added[c.j], c.score)
 			}
 		}
 	}
@@ -119,30 +116,29 @@ func (d *differ) toolRenames(removed, added []manifest.Item) ([]manifest.Item, [
 // renamed reports a rename, then compares the two tools as one (under the
 // new name), so that what else changed, and the text the new tool brings,
 // is still reported.
-func (d *differ) renamed(from, to manifest.Item, score float64) {
+func (d *differ) renamed(k *itemKind, from, to manifest.Item, score float64) {
 	d.emit(rules.ToolRenamed, toolSubject(from.ID), "/name",
 		fmt.Sprintf("tool %s looks renamed to %s (similarity %.2f): calls with the old name fail", quote(from.ID), quote(to.ID), score),
 		jsonString(from.ID), jsonString(to.ID))
-	b, h := parseObject(from.Raw), parseObject(to.Raw)
-	delete(b, "name")
-	delete(h, "name")
-	d.tool(to.ID, b, h)
+	d.compareAsOne(k, from, to)
 }
 
 // renamedStyle reports a rename of from to to whose names differ only in
 // case style, then compares the two items as one under the new name.
-func (d *differ) renamedStyle(rule, kind, fails string, from, to manifest.Item, compare func(string, object, object)) {
-	subj := toolSubject(from.ID)
-	if kind == "prompt" {
-		subj = promptSubject(from.ID)
-	}
-	d.emit(rule, subj, "/name",
-		fmt.Sprintf("%s %s is now %s (the same words in another case style): %s", kind, quote(from.ID), quote(to.ID), fails),
+func (d *differ) renamedStyle(k *itemKind, rule, fails string, from, to manifest.Item) {
+	d.emit(rule, k.subject(from.ID), "/name",
+		fmt.Sprintf("%s %s is now %s (the same words in another case style): %s", k.Noun, quote(from.ID), quote(to.ID), fails),
 		jsonString(from.ID), jsonString(to.ID))
+	d.compareAsOne(k, from, to)
+}
+
+// compareAsOne compares a renamed pair as one item under its new
+// identity; the rename finding reports the identity itself.
+func (d *differ) compareAsOne(k *itemKind, from, to manifest.Item) {
 	b, h := parseObject(from.Raw), parseObject(to.Raw)
-	delete(b, "name")
-	delete(h, "name")
-	compare(to.ID, b, h)
+	delete(b, k.Identity)
+	delete(h, k.Identity)
+	k.compare(d, to.ID, b, h)
 }
 
 // pairByName pairs each removed item not yet used with the first added
@@ -328,7 +324,7 @@ func skeleton(name string) string {
 // same words in another case style, or with the same
 // arguments (names and required flags) and the same or very similar
 // description.
-func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+func (d *differ) promptRenames(k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	if len(removed) == 0 || len(added) == 0 {
 		return removed, added
 	}
@@ -353,7 +349,7 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 	usedR := make([]bool, len(removed))
 	usedA := make([]bool, len(added))
 	pairByName(removed, added, usedR, usedA, normalName, func(i, j int) {
-		d.renamedStyle(rules.PromptRenamed, "prompt", "prompts/get with the old name fails", removed[i], added[j], d.prompt)
+		d.renamedStyle(k, rules.PromptRenamed, "prompts/get with the old name fails", removed[i], added[j])
 	})
 	if d.renameMin < 0 {
 		return unused(removed, usedR), unused(added, usedA)
@@ -392,10 +388,7 @@ func (d *differ) promptRenames(removed, added []manifest.Item) ([]manifest.Item,
 			d.emit(rules.PromptRenamed, promptSubject(it.ID), "/name",
 				fmt.Sprintf("prompt %s looks renamed to %s: prompts/get with the old name fails", quote(it.ID), quote(added[best].ID)),
 				jsonString(it.ID), jsonString(added[best].ID))
-			b, h := parseObject(it.Raw), parseObject(added[best].Raw)
-			delete(b, "name")
-			delete(h, "name")
-			d.prompt(added[best].ID, b, h)
+			d.compareAsOne(k, it, added[best])
 		}
 	}
 	return unused(removed, usedR), unused(added, usedA)

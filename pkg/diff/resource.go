@@ -1,11 +1,11 @@
 package diff
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -44,70 +44,32 @@ var templateRules = itemRules{
 	icons: rules.ResourceTemplateIconsChanged, meta: rules.ResourceTemplateMetaChanged, unknown: rules.ResourceTemplateUnknownFieldChanged,
 }
 
-// resources compares catalog section H.
-func (d *differ) resources() {
-	p := match(d.base.Resources, d.head.Resources)
-	for _, pair := range p.both {
-		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
-			d.item(resourceRules, resourceSubject(pair[0].ID), parseObject(pair[0].Raw), parseObject(pair[1].Raw), "uri")
-		}
-	}
-	pairs := uniqueByName(p.removed, p.added, func(b, h object) bool {
+// resourceRenames pairs a removed and an added resource with the same
+// name (unique on both sides, and the same mimeType where both have one)
+// as one resource whose URI moved.
+func (d *differ) resourceRenames(_ *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+	sameType := func(b, h object) bool {
 		bm, bok := b.str("mimeType")
 		hm, hok := h.str("mimeType")
 		return !bok || !hok || bm == hm
-	})
-	usedR := make([]bool, len(p.removed))
-	usedA := make([]bool, len(p.added))
-	for _, pr := range pairs {
-		r, a := p.removed[pr[0]], p.added[pr[1]]
-		usedR[pr[0]], usedA[pr[1]] = true, true
+	}
+	return pairUniqueNames(removed, added, sameType, func(r, a manifest.Item) {
 		subj := resourceSubject(r.ID)
 		d.emit(rules.ResourceUriChanged, subj, "/uri",
 			fmt.Sprintf("resource moved from %s to %s: stored URIs break", quote(r.ID), quote(a.ID)),
 			jsonString(r.ID), jsonString(a.ID))
 		d.item(resourceRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uri")
-	}
-	for i, it := range p.removed {
-		if !usedR[i] {
-			d.emit(rules.ResourceRemoved, resourceSubject(it.ID), "", fmt.Sprintf("resource %s was removed: reading it fails", quote(it.ID)), jsonString(it.ID), nil)
-		}
-	}
-	for j, it := range p.added {
-		if !usedA[j] {
-			d.itemAdded("resources", rules.ResourceAdded, resourceSubject(it.ID), it)
-		}
-	}
+	})
 }
 
-// templates compares catalog section I.
-func (d *differ) templates() {
-	p := match(d.base.ResourceTemplates, d.head.ResourceTemplates)
-	for _, pair := range p.both {
-		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
-			d.item(templateRules, templateSubject(pair[0].ID), parseObject(pair[0].Raw), parseObject(pair[1].Raw), "uriTemplate")
-		}
-	}
-	usedR := make([]bool, len(p.removed))
-	usedA := make([]bool, len(p.added))
-	for _, pr := range uniqueByName(p.removed, p.added, nil) {
-		r, a := p.removed[pr[0]], p.added[pr[1]]
-		usedR[pr[0]], usedA[pr[1]] = true, true
+// templateRenames pairs a removed and an added template with the same
+// name (unique on both sides) as one template whose uriTemplate changed.
+func (d *differ) templateRenames(_ *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+	return pairUniqueNames(removed, added, nil, func(r, a manifest.Item) {
 		subj := templateSubject(r.ID)
 		d.uriTemplate(subj, r.ID, a.ID)
 		d.item(templateRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uriTemplate")
-	}
-	for i, it := range p.removed {
-		if !usedR[i] {
-			d.emit(rules.ResourceTemplateRemoved, templateSubject(it.ID), "",
-				fmt.Sprintf("resource template %s was removed", quote(it.ID)), jsonString(it.ID), nil)
-		}
-	}
-	for j, it := range p.added {
-		if !usedA[j] {
-			d.itemAdded("resourceTemplates", rules.ResourceTemplateAdded, templateSubject(it.ID), it)
-		}
-	}
+	})
 }
 
 // item compares the metadata of a resource or template present in both

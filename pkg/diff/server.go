@@ -14,8 +14,8 @@ import (
 
 var serverSubject = finding.Subject{Kind: finding.KindServer}
 
-// server compares catalog section A: protocol versions, serverInfo and
-// instructions.
+// server compares the protocol versions, serverInfo and instructions
+// (protocol-* and server-* rules).
 func (d *differ) server() {
 	d.protocol()
 
@@ -135,7 +135,7 @@ func (d *differ) protocol() {
 	}
 }
 
-// versioning reports the catalog's versioning rules, judged on the
+// versioning reports the versioning rules (server-version-*), judged on the
 // findings after severity overrides (fs).
 func (d *differ) versioning(fs []finding.Finding) {
 	incompatible := false
@@ -158,14 +158,14 @@ func (d *differ) versioning(fs []finding.Finding) {
 	hsv, hparsed := parseSemver(hs)
 	if bparsed && hparsed && compareSemver(hsv, bsv) < 0 {
 		d.emit(rules.ServerVersionDecreased, serverSubject, p,
-			fmt.Sprintf("server version went down from %s to %s", bs, hs), jsonString(bs), jsonString(hs))
+			fmt.Sprintf("server version went down from %q to %q", bs, hs), jsonString(bs), jsonString(hs))
 	}
 	if !incompatible {
 		return
 	}
 	if bs == hs {
 		d.emit(rules.ServerVersionNotBumped, serverSubject, p,
-			fmt.Sprintf("breaking or risky changes, but the server version is still %s", hs), jsonString(bs), jsonString(hs))
+			fmt.Sprintf("breaking or risky changes, but the server version is still %q", hs), jsonString(bs), jsonString(hs))
 		return
 	}
 	if bparsed && hparsed {
@@ -175,7 +175,7 @@ func (d *differ) versioning(fs []finding.Finding) {
 		}
 		if !bumped {
 			d.emit(rules.ServerMajorVersionNotBumped, serverSubject, p,
-				fmt.Sprintf("breaking or risky changes, but the version went from %s to %s without a major bump", bs, hs), jsonString(bs), jsonString(hs))
+				fmt.Sprintf("breaking or risky changes, but the version went from %q to %q without a major bump", bs, hs), jsonString(bs), jsonString(hs))
 		}
 	}
 }

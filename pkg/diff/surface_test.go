@@ -63,10 +63,10 @@ func (p ackPolicy) Acknowledge(fs []finding.Finding) []finding.Finding {
 	return fs
 }
 
-// One change repeated across tools is one server finding with a
-// fingerprint that does not depend on the tools; acknowledging one tool
-// keeps it apart, and an acknowledgement of the server covers the group.
-func TestRepeatedChangeGrouped(t *testing.T) {
+// One change repeated across tools is one finding per tool, each with
+// its own fingerprint that does not move when another tool joins, and an
+// acknowledgement of one tool covers that tool only.
+func TestRepeatedChangeOnePerTool(t *testing.T) {
 	tools := func(dialect string, names ...string) *manifest.Manifest {
 		var ts []string
 		for _, n := range names {
@@ -75,34 +75,43 @@ func TestRepeatedChangeGrouped(t *testing.T) {
 		return snapshotOf(t, ts...)
 	}
 	const a, b = "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"
-	dialect := func(r *Result) []finding.Finding {
-		var out []finding.Finding
+	dialect := func(r *Result) map[string]finding.Finding {
+		out := map[string]finding.Finding{}
 		for _, f := range r.Findings {
 			if f.Rule == rules.ToolInputSchemaDialectChanged {
-				out = append(out, f)
+				if f.Subject.Kind != finding.KindTool {
+					t.Errorf("a per-tool change has subject %v", f.Subject)
+				}
+				out[f.Subject.Name] = f
 			}
 		}
 		return out
 	}
 	four := dialect(Diff(tools(a, "w", "x", "y", "z"), tools(b, "w", "x", "y", "z"), Options{}))
 	five := dialect(Diff(tools(a, "v", "w", "x", "y", "z"), tools(b, "v", "w", "x", "y", "z"), Options{}))
-	if len(four) != 1 || len(four[0].Subjects) != 4 || four[0].Subject.Kind != finding.KindServer || !strings.Contains(four[0].Message, "in 4 tools: w, x, y, z") {
-		t.Fatalf("grouped = %+v", four)
+	if len(four) != 4 || len(five) != 5 {
+		t.Fatalf("want one finding per tool: %d and %d", len(four), len(five))
 	}
-	if len(five) != 1 || five[0].Fingerprint != four[0].Fingerprint {
-		t.Errorf("the group's fingerprint moved when a tool joined: %s → %s", four[0].Fingerprint, five[0].Fingerprint)
-	}
-	one := dialect(Diff(tools(a, "w", "x", "y", "z"), tools(b, "w", "x", "y", "z"), Options{Policy: ackPolicy{finding.Subject{Kind: finding.KindTool, Name: "x"}}}))
-	if len(one) != 2 {
-		t.Fatalf("with tool x acknowledged: %+v", one)
-	}
-	for _, f := range one {
-		if (f.Subject.Name == "x") != (f.Acknowledged != "") {
-			t.Errorf("acknowledgement by subject lost: %+v", f)
+	seen := map[string]bool{}
+	for name, f := range four {
+		if seen[f.Fingerprint] {
+			t.Errorf("tool %s shares its fingerprint %s", name, f.Fingerprint)
+		}
+		seen[f.Fingerprint] = true
+		if five[name].Fingerprint != f.Fingerprint {
+			t.Errorf("tool %s: the fingerprint moved when a tool joined: %s → %s", name, f.Fingerprint, five[name].Fingerprint)
+		}
+		if strings.Contains(f.Message, "tools") {
+			t.Errorf("tool %s: the message names other tools: %q", name, f.Message)
 		}
 	}
-	all := dialect(Diff(tools(a, "w", "x", "y", "z"), tools(b, "w", "x", "y", "z"), Options{Policy: ackPolicy{finding.Subject{Kind: finding.KindServer}}}))
-	if len(all) != 1 || all[0].Acknowledged == "" {
-		t.Errorf("the server-level acknowledgement does not cover the group: %+v", all)
+	one := dialect(Diff(tools(a, "w", "x", "y", "z"), tools(b, "w", "x", "y", "z"), Options{Policy: ackPolicy{finding.Subject{Kind: finding.KindTool, Name: "x"}}}))
+	if len(one) != 4 {
+		t.Fatalf("with tool x acknowledged: %+v", one)
+	}
+	for name, f := range one {
+		if (name == "x") != (f.Acknowledged != "") {
+			t.Errorf("acknowledgement by tool: %s acknowledged %q", name, f.Acknowledged)
+		}
 	}
 }

@@ -16,8 +16,9 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-// TextOptions configure the catalog section J detectors. The zero value
-// uses the defaults.
+// TextOptions configure the detectors of model-visible text (the text-*
+// rules: injection markers, hidden characters, sensitive references). The
+// zero value uses the defaults.
 type TextOptions struct {
 	// InjectionPatterns and SensitivePatterns are RE2 regular expressions
 	// added to the built-in ones (DefaultInjectionPatterns,
@@ -84,7 +85,7 @@ func compileText(o TextOptions) *textDetectors {
 // maxSpans bounds the spans one finding carries.
 const maxSpans = 10
 
-// scanText runs the section J detectors on the text a field gains. b and
+// scanText runs the text detectors on the text a field gains. b and
 // h are the raw base and head values (nil when absent); existing is false
 // for the fields of a new item (no length spike there).
 func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, existing bool) {

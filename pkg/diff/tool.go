@@ -16,45 +16,19 @@ func toolSubject(name string) finding.Subject {
 	return finding.Subject{Kind: finding.KindTool, Name: name}
 }
 
-// tools compares catalog sections C, D, J and, through the schema
-// comparer, E and F.
-func (d *differ) tools() {
-	p := match(d.base.Tools, d.head.Tools)
-	for _, pair := range p.both {
-		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
-			d.tool(pair[0].ID, parseObject(pair[0].Raw), parseObject(pair[1].Raw))
-		}
-	}
-	removed, added := d.toolRenames(p.removed, p.added)
-	for _, it := range removed {
-		d.toolRemoved(it)
-	}
+// toolsAdded reports new tools, and those whose names are confusable
+// with a tool on both sides.
+func (d *differ) toolsAdded(added []manifest.Item, both [][2]manifest.Item) {
 	var existing map[string][]string // skeleton → names of tools in both
 	for _, it := range added {
 		if existing == nil {
 			existing = map[string][]string{}
-			for _, pair := range p.both {
+			for _, pair := range both {
 				s := skeleton(pair[1].ID)
 				existing[s] = append(existing[s], pair[1].ID)
 			}
 		}
 		d.toolAdded(it, existing)
-	}
-}
-
-func (d *differ) toolRemoved(it manifest.Item) {
-	subj := toolSubject(it.ID)
-	o := parseObject(it.Raw)
-	l := d.lifecycleOf(o)
-	name := jsonString(it.ID)
-	switch {
-	case l.deprecated && l.sunsetRaw != nil && (d.opts.Now.IsZero() || l.sunset.IsZero() || d.opts.Now.Before(l.sunset)):
-		d.emit(rules.ToolRemovedBeforeSunset, subj, "",
-			fmt.Sprintf("deprecated tool %s was removed before its sunset date %s", quote(it.ID), short(l.sunsetRaw)), name, nil)
-	case l.deprecated:
-		d.emit(rules.ToolRemovedAfterDeprecation, subj, "", fmt.Sprintf("deprecated tool %s was removed", quote(it.ID)), name, nil)
-	default:
-		d.emit(rules.ToolRemoved, subj, "", fmt.Sprintf("tool %s was removed: calls to it fail", quote(it.ID)), name, nil)
 	}
 }
 

@@ -57,11 +57,10 @@ type Finding struct {
 	// Revision is the protocol revision the finding was judged under, when
 	// it matters (spec findings).
 	Revision string `json:"revision,omitempty"`
-	// Subjects lists the items of a change reported once for all of them
-	// (the same change repeated across many tools); Subject is then the
-	// server.
-	Subjects    []Subject `json:"subjects,omitempty"`
-	Fingerprint string    `json:"fingerprint"`
+	// Fingerprint is the finding's identity (Fingerprint): one change
+	// repeated across several tools is one finding per tool, each with its
+	// own fingerprint; only text and markdown show them as one row.
+	Fingerprint string `json:"fingerprint"`
 	// Acknowledged is set when .mcp-surface.yaml acknowledges the finding;
 	// acknowledged findings never fail a run.
 	Acknowledged string `json:"acknowledged,omitempty"`

@@ -2,13 +2,14 @@ package locate
 
 import (
 	"bytes"
-	"io"
+	"context"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
@@ -146,7 +147,7 @@ func searchSource(o Options, subjects []finding.Subject) map[finding.Subject]cod
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > o.MaxFileBytes {
 			continue
 		}
-		data, err := readBounded(full, o.MaxFileBytes)
+		data, err := infile.Read(context.Background(), full, "a source file", o.MaxFileBytes)
 		if err != nil {
 			continue
 		}
@@ -166,15 +167,6 @@ func searchSource(o Options, subjects []finding.Subject) map[finding.Subject]cod
 		}
 	}
 	return out
-}
-
-func readBounded(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 func skipFile(rel string, o Options) bool {

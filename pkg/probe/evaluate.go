@@ -220,9 +220,3 @@ func (o Options) scrub(p capture.Probe, s string) string {
 	}
 	return scrub(p, s)
 }
-
-// RuleIDs lists the rules this package reports besides the output-* rules
-// of pinned shapes, sorted.
-func RuleIDs() []string {
-	return []string{rules.ProbeCoverageIncomplete, rules.ProbeExpectationFailed, rules.ProbeShapeNotPinned}
-}

@@ -1,13 +1,14 @@
 package report_test
 
 import (
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
@@ -129,8 +130,10 @@ func TestCommentEverythingFirstScreen(t *testing.T) {
 	if tool < 0 || resource < 0 || tool > resource {
 		t.Error("the resource removals come before the tool removals")
 	}
-	// Natural order: /1, /2, /3 … /100.
-	if !strings.Contains(out, report.Code("test://static/resource/1", 100)+", <code>/2</code>, <code>/3</code> … <code>/100</code>") {
+	// Natural order, shortened by their common prefix: /1, /2, /3 … /50
+	// and 50 more.
+	if !strings.Contains(out, report.Code("test://static/resource/1", 100)+", <code>/2</code>, <code>/3</code>, <code>/4</code>") ||
+		!strings.Contains(out, "<code>/50</code> and 50 more") {
 		t.Error("the hundred resources are not collapsed into one row in natural order")
 	}
 }
@@ -298,7 +301,7 @@ func TestTextVerbose(t *testing.T) {
 	r := everything(t)
 	short := string(render(t, "text", r, report.Options{FailOn: rules.LevelError}))
 	long := string(render(t, "text", r, report.Options{FailOn: rules.LevelError, Verbose: true}))
-	if !strings.Contains(short, "100 resources removed\n") || !strings.Contains(short, "test://static/resource/1, /2, /3 … /100") {
+	if !strings.Contains(short, "100 resources removed\n") || !strings.Contains(short, "test://static/resource/1, /2, /3, /4") || !strings.Contains(short, "/50 and 50 more") {
 		t.Error("the resource removals are not one entry")
 	}
 	if strings.Contains(short, `before: "add"`) {

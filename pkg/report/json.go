@@ -52,15 +52,17 @@ type jsonFinding struct {
 }
 
 type jsonServer struct {
-	Name     string            `json:"name"`
-	Command  string            `json:"command,omitempty"`
-	Base     *Side             `json:"base,omitempty"`
-	Head     *Side             `json:"head,omitempty"`
-	Summary  Summary           `json:"summary"`
-	Failed   bool              `json:"failed"`
-	Snapshot string            `json:"snapshot,omitempty"`
-	Subjects []finding.Subject `json:"subjects,omitempty"`
-	Notes    []string          `json:"notes,omitempty"`
+	Name     string  `json:"name"`
+	Command  string  `json:"command,omitempty"`
+	Base     *Side   `json:"base,omitempty"`
+	Head     *Side   `json:"head,omitempty"`
+	Summary  Summary `json:"summary"`
+	Failed   bool    `json:"failed"`
+	Snapshot string  `json:"snapshot,omitempty"`
+	// SnapshotCurrent: the committed snapshot matches the head surface.
+	SnapshotCurrent bool              `json:"snapshotCurrent,omitempty"`
+	Subjects        []finding.Subject `json:"subjects,omitempty"`
+	Notes           []string          `json:"notes,omitempty"`
 	// ContextCost is the context cost of both surfaces (pkg/cost's
 	// tables), so that a publish step renders the same cost line.
 	ContextCost *jsonCost `json:"contextCost,omitempty"`
@@ -88,7 +90,7 @@ func renderJSON(w io.Writer, r *Report, o Options) error {
 	for _, s := range r.sections() {
 		out.Servers = append(out.Servers, jsonServer{
 			Name: s.Server, Command: s.Command, Base: s.Base, Head: s.Head,
-			Summary: s.Summary(), Failed: s.Failed(o.FailOn), Snapshot: s.Snapshot,
+			Summary: s.Summary(), Failed: s.Failed(o.FailOn), Snapshot: s.Snapshot, SnapshotCurrent: s.SnapshotCurrent,
 			Subjects: s.Subjects, Notes: s.Notes, ContextCost: costOf(s),
 		})
 		for _, it := range s.Items() {
@@ -142,7 +144,7 @@ func DecodeJSON(data []byte) (*Report, error) {
 		index[s.Name] = len(r.Servers)
 		r.Servers = append(r.Servers, Section{
 			Server: s.Name, Command: s.Command, Base: s.Base, Head: s.Head,
-			Snapshot: s.Snapshot, Subjects: s.Subjects, Notes: s.Notes,
+			Snapshot: s.Snapshot, SnapshotCurrent: s.SnapshotCurrent, Subjects: s.Subjects, Notes: s.Notes,
 			Locations: map[string]locate.Location{},
 		})
 		if c := s.ContextCost; c != nil {

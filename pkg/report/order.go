@@ -167,30 +167,6 @@ func runsOf(items []Item) []*run {
 	return out
 }
 
-// shortNames abbreviates a list of names for one line: every name when
-// there are few, else the first three and the last, the later ones
-// shortened to what follows the first name's directory when they share it
-// ("test://static/resource/1", "/2", "/3" … "/100"). show renders a name.
-func shortNames(names []string, show func(string) string) string {
-	const all = 8
-	if len(names) <= all {
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = show(n)
-		}
-		return strings.Join(parts, ", ")
-	}
-	first := names[0]
-	dir := strings.LastIndexByte(first, '/')
-	abbrev := func(n string) string {
-		if dir > 0 && strings.HasPrefix(n, first[:dir+1]) && len(n) > dir+1 {
-			return show(n[dir:])
-		}
-		return show(n)
-	}
-	return show(first) + ", " + abbrev(names[1]) + ", " + abbrev(names[2]) + " … " + abbrev(names[len(names)-1])
-}
-
 // Change classes of the count line: what happened to a subject as a whole.
 const (
 	classRemoved = iota
@@ -203,16 +179,20 @@ const (
 
 var classNames = [numClasses]string{"removed", "renamed", "changed", "added", "text edits"}
 
-// classRules name the rules that say, on their own, what happened to an
-// item: it left, moved or arrived. Anything else changed it.
-var classRules = map[string]int{
-	rules.ToolRemoved: classRemoved, rules.ToolRemovedAfterDeprecation: classRemoved, rules.ToolRemovedBeforeSunset: classRemoved,
-	rules.PromptRemoved: classRemoved, rules.PromptRemovedAfterDeprecation: classRemoved,
-	rules.ResourceRemoved: classRemoved, rules.ResourceTemplateRemoved: classRemoved,
-	rules.ToolRenamed: classRenamed, rules.ToolNameCaseChanged: classRenamed, rules.PromptRenamed: classRenamed,
-	rules.ResourceUriChanged: classRenamed,
-	rules.ToolAdded:          classAdded, rules.ToolAddedConfusableName: classAdded, rules.PromptAdded: classAdded,
-	rules.ResourceAdded: classAdded, rules.ResourceTemplateAdded: classAdded,
+// classOf is the class a finding's rule gives its subject on its own,
+// from the rule's action: it left, moved or arrived. Anything else
+// changed it (ok false).
+func classOf(rule string) (int, bool) {
+	r, _ := rules.Lookup(rule)
+	switch r.Action {
+	case rules.ActionRemoved:
+		return classRemoved, true
+	case rules.ActionRenamed:
+		return classRenamed, true
+	case rules.ActionAdded:
+		return classAdded, true
+	}
+	return 0, false
 }
 
 // kindCounts counts, per kind, the subjects of each change class. A
@@ -234,7 +214,7 @@ func kindCounts(changes []Item) map[string]*[numClasses]int {
 			subjects[it.Subject] = a
 			order = append(order, it.Subject)
 		}
-		if c, ok := classRules[it.Rule]; ok && !a.strong {
+		if c, ok := classOf(it.Rule); ok && !a.strong {
 			a.class, a.strong = c, true
 		}
 		if it.Severity.Rank() > rules.SeverityPatch.Rank() {

@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
@@ -59,6 +60,10 @@ type Section struct {
 	// Snapshot is the committed snapshot file, relative to the repository
 	// root; the location of last resort.
 	Snapshot string
+	// SnapshotCurrent says the committed snapshot was read and matches the
+	// head surface: the pull request refreshed it, and the report offers
+	// no refresh.
+	SnapshotCurrent bool
 	// Locations, by finding fingerprint (locate.Locator.LocateAll).
 	Locations map[string]locate.Location
 	// Notes say what the run did, one sentence each ("captured `node
@@ -334,7 +339,7 @@ type Options struct {
 	// form, or "mcp-surface snapshot -- <your server command>".
 	SnapshotCommands map[string]string
 	// AckYAML, by server name, is the acknowledgement lines for
-	// .mcp-surface.yaml ready to paste (config.WriteAcknowledgements, with
+	// .mcp-surface.yaml ready to paste (policy.WriteAcknowledgements, with
 	// the server's name when there are several); missing entries get
 	// lines for the failing findings, at most 20.
 	AckYAML map[string]string

@@ -5,13 +5,14 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
-	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"

@@ -126,20 +126,42 @@ type reviewEntry struct {
 	RuleID, RuleURL                     string // RuleID matches a rule's pattern (no escaping needed)
 }
 
-// reviewBody renders the findings of one line.
+// reviewBody renders the findings of one line; one change made
+// identically on several subjects defined there is one entry naming them.
 func reviewBody(items []Item) string {
 	v := reviewView{}
-	if len(items) > maxFindingsPerReviewComment {
-		v.More = len(items) - maxFindingsPerReviewComment
-		items = items[:maxFindingsPerReviewComment]
+	type key struct {
+		rule string
+		same sameChange
 	}
+	var order []key
+	by := map[key][]Item{}
 	for _, it := range items {
+		k := key{it.Rule, sameChange{it.Message, it.Pointer, string(it.Before), string(it.After), it.Acknowledged}}
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], it)
+	}
+	if len(order) > maxFindingsPerReviewComment {
+		for _, k := range order[maxFindingsPerReviewComment:] {
+			v.More += len(by[k])
+		}
+		order = order[:maxFindingsPerReviewComment]
+	}
+	for _, k := range order {
+		its := by[k]
+		it := its[0]
 		level := string(it.Level)
 		if it.Severity != "" {
 			level += ", " + string(it.Severity)
 		}
+		subject := Markdown(it.Subject.String(), MaxName)
+		if names := subjectNames(its); len(names) > 1 {
+			subject = kindNoun(it.Subject.Kind, len(names)) + " " + nameList(names, maxRowNames, func(n string) string { return Markdown(n, MaxName) })
+		}
 		e := reviewEntry{
-			Icon: reviewIcon(it.Level), Subject: Markdown(it.Subject.String(), MaxName),
+			Icon: reviewIcon(it.Level), Subject: subject,
 			Rule: Code(it.Rule, MaxName), Level: level, Message: Markdown(it.Message, MaxMessage),
 			RuleID: it.Rule, RuleURL: Options{}.RuleURL(it.Rule),
 		}

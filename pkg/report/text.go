@@ -102,18 +102,27 @@ func renderText(w io.Writer, r *Report, o Options) error {
 			// Collapsed runs and subjects, worst first; at one level the
 			// runs lead.
 			type entry struct {
-				rank int
-				run  *run
-				g    *group
+				rank   int
+				run    *run
+				repeat []Item
+				g      *group
 			}
 			var entries []entry
 			var single []Item
 			for _, ru := range runsOf(mine) {
-				if !ru.collapsed() || o.Verbose {
+				if o.Verbose {
 					single = append(single, ru.items...)
 					continue
 				}
-				entries = append(entries, entry{rank: ru.level.Rank(), run: ru})
+				repeats, rest := splitRun(ru)
+				for _, its := range repeats {
+					entries = append(entries, entry{rank: ru.level.Rank(), repeat: its})
+				}
+				if !rest.collapsed() {
+					single = append(single, rest.items...)
+					continue
+				}
+				entries = append(entries, entry{rank: ru.level.Rank(), run: rest})
 			}
 			groups := groupBySubject(single)
 			slices.SortStableFunc(groups, func(x, y *group) int {
@@ -126,6 +135,10 @@ func renderText(w io.Writer, r *Report, o Options) error {
 			for _, e := range entries {
 				if e.run != nil {
 					writeTextRun(bw, p, e.run)
+					continue
+				}
+				if e.repeat != nil {
+					writeTextRepeat(bw, p, e.repeat)
 					continue
 				}
 				fmt.Fprintln(bw)
@@ -156,7 +169,7 @@ func textCounts(items []Item) []string {
 		var parts []string
 		for cl, n := range c {
 			if n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, classNames[cl]))
+				parts = append(parts, classCount(cl, n))
 			}
 		}
 		out = append(out, kindLabel(k)+"s: "+strings.Join(parts, " · "))
@@ -174,7 +187,19 @@ func writeTextRun(w io.Writer, p painter, ru *run) {
 		acked = acked && it.Acknowledged != ""
 	}
 	fmt.Fprintln(w, "  "+p.level(ru.level, acked)+" "+ru.rule)
-	fmt.Fprintln(w, textIndent+shortNames(ru.names(), func(n string) string { return LogLine(n, MaxName) }))
+	fmt.Fprintln(w, textIndent+nameList(ru.names(), maxRowNames, func(n string) string { return LogLine(n, MaxName) }))
+}
+
+// writeTextRepeat writes one change made identically on several subjects:
+// how many, the finding as for one subject, and the subjects it hit.
+func writeTextRepeat(w io.Writer, p painter, its []Item) {
+	names := subjectNames(its)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, p.paint(ansiBold, kindNoun(its[0].Subject.Kind, len(names))+", one change"))
+	one := its[0]
+	one.Location = locate.Location{}
+	writeTextItem(w, p, one, false)
+	fmt.Fprintln(w, textIndent+"in "+nameList(names, maxRowNames, func(n string) string { return LogLine(n, MaxName) }))
 }
 
 func writeTextItem(w io.Writer, p painter, it Item, verbose bool) {

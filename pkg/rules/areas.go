@@ -11,6 +11,8 @@ import (
 type Area struct {
 	// Title names the area in documentation ("Tool input schemas").
 	Title string
+	// Intro is the markdown between the area's title and its first rule.
+	Intro string
 	// Rules are the area's rules as All has them (levels filled in),
 	// sorted by ID.
 	Rules []Rule
@@ -19,14 +21,14 @@ type Area struct {
 // Areas returns the table by area, in the order of the rule catalog.
 func Areas() []Area {
 	c := theCatalog()
-	out := make([]Area, len(areas))
-	for i, a := range areas {
-		rs := make([]Rule, 0, len(c.lists[i]))
-		for _, r := range c.lists[i] {
+	out := make([]Area, len(c.areas))
+	for i, a := range c.areas {
+		rs := make([]Rule, 0, len(a.rules))
+		for _, r := range a.rules {
 			rs = append(rs, c.table[c.index[r.ID]])
 		}
 		slices.SortFunc(rs, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
-		out[i] = Area{Title: a.title, Rules: rs}
+		out[i] = Area{Title: a.title, Intro: a.intro, Rules: rs}
 	}
 	return out
 }

@@ -8,9 +8,9 @@ import (
 // Every area has a title, and every rule of the table is in exactly one
 // area.
 func TestAreas(t *testing.T) {
-	for i, a := range areas {
-		if strings.TrimSpace(a.title) == "" {
-			t.Errorf("area %d has no title", i)
+	for i, a := range Areas() {
+		if strings.TrimSpace(a.Title) == "" {
+			t.Errorf("area %d (%s) has no title", i, areaFiles[i][0])
 		}
 	}
 	seen := map[string]string{}

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,16 +19,6 @@ import (
 // rulesImport is this package's import path, as producers spell it.
 const rulesImport = "github.com/mcp-surface/mcp-surface/pkg/rules"
 
-// notEmitted lists the rules that are in the table but that no producer
-// reports, each with the reason. They stay registered because their IDs
-// are reserved by the rule catalog and documented (`explain`, docs), and
-// configuration may already name them.
-var notEmitted = map[string]string{
-	ToolListOrderChanged:    "snapshots sort tools by name, so two snapshots cannot show a change of the server's order",
-	PromptMessagesChanged:   "snapshots do not record rendered prompt messages (prompts/get is not called for the surface)",
-	ResourceContentsChanged: "snapshots do not record resource contents (resources/read is not part of the surface)",
-}
-
 // use is one place a producer names a rule.
 type use struct {
 	name string // the constant
@@ -37,8 +28,7 @@ type use struct {
 // producerScan is what the module's non-test Go files outside this package
 // say about rules.
 type producerScan struct {
-	// refs are the ID constants producers name (outside RuleIDs lists,
-	// which enumerate rules rather than report them).
+	// refs are the ID constants producers name.
 	refs []use
 	// literals are string literals that spell a registered ID, or a
 	// fragment of one that can only serve to build an ID.
@@ -108,15 +98,6 @@ func (sc *producerScan) file(fset *token.FileSet, root string, f *ast.File) {
 		rel, _ := filepath.Rel(root, p.Filename)
 		return filepath.ToSlash(rel) + ":" + strconv.Itoa(p.Line)
 	}
-	var inList []ast.Node // bodies of RuleIDs functions
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "RuleIDs" && fd.Body != nil {
-			inList = append(inList, fd.Body)
-		}
-	}
-	listed := func(n ast.Node) bool {
-		return slices.ContainsFunc(inList, func(b ast.Node) bool { return b.Pos() <= n.Pos() && n.End() <= b.End() })
-	}
 	ruleArg := func(e ast.Expr) {
 		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			sc.ruleArgs = append(sc.ruleArgs, use{lit.Value, where(lit)})
@@ -125,7 +106,7 @@ func (sc *producerScan) file(fset *token.FileSet, root string, f *ast.File) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
-			if x, ok := n.X.(*ast.Ident); ok && rulesName != "" && x.Name == rulesName && !helper && !listed(n) {
+			if x, ok := n.X.(*ast.Ident); ok && rulesName != "" && x.Name == rulesName && !helper {
 				sc.refs = append(sc.refs, use{n.Sel.Name, where(n)})
 			}
 		case *ast.BasicLit:
@@ -172,68 +153,64 @@ func spellsID(s string) bool {
 	return false
 }
 
-// orphans returns the rules of table that refs never names and notEmitted
-// does not waive, and the waivers that are stale: naming an unknown rule
-// or a rule a producer does name.
-func orphans(table []Rule, refs map[string]bool, waived map[string]string) (orphaned, stale []string) {
-	known := map[string]bool{}
+// orphans returns, for each rule of table, what its row says wrongly
+// about who reports it: a producer package that names no constant of the
+// rule (refs maps a package to the constants it names), no producer and no
+// reason, or a reason although a producer is listed.
+func orphans(table []Rule, refs map[string]map[string]bool) []string {
+	var out []string
 	for _, r := range table {
-		known[r.ID] = true
-		_, w := waived[r.ID]
-		switch used := refs[constName(r.ID)]; {
-		case !used && !w:
-			orphaned = append(orphaned, r.ID)
-		case used && w:
-			stale = append(stale, r.ID+" (a producer names "+constName(r.ID)+")")
+		switch {
+		case len(r.Producers) == 0 && strings.TrimSpace(r.Unreported) == "":
+			out = append(out, r.ID+": no producer: name the package that reports it, or say why none does (unreported)")
+		case len(r.Producers) > 0 && r.Unreported != "":
+			out = append(out, r.ID+": both a producer and a reason why none reports it")
+		}
+		for _, p := range r.Producers {
+			if !refs[p][constName(r.ID)] {
+				out = append(out, r.ID+": its producer "+p+" does not name "+constName(r.ID))
+			}
 		}
 	}
-	for id := range waived {
-		if !known[id] {
-			stale = append(stale, id+" (not in the table)")
-		}
-	}
-	slices.Sort(orphaned)
-	slices.Sort(stale)
-	return orphaned, stale
+	slices.Sort(out)
+	return out
 }
 
-// Every rule in the table is reported by some producer, or waived in
-// notEmitted with its reason.
+// Every rule's row names the packages that report it, and each of them
+// names the rule's constant; a rule nobody reports says why.
 func TestEveryRuleHasAProducer(t *testing.T) {
 	sc := scanProducers(t)
-	refs := map[string]bool{}
+	refs := map[string]map[string]bool{}
 	for _, u := range sc.refs {
-		refs[u.name] = true
-	}
-	orphaned, stale := orphans(All(), refs, notEmitted)
-	for _, id := range orphaned {
-		t.Errorf("%s: no producer outside pkg/rules names %s; report it, or waive it in notEmitted with the reason", id, constName(id))
-	}
-	for _, s := range stale {
-		t.Errorf("stale notEmitted entry: %s", s)
-	}
-	for id, why := range notEmitted {
-		if strings.TrimSpace(why) == "" {
-			t.Errorf("notEmitted[%s] gives no reason", id)
+		dir := path.Dir(u.pos[:strings.LastIndexByte(u.pos, ':')])
+		if refs[dir] == nil {
+			refs[dir] = map[string]bool{}
 		}
+		refs[dir][u.name] = true
+	}
+	for _, e := range orphans(All(), refs) {
+		t.Error(e)
 	}
 }
 
-// The orphan check does catch a rule nobody reports (and a stale waiver).
+// The check does catch a rule nobody reports, a wrong producer and a
+// reason beside a producer.
 func TestOrphanCheckReportsAnOrphan(t *testing.T) {
-	table := []Rule{{ID: "tool-removed"}, {ID: "tool-orphaned"}, {ID: "tool-list-order-changed"}, {ID: "tool-added"}}
-	refs := map[string]bool{"ToolRemoved": true, "ToolAdded": true}
-	waived := map[string]string{"tool-list-order-changed": "unobservable", "tool-gone": "was deleted"}
-	orphaned, stale := orphans(table, refs, waived)
-	if !slices.Equal(orphaned, []string{"tool-orphaned"}) {
-		t.Errorf("orphans = %q, want [tool-orphaned]", orphaned)
+	table := []Rule{
+		{ID: "tool-removed", Producers: []string{"pkg/diff"}},
+		{ID: "tool-orphaned"},
+		{ID: "tool-list-order-changed", Unreported: "unobservable"},
+		{ID: "tool-added", Producers: []string{"pkg/spec"}},
+		{ID: "tool-renamed", Producers: []string{"pkg/diff"}, Unreported: "stale"},
 	}
-	if !slices.Equal(stale, []string{"tool-gone (not in the table)"}) {
-		t.Errorf("stale = %q, want the waiver of the unknown rule", stale)
+	refs := map[string]map[string]bool{"pkg/diff": {"ToolRemoved": true, "ToolAdded": true, "ToolRenamed": true}}
+	want := []string{
+		"tool-added: its producer pkg/spec does not name ToolAdded",
+		"tool-orphaned: no producer: name the package that reports it, or say why none does (unreported)",
+		"tool-renamed: both a producer and a reason why none reports it",
 	}
-	refs["ToolListOrderChanged"] = true
-	if _, stale := orphans(table, refs, waived); len(stale) != 2 {
-		t.Errorf("a waived rule that a producer names must be reported stale, got %q", stale)
+	if got := orphans(table, refs); !slices.Equal(got, want) {
+		t.Errorf("orphans = %q\nwant %q", got, want)
 	}
 }
 

@@ -115,98 +115,93 @@ const (
 	KindChange Kind = "change" // a difference between two snapshots
 )
 
-// Rule is one entry of the table.
+// Action says what a change rule reports about its subject as a whole:
+// that it left, moved, arrived, or changed in place. The PR comment counts
+// subjects by it ("3 tools removed, 1 renamed").
+type Action string
+
+const (
+	ActionRemoved Action = "removed"
+	ActionRenamed Action = "renamed"
+	ActionAdded   Action = "added"
+	ActionChanged Action = "changed"
+)
+
+// Rule is one entry of the table: one row of catalog/AREA.md.
 type Rule struct {
 	// ID is kebab-case and stable forever. Code names it by its constant
-	// (ToolRemoved for tool-removed), declared beside the rule's spec.
+	// (ToolRemoved for tool-removed), generated into ids.go.
 	ID   string
 	Kind Kind
 	// Severity is set for change rules; Level is derived from it.
 	Severity Severity
-	// Level is the default level. For change rules it must equal
+	// Level is the default level. For change rules it equals
 	// Severity.Level(); spec and lint rules set it directly.
 	Level Level
 	// Direction is input, output, surface or meta for change rules.
 	Direction string
 	// Tags such as wire, sec, llm, heur, strict, lifecycle, versioning, spec, lint.
 	Tags []string
+	// Action is set for change rules: what happened to the subject.
+	Action Action
+	// Producers are the packages that report the rule, as paths from the
+	// module root ("pkg/diff"); the first is the one its fixtures are in.
+	// Unreported says why none does, for a rule whose ID is reserved.
+	Producers  []string
+	Unreported string
 	// Summary is one line, no trailing period.
 	Summary string
 	// Help is markdown: why it matters and what to do.
 	Help string
 	// Breaks and Fix are one line each for the PR comment's table of
 	// breaking changes: what existing clients lose, and the usual way to
-	// avoid it. Every rule whose default level is error has both
-	// (remedy.go); others may leave them empty.
+	// avoid it. Every rule whose default level is error has both, and its
+	// help says "What to do" (the fix, unless the help says more); others
+	// may leave them empty.
 	Breaks, Fix string
 }
 
 // HasTag reports whether the rule carries tag t.
 func (r Rule) HasTag(t string) bool { return slices.Contains(r.Tags, t) }
 
-// areas lists every area's rules with its title, in the order of the rule
-// catalog. A new area's list must be added here: nothing registers itself.
-var areas = []struct {
-	title string
-	rules func() []Rule
-}{
-	{"Specification", specRules},
-	{"Lint", lintRules},
-	{"Probes", probeRules},
-	{"Configuration", configRules},
-	{"Pipeline", pipelineRules},
-	{"Client compatibility", compatRules},
-	{"Protocol and server", protocolChangeRules},
-	{"Capabilities", capabilityChangeRules},
-	{"Tools", toolChangeRules},
-	{"Tool annotations", annotationChangeRules},
-	{"Tool input schemas", inputChangeRules},
-	{"Tool output schemas", outputChangeRules},
-	{"Prompts", promptChangeRules},
-	{"Resources", resourceChangeRules},
-	{"Resource templates", templateChangeRules},
-	{"Model-visible text", textChangeRules},
-	{"Context cost", costRules},
-}
+// IdentityKeys are the member names whose repetition gets
+// DuplicateIdentityKey rather than DuplicateJsonKey: the ones that say
+// which tool, prompt or resource an item is, and what a model reads
+// about it.
+var IdentityKeys = []string{"name", "title", "description", "uri", "uriTemplate", "protocolVersion", "version", "instructions"}
 
 // catalog is the table built from the areas.
 type catalog struct {
 	// table is every rule sorted by ID; index maps an ID to its position.
 	table []Rule
 	index map[string]int
-	// lists are the areas' rules as written, in the order of areas.
-	lists [][]Rule
+	// areas are the areas' rules as written, in the order of areaFiles.
+	areas []area
+	// err is what the markdown got wrong; TestCatalogParses fails on it.
+	err error
 }
 
-// theCatalog is built at first use rather than at start-up: turning the
-// help texts into markdown and sorting a few hundred rules was the largest
-// share of this package's start-up time, paid by every command, while
-// --version and capture never look a rule up.
+// theCatalog is parsed at first use rather than at start-up: reading the
+// markdown and sorting a few hundred rules was the largest share of this
+// package's start-up time, paid by every command, while --version and
+// capture never look a rule up.
 var theCatalog = sync.OnceValue(func() *catalog {
-	lists := make([][]Rule, len(areas))
-	for i, a := range areas {
-		lists[i] = a.rules()
-	}
-	c := &catalog{lists: lists}
-	c.table, c.index = merge(lists)
+	areas, err := parseCatalog()
+	c := &catalog{areas: areas, err: err}
+	c.table, c.index = merge(areas)
 	return c
 })
 
-// merge concatenates the areas, fills change rules' levels from their
-// severities and sorts by ID. A repeated ID keeps its first definition in
-// the index; TestTable rejects repeats.
-func merge(areas [][]Rule) ([]Rule, map[string]int) {
-	var all []Rule
+// merge concatenates the areas and sorts by ID. A repeated ID keeps its
+// first definition in the index; TestTable rejects repeats.
+func merge(areas []area) ([]Rule, map[string]int) {
+	n := 0
 	for _, a := range areas {
-		all = append(all, a...)
+		n += len(a.rules)
 	}
-	for i := range all {
-		if all[i].Kind == KindChange && all[i].Level == "" {
-			all[i].Level = all[i].Severity.Level()
-		}
-		if rm, ok := remedies[all[i].ID]; ok {
-			all[i].Breaks, all[i].Fix = rm.Breaks, rm.Fix
-		}
+	all := make([]Rule, 0, n)
+	for _, a := range areas {
+		all = append(all, a.rules...)
 	}
 	slices.SortStableFunc(all, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
 	idx := make(map[string]int, len(all))
@@ -250,6 +245,19 @@ func Suggest(id string) []string {
 		}
 		if len(out) == 5 {
 			break
+		}
+	}
+	return out
+}
+
+// ProducedBy returns the IDs of the rules whose row names pkg (a path from
+// the module root, "pkg/spec") among their producers, sorted. A producer's
+// tests use it to hold every rule it reports to a fixture.
+func ProducedBy(pkg string) []string {
+	var out []string
+	for _, r := range All() {
+		if slices.Contains(r.Producers, pkg) {
+			out = append(out, r.ID)
 		}
 	}
 	return out

@@ -9,6 +9,9 @@ import (
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 func TestTable(t *testing.T) {
+	if err := theCatalog().err; err != nil {
+		t.Fatal(err)
+	}
 	all := All()
 	if len(all) == 0 {
 		t.Fatal("empty rule table")
@@ -47,9 +50,15 @@ func TestTable(t *testing.T) {
 			default:
 				t.Errorf("%s: change rule has invalid direction %q", r.ID, r.Direction)
 			}
+			if r.Action == "" {
+				t.Errorf("%s: a change rule needs an action (removed, renamed, added or changed)", r.ID)
+			}
 		case KindSpec, KindLint:
 			if r.Level.Rank() == 0 {
 				t.Errorf("%s: invalid level %q", r.ID, r.Level)
+			}
+			if r.Action != "" {
+				t.Errorf("%s: only change rules have an action", r.ID)
 			}
 		default:
 			t.Errorf("%s: unknown kind %q", r.ID, r.Kind)
@@ -98,23 +107,20 @@ func TestSeverityLevels(t *testing.T) {
 }
 
 // Every rule that fails a run by default tells the PR comment what breaks
-// and how to fix it, in one line each; remedies name only known rules.
+// and how to fix it, in one line each, and its help says what to do.
 func TestRemedies(t *testing.T) {
 	for _, r := range All() {
-		if r.Level != LevelError && r.Severity != SeverityBreaking {
-			continue
+		if r.Level == LevelError || r.Severity == SeverityBreaking {
+			if r.Breaks == "" || r.Fix == "" {
+				t.Errorf("%s: an error rule needs breaks and fix in its row", r.ID)
+			}
+			if !strings.Contains(r.Help, whatToDo) {
+				t.Errorf("%s: an error rule's help needs %s", r.ID, whatToDo)
+			}
 		}
-		if r.Breaks == "" || r.Fix == "" {
-			t.Errorf("%s: an error rule needs Breaks and Fix in remedy.go", r.ID)
-		}
-	}
-	for id, rm := range remedies {
-		if _, ok := Lookup(id); !ok {
-			t.Errorf("remedy for unknown rule %q", id)
-		}
-		for _, s := range []string{rm.Breaks, rm.Fix} {
+		for _, s := range []string{r.Breaks, r.Fix} {
 			if strings.TrimSpace(s) != s || strings.ContainsAny(s, "\n|") || strings.HasSuffix(s, ".") || len(s) > 100 {
-				t.Errorf("%s: remedy text must be one short line without a trailing period or a pipe: %q", id, s)
+				t.Errorf("%s: remedy text must be one short line without a trailing period or a pipe: %q", r.ID, s)
 			}
 		}
 	}

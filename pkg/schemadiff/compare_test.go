@@ -116,13 +116,13 @@ func TestConcurrentCompare(t *testing.T) {
 	fxs := loadFixtures(t)
 	want := make([]string, len(fxs))
 	for i, fx := range fxs {
-		want[i] = render(Compare(fx.base, fx.head, fx.dir, fx.opts))
+		want[i] = render(Compare(fx.base, fx.head, Input, fx.opts)) + render(Compare(fx.base, fx.head, Output, fx.opts))
 	}
 	done := make(chan string, 4)
 	for w := 0; w < 4; w++ {
 		go func() {
 			for i, fx := range fxs {
-				if got := render(Compare(fx.base, fx.head, fx.dir, fx.opts)); got != want[i] {
+				if got := render(Compare(fx.base, fx.head, Input, fx.opts)) + render(Compare(fx.base, fx.head, Output, fx.opts)); got != want[i] {
 					done <- fx.path
 					return
 				}

@@ -1,6 +1,6 @@
 // Package schemadiff compares two JSON Schemas of one tool (its inputSchema
-// or its outputSchema) and classifies every difference under a rule of the
-// catalog's sections E (input-*) and F (output-*). pkg/diff matches tools
+// or its outputSchema) and classifies every difference under one of the
+// input-* or output-* rules of the rule table. pkg/diff matches tools
 // and calls Compare for each schema present on both sides; whole-schema
 // additions, removals and $schema changes are its business, not this
 // package's.
@@ -18,9 +18,9 @@
 //
 // Most rules are named after the syntactic change (min-length-increased,
 // enum-value-added) and exist in both directions with opposite severities;
-// where the catalog names them differently (properties, patterns, defaults)
+// where the rule table names them differently (properties, patterns, defaults)
 // the rule is chosen per direction. Severities, tags and help live in the
-// rule table (pkg/rules, change_input.go and change_output.go); this package
+// rule table (pkg/rules, catalog/input*.md and catalog/output*.md); this package
 // only decides which rule applies.
 //
 // # Normalisation

@@ -12,223 +12,255 @@ func kindName(k vkind) string {
 
 func isSchemaValue(x *value) bool { return x.kind == vObj || x.kind == vBool }
 
+// fill reads the keywords of the schema object v into n, then settles
+// what depends on several of them (the draft-07 tuple form, draft-04
+// boolean exclusives, nullable, defaults made explicit, $ref beside
+// assertions).
 func (d *doc) fill(n *node, v *value) {
-	bad := func(m member) { n.unknown = append(n.unknown, m) }
-	numKw := func(m member, dst *num) {
-		if m.v.kind != vNum {
-			bad(m)
-			return
-		}
-		*dst = num{m.v}
-	}
-	strKw := func(m member, dst *optStr) {
-		if m.v.kind != vStr {
-			bad(m)
-			return
-		}
-		*dst = optStr{m.v}
-	}
-	schemaKw := func(m member, dst **node) {
-		if !isSchemaValue(m.v) {
-			bad(m)
-			return
-		}
-		*dst = d.under(m.v, n, 1, m.k, "")
-	}
-	schemaMap := func(m member) []named {
-		if m.v.kind != vObj {
-			bad(m)
-			return nil
-		}
-		d.reserve(len(m.v.members()))
-		out := make([]named, 0, len(m.v.members()))
-		for _, p := range m.v.members() {
-			if !isSchemaValue(p.v) {
-				bad(m)
-				return nil
-			}
-			out = append(out, named{p.k, d.under(p.v, n, 2, m.k, p.k)})
-		}
-		return out
-	}
-	schemaList := func(m member) []*node {
-		if m.v.kind != vArr || len(m.v.elems()) == 0 {
-			bad(m)
-			return nil
-		}
-		out := make([]*node, len(m.v.elems()))
-		for i, e := range m.v.elems() {
-			if !isSchemaValue(e) {
-				bad(m)
-				return nil
-			}
-			out[i] = d.under(e, n, 2, m.k, strconv.Itoa(i))
-		}
-		return out
-	}
-	var itemsArr, addItems *value
+	f := &filler{d: d, n: n}
 	for _, m := range v.members() {
-		switch m.k {
-		case "type":
-			if !n.parseType(m.v) {
-				bad(m)
-			}
-		case "enum":
-			if m.v.kind != vArr || len(m.v.elems()) == 0 {
-				bad(m)
-				continue
-			}
-			n.hasEnum, n.enumV = true, m.v
-		case "const":
-			n.hasConst, n.constV = true, m.v
-		case "multipleOf":
-			numKw(m, &n.multipleOf)
-		case "maximum":
-			numKw(m, &n.maximum)
-		case "minimum":
-			numKw(m, &n.minimum)
-		case "exclusiveMaximum":
-			if m.v.kind == vBool {
-				n.exclMaxBool = m.v.b
-				continue
-			}
-			numKw(m, &n.exclMax)
-		case "exclusiveMinimum":
-			if m.v.kind == vBool {
-				n.exclMinBool = m.v.b
-				continue
-			}
-			numKw(m, &n.exclMin)
-		case "maxLength":
-			numKw(m, &n.maxLength)
-		case "minLength":
-			numKw(m, &n.minLength)
-		case "maxItems":
-			numKw(m, &n.maxItems)
-		case "minItems":
-			numKw(m, &n.minItems)
-		case "maxContains":
-			numKw(m, &n.maxContains)
-		case "minContains":
-			numKw(m, &n.minContains)
-		case "maxProperties":
-			numKw(m, &n.maxProps)
-		case "minProperties":
-			numKw(m, &n.minProps)
-		case "pattern":
-			strKw(m, &n.pattern)
-		case "format":
-			strKw(m, &n.format)
-		case "contentEncoding":
-			strKw(m, &n.contentEncoding)
-		case "contentMediaType":
-			strKw(m, &n.contentMediaType)
-		case "contentSchema":
-			schemaKw(m, &n.contentSchema)
-		case "properties":
-			n.props = schemaMap(m)
-		case "patternProperties":
-			n.patProps = schemaMap(m)
-		case "dependentSchemas":
-			n.depSchemas = append(n.depSchemas, schemaMap(m)...)
-		case "required":
-			if !n.parseRequired(m.v) {
-				bad(m)
-			}
-		case "dependentRequired":
-			if !n.parseDepReq(m.v, "dependentRequired", false) {
-				bad(m)
-			}
-		case "dependencies":
-			if m.v.kind != vObj {
-				bad(m)
-				continue
-			}
-			for _, p := range m.v.members() {
-				switch {
-				case p.v.kind == vArr:
-					one := &value{kind: vObj, obj: []member{p}}
-					if !n.parseDepReq(one, "dependencies", true) {
-						bad(m)
-					}
-					n.setRawKw("dependentRequired", "dependencies")
-				case isSchemaValue(p.v):
-					n.depSchemas = append(n.depSchemas, named{p.k, d.under(p.v, n, 2, "dependencies", p.k)})
-					n.setRawKw("dependentSchemas", "dependencies")
-				default:
-					bad(m)
-				}
-			}
-		case "additionalProperties":
-			schemaKw(m, &n.addl)
-		case "unevaluatedProperties":
-			schemaKw(m, &n.uneval)
-		case "propertyNames":
-			schemaKw(m, &n.propNames)
-		case "items":
-			if m.v.kind == vArr {
-				itemsArr = m.v
-				continue
-			}
-			schemaKw(m, &n.items)
-		case "additionalItems":
-			if !isSchemaValue(m.v) {
-				bad(m)
-				continue
-			}
-			addItems = m.v
-		case "prefixItems":
-			n.prefix = schemaList(m)
-		case "unevaluatedItems":
-			schemaKw(m, &n.unevalItems)
-		case "contains":
-			schemaKw(m, &n.contains)
-		case "uniqueItems":
-			if m.v.kind != vBool {
-				bad(m)
-				continue
-			}
-			n.unique = m.v.b
-		case "allOf":
-			n.allOf = schemaList(m)
-		case "anyOf":
-			n.anyOf = schemaList(m)
-		case "oneOf":
-			n.oneOf = schemaList(m)
-		case "not":
-			schemaKw(m, &n.not)
-		case "if":
-			schemaKw(m, &n.ifS)
-		case "then":
-			schemaKw(m, &n.thenS)
-		case "else":
-			schemaKw(m, &n.elseS)
-		case "$ref":
-			if m.v.kind != vStr {
-				bad(m)
-				continue
-			}
-			n.refStr = m.v.s
-		case "nullable":
-			if m.v.kind != vBool {
-				bad(m)
-				continue
-			}
-			n.nullable = m.v.b
-		case "title", "description", "default", "examples", "example", "deprecated",
-			"readOnly", "writeOnly", "x-mcp-header", "$comment":
-			n.ann = append(n.ann, m)
-		case "$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary",
-			"$defs", "definitions":
-			// identity and containers: they matter only through $ref
-		case "id":
-			if !d.legacy || m.v.kind != vStr {
-				bad(m)
-			}
-		default:
-			bad(m)
-		}
+		f.keyword(m)
 	}
+	d.settle(n, f.itemsArr, f.addItems)
+}
+
+// filler reads one schema object's keywords into its node.
+type filler struct {
+	d *doc
+	n *node
+	// itemsArr and addItems are draft-07's array form of items and its
+	// additionalItems, settled once every keyword is read.
+	itemsArr, addItems *value
+}
+
+// bad keeps a keyword whose value is not of its kind: it is compared as
+// an unknown keyword, which fails closed.
+func (f *filler) bad(m member) { f.n.unknown = append(f.n.unknown, m) }
+
+func (f *filler) num(m member, dst *num) {
+	if m.v.kind != vNum {
+		f.bad(m)
+		return
+	}
+	*dst = num{m.v}
+}
+
+func (f *filler) str(m member, dst *optStr) {
+	if m.v.kind != vStr {
+		f.bad(m)
+		return
+	}
+	*dst = optStr{m.v}
+}
+
+func (f *filler) schema(m member, dst **node) {
+	if !isSchemaValue(m.v) {
+		f.bad(m)
+		return
+	}
+	*dst = f.d.under(m.v, f.n, 1, m.k, "")
+}
+
+func (f *filler) schemaMap(m member) []named {
+	if m.v.kind != vObj {
+		f.bad(m)
+		return nil
+	}
+	f.d.reserve(len(m.v.members()))
+	out := make([]named, 0, len(m.v.members()))
+	for _, p := range m.v.members() {
+		if !isSchemaValue(p.v) {
+			f.bad(m)
+			return nil
+		}
+		out = append(out, named{p.k, f.d.under(p.v, f.n, 2, m.k, p.k)})
+	}
+	return out
+}
+
+func (f *filler) schemaList(m member) []*node {
+	if m.v.kind != vArr || len(m.v.elems()) == 0 {
+		f.bad(m)
+		return nil
+	}
+	out := make([]*node, len(m.v.elems()))
+	for i, e := range m.v.elems() {
+		if !isSchemaValue(e) {
+			f.bad(m)
+			return nil
+		}
+		out[i] = f.d.under(e, f.n, 2, m.k, strconv.Itoa(i))
+	}
+	return out
+}
+
+// keyword reads one member of the schema object.
+func (f *filler) keyword(m member) {
+	n := f.n
+	switch m.k {
+	case "type":
+		if !n.parseType(m.v) {
+			f.bad(m)
+		}
+	case "enum":
+		if m.v.kind != vArr || len(m.v.elems()) == 0 {
+			f.bad(m)
+			return
+		}
+		n.hasEnum, n.enumV = true, m.v
+	case "const":
+		n.hasConst, n.constV = true, m.v
+	case "multipleOf":
+		f.num(m, &n.multipleOf)
+	case "maximum":
+		f.num(m, &n.maximum)
+	case "minimum":
+		f.num(m, &n.minimum)
+	case "exclusiveMaximum":
+		if m.v.kind == vBool {
+			n.exclMaxBool = m.v.b
+			return
+		}
+		f.num(m, &n.exclMax)
+	case "exclusiveMinimum":
+		if m.v.kind == vBool {
+			n.exclMinBool = m.v.b
+			return
+		}
+		f.num(m, &n.exclMin)
+	case "maxLength":
+		f.num(m, &n.maxLength)
+	case "minLength":
+		f.num(m, &n.minLength)
+	case "maxItems":
+		f.num(m, &n.maxItems)
+	case "minItems":
+		f.num(m, &n.minItems)
+	case "maxContains":
+		f.num(m, &n.maxContains)
+	case "minContains":
+		f.num(m, &n.minContains)
+	case "maxProperties":
+		f.num(m, &n.maxProps)
+	case "minProperties":
+		f.num(m, &n.minProps)
+	case "pattern":
+		f.str(m, &n.pattern)
+	case "format":
+		f.str(m, &n.format)
+	case "contentEncoding":
+		f.str(m, &n.contentEncoding)
+	case "contentMediaType":
+		f.str(m, &n.contentMediaType)
+	case "contentSchema":
+		f.schema(m, &n.contentSchema)
+	case "properties":
+		n.props = f.schemaMap(m)
+	case "patternProperties":
+		n.patProps = f.schemaMap(m)
+	case "dependentSchemas":
+		n.depSchemas = append(n.depSchemas, f.schemaMap(m)...)
+	case "required":
+		if !n.parseRequired(m.v) {
+			f.bad(m)
+		}
+	case "dependentRequired":
+		if !n.parseDepReq(m.v, "dependentRequired", false) {
+			f.bad(m)
+		}
+	case "dependencies":
+		if m.v.kind != vObj {
+			f.bad(m)
+			return
+		}
+		for _, p := range m.v.members() {
+			switch {
+			case p.v.kind == vArr:
+				one := &value{kind: vObj, obj: []member{p}}
+				if !n.parseDepReq(one, "dependencies", true) {
+					f.bad(m)
+				}
+				n.setRawKw("dependentRequired", "dependencies")
+			case isSchemaValue(p.v):
+				n.depSchemas = append(n.depSchemas, named{p.k, f.d.under(p.v, n, 2, "dependencies", p.k)})
+				n.setRawKw("dependentSchemas", "dependencies")
+			default:
+				f.bad(m)
+			}
+		}
+	case "additionalProperties":
+		f.schema(m, &n.addl)
+	case "unevaluatedProperties":
+		f.schema(m, &n.uneval)
+	case "propertyNames":
+		f.schema(m, &n.propNames)
+	case "items":
+		if m.v.kind == vArr {
+			f.itemsArr = m.v
+			return
+		}
+		f.schema(m, &n.items)
+	case "additionalItems":
+		if !isSchemaValue(m.v) {
+			f.bad(m)
+			return
+		}
+		f.addItems = m.v
+	case "prefixItems":
+		n.prefix = f.schemaList(m)
+	case "unevaluatedItems":
+		f.schema(m, &n.unevalItems)
+	case "contains":
+		f.schema(m, &n.contains)
+	case "uniqueItems":
+		if m.v.kind != vBool {
+			f.bad(m)
+			return
+		}
+		n.unique = m.v.b
+	case "allOf":
+		n.allOf = f.schemaList(m)
+	case "anyOf":
+		n.anyOf = f.schemaList(m)
+	case "oneOf":
+		n.oneOf = f.schemaList(m)
+	case "not":
+		f.schema(m, &n.not)
+	case "if":
+		f.schema(m, &n.ifS)
+	case "then":
+		f.schema(m, &n.thenS)
+	case "else":
+		f.schema(m, &n.elseS)
+	case "$ref":
+		if m.v.kind != vStr {
+			f.bad(m)
+			return
+		}
+		n.refStr = m.v.s
+	case "nullable":
+		if m.v.kind != vBool {
+			f.bad(m)
+			return
+		}
+		n.nullable = m.v.b
+	case "title", "description", "default", "examples", "example", "deprecated",
+		"readOnly", "writeOnly", "x-mcp-header", "$comment":
+		n.ann = append(n.ann, m)
+	case "$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary",
+		"$defs", "definitions":
+		// identity and containers: they matter only through $ref
+	case "id":
+		if !f.d.legacy || m.v.kind != vStr {
+			f.bad(m)
+		}
+	default:
+		f.bad(m)
+	}
+}
+
+// settle finishes n once fill has read every keyword.
+func (d *doc) settle(n *node, itemsArr, addItems *value) {
 	// draft-07 tuple form.
 	if itemsArr != nil {
 		if len(itemsArr.elems()) == 0 {

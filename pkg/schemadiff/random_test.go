@@ -186,7 +186,7 @@ func TestRandomSchemas(t *testing.T) {
 			if render(got) != render(again) {
 				t.Fatalf("not deterministic:\n%s\n%s", ab, bb)
 			}
-			checkChanges(t, got)
+			checkChanges(t, got, dir)
 			for _, c := range got {
 				if strings.Contains(c.Message, "no rule explains") {
 					unexplained++

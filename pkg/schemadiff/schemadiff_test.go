@@ -18,70 +18,139 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*/*.txtar")
+var update = flag.Bool("update", false, "rewrite the expected findings of testdata/*.txtar")
 
-// fixture is one testdata/<input|output>/<behaviour>.txtar: sections
-// base.json, head.json, want (one change per line: RULE basePointer
-// headPointer) and optionally reverse (the expectations for head → base).
-// The archive comment may set "dialect: draft-07".
+// A fixture is one testdata/<behaviour>.txtar, compared in both directions:
+// as a tool's inputSchema and as its outputSchema. Sections: base.json and
+// head.json; the expected findings (one change per line: RULE basePointer
+// headPointer) of base → head, "input" and "output"; when head → base is a
+// behaviour worth pinning too, its findings in "input reverse" and "output
+// reverse" (both or neither); and optionally "asymmetric", one line per rule
+// the fixture reports that has no counterpart in the other direction
+// ("RULE: why"). The archive comment may set "dialect: draft-07".
 type fixture struct {
-	path    string
-	dir     Direction
-	ar      *txtar.Archive
-	base    []byte
-	head    []byte
-	want    string
-	reverse *string
-	opts    Options
+	path string
+	ar   *txtar.Archive
+	base []byte
+	head []byte
+	opts Options
+	// want holds the expected findings per run, indexed like runs.
+	want [len(runs)]string
+	// reversed says the fixture is compared head → base too.
+	reversed bool
+	// asymmetric maps a rule to the reason the other direction has no
+	// counterpart of it.
+	asymmetric map[string]string
 }
+
+// run is one way of comparing a fixture.
+type run struct {
+	section string
+	dir     Direction
+	reverse bool
+}
+
+// runs are the comparisons of a fixture: every fixture has the base →
+// head ones, a reversed fixture all four.
+var runs = [...]run{
+	{"input", Input, false},
+	{"input reverse", Input, true},
+	{"output", Output, false},
+	{"output reverse", Output, true},
+}
+
+// has says whether the fixture is compared the way r says.
+func (fx *fixture) has(r run) bool { return !r.reverse || fx.reversed }
+
+// compare runs r on the fixture.
+func (fx *fixture) compare(r run) []Change {
+	if r.reverse {
+		return Compare(fx.head, fx.base, r.dir, fx.opts)
+	}
+	return Compare(fx.base, fx.head, r.dir, fx.opts)
+}
+
+// asymmetricSection is the name of the section listing the fixture's
+// rules without a counterpart in the other direction.
+const asymmetricSection = "asymmetric"
 
 func loadFixtures(t testing.TB) []*fixture {
 	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []*fixture
-	for _, d := range []struct {
-		name string
-		dir  Direction
-	}{{"input", Input}, {"output", Output}} {
-		files, err := filepath.Glob(filepath.Join("testdata", d.name, "*.txtar"))
+	for _, f := range files {
+		ar, err := txtartest.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range files {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
+		fx := &fixture{path: f, ar: ar}
+		for _, line := range strings.Split(string(ar.Comment), "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
+				fx.opts.Dialect = strings.TrimSpace(v)
 			}
-			fx := &fixture{path: f, dir: d.dir, ar: ar}
-			for _, line := range strings.Split(string(ar.Comment), "\n") {
-				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
-					fx.opts.Dialect = strings.TrimSpace(v)
-				}
-			}
-			for _, s := range ar.Files {
-				switch s.Name {
-				case "base.json":
-					fx.base = s.Data
-				case "head.json":
-					fx.head = s.Data
-				case "want":
-					fx.want = string(s.Data)
-				case "reverse":
-					r := string(s.Data)
-					fx.reverse = &r
-				default:
-					t.Fatalf("%s: unknown section %q", f, s.Name)
-				}
-			}
-			if fx.base == nil || fx.head == nil {
-				t.Fatalf("%s: needs base.json and head.json", f)
-			}
-			out = append(out, fx)
 		}
+		seen := [len(runs)]bool{}
+	sections:
+		for _, s := range ar.Files {
+			switch s.Name {
+			case "base.json":
+				fx.base = s.Data
+				continue
+			case "head.json":
+				fx.head = s.Data
+				continue
+			case asymmetricSection:
+				fx.asymmetric, err = parseAsymmetric(s.Data)
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				continue
+			}
+			for i, r := range runs {
+				if s.Name == r.section {
+					fx.want[i], seen[i] = string(s.Data), true
+					continue sections
+				}
+			}
+			t.Fatalf("%s: unknown section %q", f, s.Name)
+		}
+		if fx.base == nil || fx.head == nil {
+			t.Fatalf("%s: needs base.json and head.json", f)
+		}
+		for i, r := range runs {
+			fx.reversed = fx.reversed || (r.reverse && seen[i])
+		}
+		for i, r := range runs {
+			if fx.has(r) && !seen[i] && !*update {
+				t.Fatalf("%s: no %q section: run go test -run TestFixtures -update to write it", f, r.section)
+			}
+		}
+		out = append(out, fx)
 	}
 	if len(out) == 0 {
 		t.Fatal("no fixtures")
 	}
 	return out
+}
+
+// parseAsymmetric reads an asymmetric section: one "RULE: why" a line.
+func parseAsymmetric(data []byte) (map[string]string, error) {
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		id, why, ok := strings.Cut(line, ":")
+		id, why = strings.TrimSpace(id), strings.TrimSpace(why)
+		if !ok || id == "" || why == "" {
+			return nil, fmt.Errorf("asymmetric section: line %q is not \"RULE: why the other direction has no counterpart\"", line)
+		}
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("asymmetric section: %s listed twice", id)
+		}
+		out[id] = why
+	}
+	return out, nil
 }
 
 func fmtPtr(p string) string {
@@ -101,33 +170,31 @@ func render(cs []Change) string {
 
 func TestFixtures(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
-		t.Run(strings.TrimSuffix(filepath.ToSlash(fx.path), ".txtar"), func(t *testing.T) {
-			got := Compare(fx.base, fx.head, fx.dir, fx.opts)
-			checkChanges(t, got)
-			gotS := render(got)
-			var gotR string
-			if fx.reverse != nil {
-				rev := Compare(fx.head, fx.base, fx.dir, fx.opts)
-				checkChanges(t, rev)
-				gotR = render(rev)
+		t.Run(strings.TrimSuffix(filepath.Base(fx.path), ".txtar"), func(t *testing.T) {
+			var got [len(runs)]string
+			for i, r := range runs {
+				if !fx.has(r) {
+					continue
+				}
+				cs := fx.compare(r)
+				checkChanges(t, cs, r.dir)
+				got[i] = render(cs)
+				if !*update {
+					if d := cmp.Diff(fx.want[i], got[i]); d != "" {
+						t.Errorf("%s (-want +got):\n%s\nmessages:\n%s", r.section, d, messages(cs))
+					}
+				}
 			}
-			if *update {
-				txtartest.Set(fx.ar, "want", gotS)
-				if _, ok := txtartest.Section(fx.ar, "reverse"); ok {
-					txtartest.Set(fx.ar, "reverse", gotR)
-				}
-				if err := os.WriteFile(fx.path, txtar.Format(fx.ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			if !*update {
 				return
 			}
-			if d := cmp.Diff(fx.want, gotS); d != "" {
-				t.Errorf("base → head (-want +got):\n%s\nmessages:\n%s", d, messages(got))
-			}
-			if fx.reverse != nil {
-				if d := cmp.Diff(*fx.reverse, gotR); d != "" {
-					t.Errorf("head → base (-want +got):\n%s", d)
+			for i, r := range runs {
+				if fx.has(r) {
+					txtartest.Set(fx.ar, r.section, got[i])
 				}
+			}
+			if err := os.WriteFile(fx.path, txtar.Format(fx.ar), 0o644); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
@@ -142,8 +209,8 @@ func messages(cs []Change) string {
 }
 
 // checkChanges asserts what every change must satisfy: a known rule of the
-// right direction, a message, canonical before/after.
-func checkChanges(t *testing.T, cs []Change) {
+// direction compared, a message, canonical before/after.
+func checkChanges(t *testing.T, cs []Change, dir Direction) {
 	t.Helper()
 	for _, c := range cs {
 		r, ok := rules.Lookup(c.Rule)
@@ -151,8 +218,8 @@ func checkChanges(t *testing.T, cs []Change) {
 			t.Errorf("unknown rule %q", c.Rule)
 			continue
 		}
-		if r.Kind != rules.KindChange || (r.Direction != "input" && r.Direction != "output") {
-			t.Errorf("%s: not a schema rule", c.Rule)
+		if r.Kind != rules.KindChange || r.Direction != dir.String() {
+			t.Errorf("%s: not a rule of %s schemas", c.Rule, dir)
 		}
 		if c.Message == "" || strings.Contains(c.Message, "\n") {
 			t.Errorf("%s: bad message %q", c.Rule, c.Message)
@@ -179,12 +246,11 @@ func TestEveryRuleHasAFixture(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, fx := range loadFixtures(t) {
-		for _, c := range Compare(fx.base, fx.head, fx.dir, fx.opts) {
-			seen[c.Rule] = true
-		}
-		if fx.reverse != nil {
-			for _, c := range Compare(fx.head, fx.base, fx.dir, fx.opts) {
-				seen[c.Rule] = true
+		for _, r := range runs {
+			if fx.has(r) {
+				for _, c := range fx.compare(r) {
+					seen[c.Rule] = true
+				}
 			}
 		}
 	}
@@ -261,14 +327,47 @@ func reorder(t testing.TB, data []byte) []byte {
 // The result is the same on every run and whatever the key order.
 func TestDeterministic(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
-		a := Compare(fx.base, fx.head, fx.dir, fx.opts)
-		b := Compare(fx.base, fx.head, fx.dir, fx.opts)
-		if d := cmp.Diff(a, b); d != "" {
-			t.Errorf("%s: two runs differ:\n%s", fx.path, d)
-		}
-		c := Compare(reorder(t, fx.base), reorder(t, fx.head), fx.dir, fx.opts)
-		if d := cmp.Diff(a, c); d != "" {
-			t.Errorf("%s: key order changes the result:\n%s", fx.path, d)
+		for _, dir := range []Direction{Input, Output} {
+			a := Compare(fx.base, fx.head, dir, fx.opts)
+			b := Compare(fx.base, fx.head, dir, fx.opts)
+			if d := cmp.Diff(a, b); d != "" {
+				t.Errorf("%s: %s: two runs differ:\n%s", fx.path, dir, d)
+			}
+			c := Compare(reorder(t, fx.base), reorder(t, fx.head), dir, fx.opts)
+			if d := cmp.Diff(a, c); d != "" {
+				t.Errorf("%s: %s: key order changes the result:\n%s", fx.path, dir, d)
+			}
 		}
 	}
+}
+
+// Every fixture runs in both directions and both ways round, so each pair
+// of schemas is one fixture: no copy per direction (testdata/input/,
+// testdata/output/), no second fixture with the same pair, swapped or
+// spelled with other whitespace or key order.
+func TestNoDuplicateFixtures(t *testing.T) {
+	if nested, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txtar")); len(nested) > 0 {
+		t.Errorf("fixtures in subdirectories %q: move them to testdata/ and merge the expected findings of each direction into one file", nested)
+	}
+	seen := map[string]string{}
+	for _, fx := range loadFixtures(t) {
+		b, h := canonicalFixture(fx.base), canonicalFixture(fx.head)
+		for _, key := range []string{fx.opts.Dialect + "\x00" + b + "\x00" + h, fx.opts.Dialect + "\x00" + h + "\x00" + b} {
+			if prev, dup := seen[key]; dup {
+				t.Errorf("%s compares the same schemas as %s: merge the two fixtures", fx.path, prev)
+				break
+			}
+		}
+		seen[fx.opts.Dialect+"\x00"+b+"\x00"+h] = fx.path
+	}
+}
+
+// canonicalFixture is a fixture schema in canonical form, or as written
+// when it is not JSON (a fixture may test what a malformed schema gives).
+func canonicalFixture(data []byte) string {
+	v, err := parseJSON(data)
+	if err != nil {
+		return string(data)
+	}
+	return string(canon(v))
 }

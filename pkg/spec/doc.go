@@ -57,8 +57,8 @@
 // ValidateManifestWith). A schema nested deeper than the text walk goes is
 // reported where the walk stopped, never passed as clean.
 //
-// Every finding is made with finding.New from a rule of pkg/rules (spec.go
-// and lint.go; RuleIDs lists them), carries the negotiated revision, and
+// Every finding is made with finding.New from a rule of pkg/rules whose row
+// names pkg/spec as its producer (rules.ProducedBy lists them), carries the negotiated revision, and
 // the result is sorted with finding.Sort. Nothing here reads the
 // environment, the clock or the process's streams: the CLI resolves the
 // schema directory and the cache and passes them in Options.

@@ -22,7 +22,7 @@ func Fetch(ctx context.Context, opts Options, name string) (string, error) {
 		return "", errors.New("fetching schemas: no cache directory")
 	}
 	path := filepath.Join(opts.CacheDir, name, "schema.json")
-	if data, err := readFile(path); err == nil && verify(rev, path, data) == nil {
+	if data, err := readFile(ctx, path); err == nil && verify(rev, path, data) == nil {
 		return path, nil
 	}
 	url := rev.URL(opts.BaseURL)

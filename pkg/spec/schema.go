@@ -33,16 +33,6 @@ type Schema struct {
 	c *compiled
 }
 
-// Definitions returns the names of every definition in the schema, sorted.
-func (s *Schema) Definitions() []string {
-	names := make([]string, 0, len(s.c.defs))
-	for n := range s.c.defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // HasDefinition reports whether the schema defines name.
 func (s *Schema) HasDefinition(name string) bool {
 	_, ok := s.c.defs[name]
@@ -170,14 +160,6 @@ func NewSchemas(ss ...*Schema) *Schemas {
 		out.byName[s.Revision.Name] = s
 	}
 	return out
-}
-
-// Get returns the schema of a revision, loading it first in a set made by
-// Open; false when the set does not have it or it could not be loaded
-// (Lookup says why).
-func (s *Schemas) Get(revision string) (*Schema, bool) {
-	x, err := s.Lookup(revision)
-	return x, err == nil
 }
 
 // Lookup returns the schema of a revision, loading it first in a set made

@@ -6,12 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 // maxSchemaBytes bounds what is read from a file or the network; the
@@ -122,7 +122,7 @@ func LoadRevision(ctx context.Context, opts Options, name string) (*Schema, erro
 			continue
 		}
 		path := filepath.Join(src.dir, name, "schema.json")
-		data, err := readFile(path)
+		data, err := readFile(ctx, path)
 		if errors.Is(err, fs.ErrNotExist) {
 			nf.Tried = append(nf.Tried, fmt.Sprintf("%s %s: not there", src.label, path))
 			continue
@@ -179,18 +179,8 @@ func verify(rev Revision, location string, data []byte) error {
 	return nil
 }
 
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSchemaBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxSchemaBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxSchemaBytes)
-	}
-	return data, nil
+// readFile reads a schema file of the directory or the cache, bounded by
+// maxSchemaBytes.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	return infile.Read(ctx, path, "a published schema file", maxSchemaBytes)
 }

@@ -19,41 +19,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// RuleIDs lists every rule this package reports, sorted. Each is in the
-// rules table (pkg/rules spec.go, lint.go and probe.go).
-func RuleIDs() []string {
-	return []string{
-		rules.ContentBlockInvalid,
-		rules.DescriptionMissing,
-		rules.DuplicateIdentity,
-		rules.DuplicateIdentityKey,
-		rules.DuplicateJsonKey,
-		rules.HandshakeFallback,
-		rules.InvalidUtf8,
-		rules.JsonrpcEnvelopeInvalid,
-		rules.ListRequestFailed,
-		rules.NegotiatedVersionUnknown,
-		rules.ProtocolFeatureVersionMismatch,
-		rules.ResourceContentsMimeTypeMismatch,
-		rules.SchemaRequiredUndefined,
-		rules.SchemaViolation,
-		rules.SdkRejectedResult,
-		rules.StdoutNotJsonrpc,
-		rules.TextAnsiEscape,
-		rules.TextHiddenCharacters,
-		rules.TextInjectionMarker,
-		rules.ToolCallFailureAsRpcError,
-		rules.ToolCallUnknownToolNotRpcError,
-		rules.ToolInputSchemaInvalid,
-		rules.ToolInputSchemaNotObject,
-		rules.ToolNameInvalid,
-		rules.ToolOutputSchemaInvalid,
-		rules.ToolOutputSchemaNotObject,
-		rules.ToolResultStructuredContentInvalid,
-		rules.ToolSchemaUnresolvable,
-	}
-}
-
 // ErrSchemaMissing is returned (wrapped) when the schema of the negotiated
 // revision is not in the set given to Validate: the caller must load it,
 // nothing is skipped silently.
@@ -169,10 +134,10 @@ type checker struct {
 	serverName string
 }
 
-func (c *checker) add(rule string, subj finding.Subject, pointer, msg string) {
+func (k *checker) add(rule string, subj finding.Subject, pointer, msg string) {
 	f := finding.New(rule, subj, pointer, msg, nil, nil)
-	f.Revision = c.rev.Name
-	c.out = append(c.out, f)
+	f.Revision = k.rev.Name
+	k.out = append(k.out, f)
 }
 
 var server = finding.Subject{Kind: finding.KindServer}

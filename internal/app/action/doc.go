@@ -4,7 +4,8 @@
 // internal/app/github, or a bundle for a later publish job.
 //
 // Nothing here reads the process environment, the standard streams or the
-// clock directly: the command line passes them in an Env, together with
-// the few command-line conventions a run shares with the other commands
-// (Tool), so that a run is reproducible in tests.
+// clock directly: the command line passes them in an Env, so that a run is
+// reproducible in tests. What a run shares with the other commands (log
+// escaping, error advice, the MCP_SURFACE_* variables) is in
+// internal/app/frontend; the command line lends it nothing else.
 package action

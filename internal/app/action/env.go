@@ -1,18 +1,15 @@
 package action
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	appversion "github.com/mcp-surface/mcp-surface/internal/app/version"
 )
 
-// Exit codes, as the command line's (DESIGN.md).
+// Exit codes, the command line's (internal/app/cli).
 const (
 	exitOK       = 0
 	exitFindings = 1
@@ -33,27 +30,12 @@ type Env struct {
 	Clock func() time.Time
 }
 
-// Tool is what the command line lends a run: the conventions every
-// command shares, so that the action's errors and logs read like theirs.
-type Tool struct {
-	Version string // this binary's version as one token
-	// LogText makes text that may hold server output safe for the log.
-	LogText func(string) string
-	// Hint appends the advice that fixes err, if any.
-	Hint func(error) error
-	// LoadConfig reads a configuration file.
-	LoadConfig func(ctx context.Context, path string) (*config.Config, error)
-	// Today is the date acknowledgements expire against.
-	Today func() (time.Time, error)
-	// SnapshotLimit bounds a snapshot file's size (0: the default).
-	SnapshotLimit func() (int64, error)
-	// SchemaOptions say where published schemas come from.
-	SchemaOptions func() spec.Options
-	// Pipeline runs check.Run and judges its findings: the result and the
-	// exit code (0, or 1 for findings at or above failOn), its errors
-	// worded for the action's inputs.
-	Pipeline func(ctx context.Context, o check.Options, failOn rules.Level, failTags []string) (*check.Result, int, error)
-}
+// version is this binary's version as one token, for the user agent.
+var version = appversion.Get().Short()
+
+// schemaBaseURL replaces the published location of the schemas (tests:
+// never the network).
+var schemaBaseURL = ""
 
 // usageError is a mistake in the inputs: the step fails (exit 2) with the
 // message alone.
@@ -67,5 +49,5 @@ func usagef(format string, args ...any) error {
 
 // logf formats a log line whose arguments may hold server text.
 func (a *actionRun) logf(format string, args ...any) string {
-	return a.tool.LogText(fmt.Sprintf(format, args...))
+	return frontend.LogText(fmt.Sprintf(format, args...))
 }

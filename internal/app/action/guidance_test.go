@@ -9,6 +9,7 @@ import (
 )
 
 func TestRefreshCommands(t *testing.T) {
+	t.Parallel()
 	two := []check.Server{{Name: "tracker", Snapshot: "mcp/tracker.json"}, {Name: "issues", Snapshot: "mcp/issues.json"}}
 	for _, tc := range []struct {
 		name    string

@@ -201,10 +201,3 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	}
 	return c, nil
 }
-
-// ReadInputs reads and checks every input of env's step, as a run does
-// first.
-func ReadInputs(ae *actionenv.Env) error {
-	_, err := readActionConfig(ae)
-	return err
-}

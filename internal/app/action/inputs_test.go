@@ -26,6 +26,7 @@ func readInputs(inputs map[string]string) (*actionConfig, error) {
 // (true/false, yes/no, on/off, 1/0, in any case), and so do the choices
 // with an obvious yes and no.
 func TestActionInputsPeopleType(t *testing.T) {
+	t.Parallel()
 	truthy := []string{"true", "True", "TRUE", "yes", "Yes", "on", "ON", "1"}
 	falsy := []string{"false", "False", "no", "NO", "off", "Off", "0"}
 	booleans := map[string]func(*actionConfig) bool{
@@ -126,6 +127,7 @@ func TestActionInputsPeopleType(t *testing.T) {
 // TestActionPassEnvInput: pass-env takes variable names, comma- or
 // line-separated, and refuses anything else.
 func TestActionPassEnvInput(t *testing.T) {
+	t.Parallel()
 	c, err := readInputs(map[string]string{"pass-env": "GITHUB_TOKEN,\n ACTIONS_ID_TOKEN_REQUEST_URL \n"})
 	if err != nil || !slices.Equal(c.PassEnv, []string{"GITHUB_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL"}) {
 		t.Errorf("pass-env = %q, %v", c.PassEnv, err)
@@ -140,6 +142,7 @@ func TestActionPassEnvInput(t *testing.T) {
 }
 
 func TestShutdownGraceInput(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]time.Duration{"": 0, "250ms": 250 * time.Millisecond, "2": 2 * time.Second} {
 		c, err := readInputs(map[string]string{"shutdown-grace": in})
 		if err != nil || c.ShutdownGrace != want {

@@ -37,7 +37,7 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 	o := lock.Options{
 		Root: root, Configs: c.LockConfigs, Getenv: env.Getenv, Environ: env.environ(),
 		Limits:   capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace},
-		Revision: c.ProtocolVersion, Version: a.tool.Version, Log: a.logger, Clock: a.env.Clock,
+		Revision: c.ProtocolVersion, Version: version, Log: a.logger, Clock: a.env.Clock,
 		Cache: map[string]*manifest.Manifest{},
 	}
 	servers, err := lock.ReadServers(ctx, o)
@@ -208,7 +208,7 @@ func (a *actionRun) lockClient() (*github.Client, string, string, error) {
 	if err != nil {
 		return nil, "", "", fmt.Errorf("GitHub API: %w", err)
 	}
-	client, err := github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + a.tool.Version})
+	client, err := github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + version})
 	if err != nil {
 		return nil, "", "", fmt.Errorf("GitHub API: %w", err)
 	}

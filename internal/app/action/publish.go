@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+
 	"github.com/mcp-surface/mcp-surface/internal/app/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
@@ -18,8 +20,8 @@ import (
 // fail reports a failure of the tool (exit 2) where a workflow shows it:
 // an error annotation, the job summary and the outputs.
 func (a *actionRun) fail(err error) (int, error) {
-	msg := a.tool.Hint(err).Error()
-	a.ae.Error("mcp-surface could not do its job: "+a.tool.LogText(msg), actionenv.Annotation{Title: "mcp-surface"})
+	msg := frontend.SnapshotHint(err).Error()
+	a.ae.Error("mcp-surface could not do its job: "+frontend.LogText(msg), actionenv.Annotation{Title: "mcp-surface"})
 	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
 	a.setOutput("verdict", "error")
 	a.setOutput("exit-code", strconv.Itoa(exitFailure))
@@ -212,7 +214,7 @@ func (a *actionRun) publisher() *github.Publisher {
 	case err != nil:
 		o.Unavailable = fmt.Errorf("GitHub API: %w", err)
 	default:
-		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + a.tool.Version})
+		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + version})
 		if err != nil {
 			o.Unavailable = fmt.Errorf("GitHub API: %w", err)
 		} else if a.gctx.Owner == "" {

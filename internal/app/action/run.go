@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/pkg/spec"
+
 	"github.com/mcp-surface/mcp-surface/internal/app/actionenv"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -32,7 +35,6 @@ const (
 // and what was found, for publishing.
 type actionRun struct {
 	env    *Env
-	tool   *Tool
 	ae     *actionenv.Env
 	cfg    *actionConfig
 	gctx   *actionenv.Context
@@ -50,10 +52,10 @@ type actionRun struct {
 // or modes full and analyze. Its exit code is the verdict's; an error
 // means the tool could not do its job (exit 2), and was already reported
 // where a workflow shows it.
-func Run(ctx context.Context, env *Env, tool *Tool) (int, error) {
+func Run(ctx context.Context, env *Env) (int, error) {
 	ae := actionenv.New(env.Getenv, env.Stdout)
 	cfg, err := readActionConfig(ae) // masks the secrets first
-	run := &actionRun{env: env, tool: tool, ae: ae, cfg: cfg}
+	run := &actionRun{env: env, ae: ae, cfg: cfg}
 	if err != nil {
 		return run.fail(err)
 	}
@@ -105,7 +107,7 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	}
 	var cfg *config.Config
 	if cfgPath != "" {
-		if cfg, err = a.tool.LoadConfig(ctx, cfgPath); err != nil {
+		if cfg, err = frontend.LoadConfig(ctx, cfgPath); err != nil {
 			return a.fail(err)
 		}
 	}
@@ -119,11 +121,11 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		return a.fail(err)
 	}
 	a.baseSHA = baseRef
-	now, err := a.tool.Today()
+	now, err := frontend.Today(a.env.Getenv, a.env.Clock)
 	if err != nil {
 		return a.fail(err)
 	}
-	maxSnapshot, err := a.tool.SnapshotLimit()
+	maxSnapshot, err := frontend.SnapshotLimit(a.env.Getenv)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -137,8 +139,8 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 		Servers: servers, Baseline: c.Baseline, BaseRef: baseRef, Build: build, RepoDir: repo,
 		Config: cfg, Now: now, ProtocolVersion: c.ProtocolVersion,
 		Limits: capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace}, DeferShutdown: true,
-		MaxSnapshotBytes: maxSnapshot, Version: a.tool.Version, Clock: a.env.Clock,
-		SchemaOptions: a.tool.SchemaOptions(), Environ: a.pipelineEnv().environ(), BuildOutput: a.env.Stderr, Log: a.logger,
+		MaxSnapshotBytes: maxSnapshot, Version: version, Clock: a.env.Clock,
+		SchemaOptions: frontend.SchemaOptions(spec.Options{BaseURL: schemaBaseURL}, a.env.Getenv), Environ: a.pipelineEnv().environ(), BuildOutput: a.env.Stderr, Log: a.logger,
 		Clients: c.Clients,
 	}
 	label := a.acceptLabel(cfg)
@@ -148,9 +150,13 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
 		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory
 	}
-	res, code, err := a.tool.Pipeline(ctx, opts, c.FailOn, c.FailOnTags)
+	res, err := frontend.RunCheck(ctx, opts, frontend.InputHints)
 	if err != nil {
 		return a.fail(err)
+	}
+	code := exitOK
+	if res.Fails(c.FailOn, c.FailOnTags) {
+		code = exitFindings
 	}
 	a.guide = res.Guidance(c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
 	if n := res.Accepted(); n > 0 {

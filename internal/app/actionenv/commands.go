@@ -59,9 +59,6 @@ func (e *Env) Mask(values ...string) {
 // on).
 func (e *Env) Debug(msg string) { e.write("::debug::" + escapeData(msg) + "\n") }
 
-// Debugf is Debug with a message formatted from a constant format.
-func (e *Env) Debugf(format string, args ...any) { e.Debug(fmt.Sprintf(format, args...)) }
-
 // Info writes msg to the log as plain text. Lines that the runner could
 // read as workflow commands ("::set-output::...", "##[...") are written
 // between ::stop-commands:: and its random resume token, so untrusted text
@@ -92,26 +89,11 @@ func (e *Env) Info(msg string) {
 // Infof is Info with a message formatted from a constant format.
 func (e *Env) Infof(format string, args ...any) { e.Info(fmt.Sprintf(format, args...)) }
 
-// Notice writes msg as a notice annotation.
-func (e *Env) Notice(msg string, a Annotation) { e.Annotate(LevelNotice, msg, a) }
-
 // Warning writes msg as a warning annotation.
 func (e *Env) Warning(msg string, a Annotation) { e.Annotate(LevelWarning, msg, a) }
 
 // Error writes msg as an error annotation.
 func (e *Env) Error(msg string, a Annotation) { e.Annotate(LevelError, msg, a) }
-
-// Warningf writes a warning annotation without a location, formatted from a
-// constant format.
-func (e *Env) Warningf(format string, args ...any) {
-	e.Annotate(LevelWarning, fmt.Sprintf(format, args...), Annotation{})
-}
-
-// Errorf writes an error annotation without a location, formatted from a
-// constant format. It does not exit.
-func (e *Env) Errorf(format string, args ...any) {
-	e.Annotate(LevelError, fmt.Sprintf(format, args...), Annotation{})
-}
 
 // SetAnnotationLimit sets how many annotations of each level are written as
 // workflow commands (DefaultAnnotationLimit unless set; n <= 0 means no

@@ -59,12 +59,6 @@ func New(getenv func(string) string, out io.Writer) *Env {
 	}
 }
 
-// Getenv returns the variable as the getter sees it.
-func (e *Env) Getenv(name string) string { return e.getenv(name) }
-
-// InActions reports whether GITHUB_ACTIONS is "true".
-func (e *Env) InActions() bool { return e.getenv("GITHUB_ACTIONS") == "true" }
-
 // APIURL is GITHUB_API_URL, or DefaultAPIURL when it is unset. It is
 // checked to be an absolute http(s) URL.
 func (e *Env) APIURL() (string, error) {
@@ -77,20 +71,6 @@ func (e *Env) APIURL() (string, error) {
 		return "", fmt.Errorf("GITHUB_API_URL %q is not an absolute http(s) URL", s)
 	}
 	return s, nil
-}
-
-// Repository returns the owner and name from GITHUB_REPOSITORY
-// ("owner/name").
-func (e *Env) Repository() (owner, name string, err error) {
-	s := e.getenv("GITHUB_REPOSITORY")
-	if s == "" {
-		return "", "", fmt.Errorf("GITHUB_REPOSITORY %w", ErrNotSet)
-	}
-	owner, name, err = SplitRepository(s)
-	if err != nil {
-		return "", "", fmt.Errorf("GITHUB_REPOSITORY: %w", err)
-	}
-	return owner, name, nil
 }
 
 // SplitRepository splits "owner/name" and checks both parts use only the

@@ -2,14 +2,14 @@ package actionenv
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 // MaxEventBytes bounds the event payload read from GITHUB_EVENT_PATH
@@ -139,17 +139,9 @@ func (e *Env) Event() (*Event, error) {
 	if path == "" {
 		return nil, fmt.Errorf("event: GITHUB_EVENT_PATH %w", ErrNotSet)
 	}
-	f, err := os.Open(path)
+	data, err := infile.Read(context.Background(), path, "an event payload", MaxEventBytes)
 	if err != nil {
 		return nil, fmt.Errorf("event: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxEventBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("event: %w", err)
-	}
-	if len(data) > MaxEventBytes {
-		return nil, fmt.Errorf("event: the payload is larger than %d bytes", MaxEventBytes)
 	}
 	return ParseEvent(name, data)
 }

@@ -220,6 +220,7 @@ func runScript(t *testing.T, subcommand string, env map[string]string) result {
 }
 
 func TestDownload(t *testing.T) {
+	t.Parallel()
 	needTools(t)
 	rel := &release{files: map[string][]byte{}}
 	for _, tag := range []string{"v1.1.0", "v1.2.3", "v1.2.3-rc.1", "v2.0.0"} {
@@ -343,6 +344,7 @@ func TestDownload(t *testing.T) {
 // a main package that prints the version internal/app/version was stamped
 // with, as the script stamps it from the ref.
 func TestBuildFallback(t *testing.T) {
+	t.Parallel()
 	needTools(t, "go")
 	src := t.TempDir()
 	files := map[string]string{
@@ -390,6 +392,7 @@ func TestBuildFallback(t *testing.T) {
 // template and formats of .goreleaser.yaml, and action.yml's use of the
 // script.
 func TestArchiveNames(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(sharedtest.Root(t), ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // the form Dependabot updates. A tag can be moved to other code; a commit
 // cannot.
 func TestActionsPinned(t *testing.T) {
+	t.Parallel()
 	root := sharedtest.Root(t)
 	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
 	files = append(files, filepath.Join(root, "action.yml"))

@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/action"
-	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
 const actionUsage = `
@@ -33,8 +30,8 @@ warnings: they never change the exit status.
 
 See docs/action.md for every input and output.`
 
-// runAction is the action command: internal/app/action does the run, with
-// this process's environment and the command line's conventions.
+// runAction is the action command: internal/app/action does the run,
+// with this process's environment.
 func runAction(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("action", actionUsage, env.Stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -43,24 +40,8 @@ func runAction(ctx context.Context, env *Env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("the action takes no arguments: its inputs are INPUT_* variables (see docs/action.md)")
 	}
-	var sf schemaFlags
 	return action.Run(ctx, &action.Env{
 		Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv, Environ: env.Environ,
 		Getwd: os.Getwd, Clock: time.Now,
-	}, &action.Tool{
-		Version:       Version,
-		LogText:       logText,
-		Hint:          inputHint,
-		LoadConfig:    loadDiffConfig,
-		Today:         func() (time.Time, error) { return diffNow(env) },
-		SnapshotLimit: func() (int64, error) { return snapshotLimit(env) },
-		SchemaOptions: func() spec.Options { return sf.options(env) },
-		Pipeline: func(ctx context.Context, o check.Options, failOn rules.Level, failTags []string) (*check.Result, int, error) {
-			res, err := runPipeline(ctx, o, failOn, failTags, inputHints)
-			if err != nil {
-				return nil, 0, err
-			}
-			return res.Result, res.Code, nil
-		},
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -167,7 +168,7 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
-	return caps, cf.writeFrames(ctx, env, caps, nil, flagHints.wrap(err))
+	return caps, cf.writeFrames(ctx, env, caps, nil, frontend.FlagHints.Wrap(err))
 }
 
 // writeFrames writes --frames, when asked and capturing was attempted
@@ -196,10 +197,16 @@ func (cf *captureFlags) writeFrames(ctx context.Context, env *Env, caps []*captu
 	return err
 }
 
-// reportDiagnostics prints what a capture noticed to stderr.
+// reportDiagnostics prints what a capture noticed to stderr. The
+// fallback from server/discover to initialize is how today's servers
+// answer, an info line (check and validate call it a note), not a warning.
 func reportDiagnostics(w io.Writer, c *capture.Capture) {
 	for _, d := range c.Diagnostics {
-		fmt.Fprintf(w, "warning: %s\n", report.LogLine(d.Message, report.MaxText))
+		prefix := "warning"
+		if d.Code == capture.DiagHandshakeFallback {
+			prefix = "info"
+		}
+		fmt.Fprintf(w, "%s: %s\n", prefix, report.LogLine(d.Message, report.MaxText))
 		if d.Detail != "" {
 			fmt.Fprintf(w, "  %s\n", report.LogLine(d.Detail, report.MaxText))
 		}

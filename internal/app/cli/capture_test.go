@@ -12,6 +12,7 @@ import (
 )
 
 func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
 	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
@@ -51,6 +52,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 }
 
 func TestCaptureTwiceIsByteIdentical(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"capture", "--"}, serverCmd()...)
 	a := run(t, serverEnvFor(testserver.ModeFull), args...)
 	b := run(t, serverEnvFor("shuffled-3"), args...)
@@ -63,6 +65,7 @@ func TestCaptureTwiceIsByteIdentical(t *testing.T) {
 }
 
 func TestCaptureSeveralRevisions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mcp-surface.json")
 	args := append([]string{"capture", "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28", "--"}, serverCmd()...)
@@ -108,6 +111,7 @@ func TestCaptureErrorsExitTwo(t *testing.T) {
 }
 
 func TestHeaderValuesAreNeverPrinted(t *testing.T) {
+	t.Parallel()
 	r := run(t, []string{"MCP_SURFACE_TEST_TOKEN=sekrit-value-123"}, "capture", "--url", "http://127.0.0.1:1/mcp?token=sekrit-value-123",
 		"--header", "Authorization: Bearer ${MCP_SURFACE_TEST_TOKEN}", "--startup-timeout", "2s")
 	if r.code != ExitFailure {
@@ -119,6 +123,7 @@ func TestHeaderValuesAreNeverPrinted(t *testing.T) {
 }
 
 func TestStdoutNoiseIsWarned(t *testing.T) {
+	t.Parallel()
 	r := run(t, serverEnvFor(testserver.ModeStdoutLog), append([]string{"capture", "--"}, serverCmd()...)...)
 	if r.code != 0 || !strings.Contains(r.stderr, "Server listening on stdio") {
 		t.Errorf("exit %d, stderr %q: want a warning quoting the stdout line", r.code, r.stderr)
@@ -126,6 +131,7 @@ func TestStdoutNoiseIsWarned(t *testing.T) {
 }
 
 func TestSnapshotCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp-surface.json")
 	full := serverEnvFor(testserver.ModeFull)
@@ -144,5 +150,44 @@ func TestSnapshotCheck(t *testing.T) {
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	if r.code != ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
 		t.Fatalf("changed server: exit %d %q", r.code, r.stdout)
+	}
+	// The command it prints really shows every change: run it, step by
+	// step, against the same server.
+	_, shown, ok := strings.Cut(r.stdout, "(`")
+	shown, _, ok2 := strings.Cut(shown, "` shows every change)")
+	if !ok || !ok2 || strings.Contains(shown, "mcp-surface diff`") {
+		t.Fatalf("no command that shows every change: %q", r.stdout)
+	}
+	var diffOut string
+	for _, step := range strings.Split(shown, " && ") {
+		words := strings.Fields(step)
+		if len(words) < 2 || words[0] != "mcp-surface" {
+			t.Fatalf("step %q is not an mcp-surface command", step)
+		}
+		sr := run(t, serverEnvFor(testserver.ModeToolsOnly), words[1:]...)
+		if words[1] == "snapshot" && sr.code != 0 {
+			t.Fatalf("%s: exit %d: %s", step, sr.code, sr.stderr)
+		}
+		if words[1] == "diff" {
+			diffOut = sr.stdout
+		}
+	}
+	if !strings.Contains(diffOut, "prompt-removed") || !strings.Contains(diffOut, "resource-removed") {
+		t.Errorf("the printed command does not show the changes:\n%s", diffOut)
+	}
+}
+
+// The discover→initialize fallback of today's servers is an info line on
+// capture's stderr, never a warning.
+func TestHandshakeFallbackIsInfo(t *testing.T) {
+	r := run(t, serverEnvFor(testserver.ModePagedRaw), append([]string{"capture", "--"}, serverCmd()...)...)
+	if r.code != 0 {
+		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "info: the server did not accept server/discover") {
+		t.Fatalf("the server fell back to initialize, but stderr does not say so: %q", r.stderr)
+	}
+	if strings.Contains(r.stderr, "warning:") {
+		t.Errorf("a warning: line: %q", r.stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -88,7 +89,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("no server to check: pass the command after --, use --url, or list servers: in .mcp-surface.yaml")
 	}
 
-	res, err := runPipeline(ctx, opts, rf.failOn, failTags, flagHints)
+	res, err := runPipeline(ctx, opts, rf.failOn, failTags)
 	if err != nil {
 		return 0, err
 	}
@@ -112,11 +113,11 @@ type checked struct {
 }
 
 // runPipeline runs check.Run and judges its findings against failOn and
-// failTags. Errors say how to fix them in the caller's terms (h).
-func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failTags []string, h hints) (*checked, error) {
-	res, err := check.Run(ctx, o)
+// failTags. Errors say how to fix them in the command line's terms.
+func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failTags []string) (*checked, error) {
+	res, err := frontend.RunCheck(ctx, o, frontend.FlagHints)
 	if err != nil {
-		return nil, h.wrap(schemaHint(err, o.SchemaOptions))
+		return nil, err
 	}
 	out := &checked{Result: res, Code: ExitOK}
 	if res.Fails(failOn, failTags) {

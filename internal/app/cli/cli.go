@@ -8,11 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-// Exit codes (DESIGN.md): never 1 for a tool failure, never 2 for a finding.
+// Exit codes (the README lists them): never 1 for a tool failure, never 2 for a finding.
 const (
 	ExitOK       = 0 // nothing at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on
@@ -48,6 +49,7 @@ var commands = []command{
 	{"cost", "count the tokens the surface puts into the model's context: per tool and in all", runCost},
 	{"diff", "compare two snapshots and report breaking changes", runDiff},
 	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
+	{"init", "set a repository up: the first snapshot, the workflow that checks pull requests, the refresh script", runInit},
 	{"lock", "for teams that use servers: pin every server the client configurations declare, and check them for drift", runLock},
 	{"probe", "call the declared probes and validate their real results", runProbe},
 	{"schemas", "list the published MCP schemas, or fetch them into the cache ahead of time", runSchemas},
@@ -116,12 +118,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		err = inputHint(err)
+		err = frontend.SnapshotHint(err)
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(ue.msg))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(ue.msg))
 		} else {
-			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, logText(err.Error()))
+			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(err.Error()))
 		}
 		return ExitFailure
 	}

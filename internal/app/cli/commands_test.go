@@ -9,6 +9,7 @@ import (
 // The command table is the one list of subcommands: sorted (the order of
 // `mcp-surface help`), unique, each with a summary and a function.
 func TestCommandTable(t *testing.T) {
+	t.Parallel()
 	names := make([]string, len(commands))
 	for i, c := range commands {
 		names[i] = c.name

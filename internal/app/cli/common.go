@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -108,3 +109,8 @@ func isFlagValue(fs *flag.FlagSet, before []string) bool {
 
 // errHelp signals that usage was printed on request.
 var errHelp = &usageError{"help requested"}
+
+// logf formats a progress line whose arguments may hold server text.
+func logf(format string, args ...any) string {
+	return frontend.LogText(fmt.Sprintf(format, args...))
+}

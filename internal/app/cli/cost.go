@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/policy"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -18,6 +20,8 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("cost", help("cost"), env.Stderr)
 	var common commonFlags
 	common.register(fs, "text")
+	// cost renders a cost table, not a report: --help lists its formats.
+	fs.Lookup("format").Usage = "output format: " + strings.Join(report.CostFormats, "|")
 	encoding := fs.String("encoding", "", "tokenizer: "+encodingList()+" (default the configuration's cost.encoding, else "+string(cost.DefaultEncoding)+")")
 	var cf captureFlags
 	cf.register(fs)
@@ -39,23 +43,19 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	now, err := diffNow(env)
+	now, err := frontend.Today(env.Getenv, time.Now)
 	if err != nil {
 		return 0, err
 	}
-	cfg, err := loadDiffConfig(ctx, common.config)
+	cfg, err := frontend.LoadConfig(ctx, common.config)
 	if err != nil {
 		return 0, err
 	}
-	maxSnapshot, err := snapshotLimit(env)
+	maxSnapshot, err := frontend.SnapshotLimit(env.Getenv)
 	if err != nil {
 		return 0, err
 	}
-	var costCfg config.Cost
-	if cfg != nil {
-		costCfg = cfg.Cost
-	}
-	opts := costCfg.Options()
+	opts := check.CostOptions(cfg)
 	if *encoding != "" {
 		if opts.Encoding, err = cost.ParseEncoding(*encoding); err != nil {
 			return 0, usagef("--encoding: %v", err)
@@ -84,7 +84,7 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 	if err := report.RenderCost(env.Stdout, common.format, t); err != nil {
 		return 0, err
 	}
-	found := cfg.Policy(now).Apply(costCfg.Budget.Check(t))
+	found := policy.New(cfg, now).Apply(check.CostBudget(cfg).Check(t))
 	code := ExitOK
 	for _, f := range found {
 		if f.Level.Rank() < rules.LevelNote.Rank() {

@@ -14,6 +14,7 @@ import (
 // a budget it exceeds is reported and fails the command only at or above
 // --fail-on.
 func TestCost(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "mcp-surface.json")
 	args := append([]string{"capture", "-o", snap, "--"}, serverCmd()...)
@@ -75,6 +76,29 @@ func TestCost(t *testing.T) {
 	} {
 		if r := run(t, nil, bad...); r.code != 2 {
 			t.Errorf("%q: exit %d, want 2\n%s", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// cost --help lists the formats it renders, and each one it lists works.
+func TestCostHelpFormats(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
+	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"capture", "-o", snap, "--"}, serverCmd()...)...); r.code != 0 {
+		t.Fatalf("capture: exit %d\n%s", r.code, r.stderr)
+	}
+	help := run(t, nil, "cost", "--help")
+	_, line, ok := strings.Cut(help.stdout+help.stderr, "output format: ")
+	if !ok {
+		t.Fatalf("cost --help names no formats:\n%s", help.stdout+help.stderr)
+	}
+	line, _, _ = strings.Cut(line, " ")
+	formats := strings.Split(line, "|")
+	if len(formats) < 2 {
+		t.Fatalf("formats %q", line)
+	}
+	for _, f := range formats {
+		if r := run(t, nil, "cost", "--format", f, snap); r.code != 0 {
+			t.Errorf("cost --help offers %q, which fails: exit %d %s", f, r.code, r.stderr)
 		}
 	}
 }

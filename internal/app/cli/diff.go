@@ -9,15 +9,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/config"
+	"github.com/mcp-surface/mcp-surface/pkg/policy"
 )
 
-// nowEnv overrides today's date (YYYY-MM-DD or RFC 3339) for expiry and
-// sunset dates, so that a run can be reproduced.
-const nowEnv = "MCP_SURFACE_NOW"
+// nowEnv overrides today's date for expiry and sunset dates (see
+// frontend.NowEnv).
+const nowEnv = frontend.NowEnv
 
 func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("diff", help("diff"), env.Stderr)
@@ -61,7 +61,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 
 	if rf.format == "ignore-yaml" {
 		var out bytes.Buffer
-		if err := config.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
+		if err := policy.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
 			return 0, err
 		}
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {
@@ -74,37 +74,6 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		return ExitFindings, nil
 	}
 	return ExitOK, nil
-}
-
-func diffNow(env *Env) (time.Time, error) {
-	s := env.Getenv(nowEnv)
-	if s == "" {
-		return time.Now(), nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	t, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		return time.Time{}, usagef("%s=%q is not a date (YYYY-MM-DD or RFC 3339)", nowEnv, s)
-	}
-	return t, nil
-}
-
-// loadDiffConfig reads --config, or .mcp-surface.yaml when present; nil
-// when there is none.
-func loadDiffConfig(ctx context.Context, path string) (*config.Config, error) {
-	if path == "" {
-		if _, err := os.Stat(config.DefaultFile); err != nil {
-			return nil, nil
-		}
-		path = config.DefaultFile
-	}
-	c, err := config.LoadContext(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
-	}
-	return c, nil
 }
 
 // boundDiffMemory asks the garbage collector to keep a diff's memory near

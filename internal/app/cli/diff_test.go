@@ -260,6 +260,7 @@ func TestDiffGitRef(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, nil, "explain", "tool-removed")
 	if code != ExitOK || !strings.Contains(out, "tool-removed\n  kind:      change\n  severity:  breaking (level error)\n  direction: surface\n  tags:      wire\n") {
 		t.Errorf("exit %d\n%s", code, out)

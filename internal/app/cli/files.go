@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strconv"
 
-	"github.com/mcp-surface/mcp-surface/internal/base/infile"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // stdoutPath is the output file name that means standard output.
@@ -36,30 +33,6 @@ func writeOutput(ctx context.Context, env *Env, path string, data []byte) error 
 	return outfile.Write(ctx, path, data)
 }
 
-// maxSnapshotEnv raises the bound on a snapshot file's size for every
-// command (and the action), since several commands read snapshots and a
-// flag on each would say the same thing.
-const maxSnapshotEnv = "MCP_SURFACE_MAX_SNAPSHOT_BYTES"
-
-// snapshotLimit is the bound on a snapshot file's size: maxSnapshotEnv, or
-// 0 for manifest.DefaultMaxFileBytes.
-func snapshotLimit(env *Env) (int64, error) {
-	s := env.Getenv(maxSnapshotEnv)
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 {
-		return 0, usagef("%s=%q: give a positive number of bytes", maxSnapshotEnv, s)
-	}
-	return n, nil
-}
-
-// inputHint says how to raise the bound a snapshot file exceeded.
-func inputHint(err error) error {
-	var te *infile.TooLargeError
-	if errors.As(err, &te) && te.What == manifest.FileLimit {
-		return &hintedError{err, fmt.Sprintf("; raise it with %s=BYTES (the default is %s)", maxSnapshotEnv, infile.FormatBytes(manifest.DefaultMaxFileBytes))}
-	}
-	return err
-}
+// maxSnapshotEnv raises the bound on a snapshot file's size (see
+// frontend.MaxSnapshotEnv).
+const maxSnapshotEnv = frontend.MaxSnapshotEnv

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/runnertest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
@@ -17,64 +18,6 @@ import (
 // Hostile and confused servers, run through the real CLI in-process: what
 // reaches stdout and stderr must not be obeyed by the Actions runner or a
 // terminal, and a failure must name its real cause.
-
-// runnerCommands parses output as the Actions runner reads a log: a line
-// ends at \n or \r; a line whose text starts with "::" (after spaces) is a
-// workflow command, and "##[" starts one anywhere, unless commands are
-// stopped by ::stop-commands::TOKEN until ::TOKEN::. It returns the
-// commands it would obey.
-func runnerCommands(out string) []string {
-	var cmds []string
-	stopped := ""
-	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		t := strings.TrimLeft(line, " ")
-		if stopped != "" {
-			if t == "::"+stopped+"::" {
-				stopped = ""
-			}
-			continue
-		}
-		if tok, ok := strings.CutPrefix(t, "::stop-commands::"); ok {
-			stopped = tok
-		}
-		if strings.HasPrefix(t, "::") || strings.Contains(t, "##[") {
-			cmds = append(cmds, t)
-		}
-	}
-	return cmds
-}
-
-// assertNothingForged fails when output holds a command the server wrote
-// or a byte that starts a terminal escape.
-func assertNothingForged(t *testing.T, what, out string) {
-	t.Helper()
-	for _, c := range runnerCommands(out) {
-		if forged(c) {
-			t.Errorf("%s: the runner would obey a command the server wrote: %q", what, c)
-		}
-	}
-	// ESC, BEL and the C1 CSI: what starts or ends a terminal escape.
-	if i := strings.IndexFunc(out, func(r rune) bool { return r == 0x1b || r == 0x07 || r == 0x9b }); i >= 0 {
-		t.Errorf("%s: a terminal escape byte reached the output at %d: %q", what, i, out[max(0, i-40):min(len(out), i+40)])
-	}
-}
-
-// forged reports whether a command line the runner obeys is the server's:
-// we never write "##[", and the server's commands carry "forged" at the
-// start of their data. Server text in the properties or later in the data
-// of our own annotation is only shown.
-func forged(c string) bool {
-	if strings.Contains(c, "##[") {
-		return true
-	}
-	rest, ok := strings.CutPrefix(c, "::")
-	if !ok {
-		return false
-	}
-	head, data, ok := strings.Cut(rest, "::")
-	name, _, _ := strings.Cut(head, " ")
-	return ok && (strings.Contains(name, "forged") || strings.HasPrefix(data, "forged"))
-}
 
 // pidServer is the environment of a raw test server that writes its pid,
 // and a function that returns it once the run is over.
@@ -94,20 +37,8 @@ func pidServer(t *testing.T, mode string) ([]string, func() int) {
 	}
 }
 
-// assertGone fails when pid still runs (a zombie counts as gone).
-func assertGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if !testserver.Alive(pid) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("server pid %d still runs after the command returned", pid)
-}
-
 func TestHostileServerOutputIsEscaped(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, mode string
 		args       []string
@@ -146,9 +77,9 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", w, out)
 				}
 			}
-			assertNothingForged(t, "stdout", r.stdout)
-			assertNothingForged(t, "stderr", r.stderr)
-			assertGone(t, pid())
+			runnertest.AssertNothingForged(t, "stdout", r.stdout)
+			runnertest.AssertNothingForged(t, "stderr", r.stderr)
+			testserver.AssertGone(t, pid())
 		})
 	}
 }
@@ -157,28 +88,40 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 	cases := []struct {
 		name, mode string
 		args       []string
-		cancel     time.Duration // interrupt the run after this long
+		interrupt  bool // interrupt the run once the server runs
 		code       int
 		want       string
 	}{
-		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, 0, ExitFailure,
+		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, false, ExitFailure,
 			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
-		{"interrupted", testserver.ModeSlowStart, nil, 700 * time.Millisecond, ExitFailure,
+		{"interrupted", testserver.ModeSlowStart, nil, true, ExitFailure,
 			"the handshake: interrupted: context canceled"},
-		{"answer the SDK refused", testserver.ModeBadInitialize, nil, 0, ExitFailure,
+		{"answer the SDK refused", testserver.ModeBadInitialize, nil, false, ExitFailure,
 			"answered initialize (frame 3) with something the MCP Go SDK refused: "},
-		{"unknown protocol version", testserver.ModeBadVersion, nil, 0, ExitFailure,
+		{"unknown protocol version", testserver.ModeBadVersion, nil, false, ExitFailure,
 			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env, pid := pidServer(t, tc.mode)
 			ctx := context.Background()
-			if tc.cancel > 0 {
+			if tc.interrupt {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithCancel(ctx)
 				defer cancel()
-				time.AfterFunc(tc.cancel, cancel) // as Ctrl-C cancels main's context
+				// As Ctrl-C cancels main's context, once the server has
+				// started (it wrote its pid) and waits in the handshake:
+				// on a loaded machine a fixed delay may come first.
+				pidFile := strings.TrimPrefix(env[1], testserver.PidFileVar+"=")
+				go func() {
+					for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+						if data, err := os.ReadFile(pidFile); err == nil && len(data) > 0 {
+							break
+						}
+					}
+					time.Sleep(100 * time.Millisecond)
+					cancel()
+				}()
 			}
 			var out, errb bytes.Buffer
 			full := append(os.Environ(), env...)
@@ -191,12 +134,13 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 			if !strings.Contains(errb.String(), tc.want) || strings.Contains(errb.String(), "exited") {
 				t.Errorf("stderr does not name the cause %q (and must not blame an exit):\n%s", tc.want, errb.String())
 			}
-			assertGone(t, pid())
+			testserver.AssertGone(t, pid())
 		})
 	}
 }
 
 func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
+	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeJSONLog)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
@@ -207,10 +151,11 @@ func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
 		!strings.Contains(r.stderr, "2 tools") {
 		t.Errorf("want the stdout-noise warning and the capture of both tools:\n%s", r.stderr)
 	}
-	assertGone(t, pid())
+	testserver.AssertGone(t, pid())
 }
 
 func TestBatchReplyIsNamed(t *testing.T) {
+	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeBatchReply)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
@@ -221,10 +166,11 @@ func TestBatchReplyIsNamed(t *testing.T) {
 		strings.Contains(r.stderr, "cache") || !strings.Contains(r.stderr, "2 tools") {
 		t.Errorf("want the batch named with the revision:\n%s", r.stderr)
 	}
-	assertGone(t, pid())
+	testserver.AssertGone(t, pid())
 }
 
 func TestRepairedJSONIsReported(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mode string
 		want []string
@@ -244,12 +190,13 @@ func TestRepairedJSONIsReported(t *testing.T) {
 					t.Errorf("report lacks %q:\n%s", w, r.stdout)
 				}
 			}
-			assertGone(t, pid())
+			testserver.AssertGone(t, pid())
 		})
 	}
 }
 
 func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.json")
 	data := `{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[{"name":"` + testserver.DuplicateKeyFirst +
 		`","inputSchema":{"type":"object"},"name":"` + testserver.DuplicateKeyLast + `"}]}`
@@ -259,47 +206,5 @@ func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
 	r := run(t, nil, "diff", path, path)
 	if r.code != ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
 		t.Errorf("exit %d, want %d and the key named: %s", r.code, ExitFailure, r.stderr)
-	}
-}
-
-// TestActionLogOfHostileServers runs the action against servers whose
-// output tries to forge workflow commands, and reads its log (stdout and
-// stderr) as the runner would.
-func TestActionLogOfHostileServers(t *testing.T) {
-	for _, tc := range []struct {
-		mode string
-		code int
-		want string
-	}{
-		{testserver.ModeHostileStderr, ExitFailure, `\u003a:add-mask::forged`},
-		{testserver.ModeInvalidJSONCR, ExitFailure, `"a\r::error::forged`},
-		{testserver.ModeHostileNoise, ExitFindings, "stdout-not-jsonrpc"},
-		{testserver.ModeHostileNames, ExitOK, "tool-name-invalid"},
-	} {
-		t.Run(tc.mode, func(t *testing.T) {
-			ws := t.TempDir()
-			pidFile := filepath.Join(t.TempDir(), "pid")
-			script := "#!/bin/sh\n" + testserver.EnvFor(tc.mode) + " " + testserver.PidFileVar + "=" + pidFile + ` exec "$ACTION_TEST_SERVER"` + "\n"
-			if err := os.WriteFile(filepath.Join(ws, "server.sh"), []byte(script), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			step := newActStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
-				map[string]string{"command": "sh server.sh", "baseline": "none", "comment": "never", "upload-sarif": "false"})
-			r := step.run()
-			if r.code != tc.code {
-				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, r)
-			}
-			if !strings.Contains(r.stdout+r.stderr+r.summary, tc.want) {
-				t.Errorf("the log lacks %q:\n%s", tc.want, r)
-			}
-			assertNothingForged(t, "the log (stdout)", r.stdout)
-			assertNothingForged(t, "stderr", r.stderr)
-			data, err := os.ReadFile(pidFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pid, _ := strconv.Atoi(string(data))
-			assertGone(t, pid)
-		})
 	}
 }

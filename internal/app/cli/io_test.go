@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/outfiletest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -68,6 +69,7 @@ func captureArgs(args ...string) []string {
 // the machine's null device. A device made in a temporary directory is
 // tried first; /dev/null itself only when that one survived.
 func TestCaptureToANullDevice(t *testing.T) {
+	t.Parallel()
 	null := outfiletest.NullDevice(t)
 	dir := filepath.Dir(null)
 	env := serverEnvFor(testserver.ModeToolsOnly)
@@ -86,6 +88,7 @@ func TestCaptureToANullDevice(t *testing.T) {
 }
 
 func TestCaptureToAFIFO(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
@@ -115,6 +118,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 }
 
 func TestCaptureToStdoutDash(t *testing.T) {
+	t.Parallel()
 	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", "-")...)
 	if r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -127,6 +131,7 @@ func TestCaptureToStdoutDash(t *testing.T) {
 // TestUnwritableOutputsFailBeforeTheServerStarts: the server command would
 // leave a marker; none may appear, and the error names the path and the fix.
 func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "started")
 	server := []string{"--shell", "--", "touch " + marker}
@@ -270,6 +275,7 @@ func TestASecondSignalExitsAtOnce(t *testing.T) {
 }
 
 func TestSnapshotInputsAreBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
 	r := run(t, []string{maxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
@@ -292,6 +298,7 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 }
 
 func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
 	var b strings.Builder
@@ -309,10 +316,11 @@ func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 }
 
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
 	for _, args := range [][]string{
-		{"validate", head, "--format", "json", "--schema-dir", sharedMCPSchemaDir(t)},
+		{"validate", head, "--format", "json", "--schema-dir", spectest.SchemaDir(t)},
 		{"diff", head, "--format", "json", head},
 		{"diff", head, head, "--format=json", "--fail-on", "none"},
 		{"cost", head, "--format", "json"},
@@ -331,6 +339,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 }
 
 func TestParseFlagsInterspersed(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args       []string
 		format     string
@@ -363,6 +372,7 @@ func TestParseFlagsInterspersed(t *testing.T) {
 }
 
 func TestTheServerCommandKeepsItsFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "args")
 	r := run(t, nil, "capture", "--startup-timeout", "5s", "--shell", "--", "printf '%s ' \"$0\" --format json > "+out)

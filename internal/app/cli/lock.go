@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
@@ -156,7 +157,7 @@ func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, server
 		fmt.Fprintln(env.Stderr, logf("%s (the server is never started with a blank value)", s))
 	}
 	for _, e := range w.Failed {
-		fmt.Fprintln(env.Stderr, logText(e.Error()))
+		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
 	}
 	if len(w.Failed) > 0 || len(w.Skipped) > 0 && !lf.skipMissing {
 		return ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", len(w.Failed), len(w.Skipped),
@@ -184,7 +185,7 @@ func (lf *lockFlags) runCheck(ctx context.Context, env *Env, o lock.Options, ser
 		return 0, err
 	}
 	for _, e := range c.Failed {
-		fmt.Fprintln(env.Stderr, logText(e.Error()))
+		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
 	}
 	if len(c.Failed) > 0 || c.Skipped() > 0 && !lf.skipMissing {
 		return ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(c.Failed), c.Skipped())

@@ -8,42 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/lock"
 )
 
-// lockServerEnv names a JSON file of {"name": "description"}: the
-// re-executed test binary serves those tools over stdio, so that a test
-// changes what a server advertises without changing its configuration.
-const lockServerEnv = "MCP_SURFACE_LOCKTEST_TOOLS"
-
-func maybeRunLockServer() {
-	path := os.Getenv(lockServerEnv)
-	if path == "" {
-		return
-	}
-	data, err := os.ReadFile(path)
-	var tools map[string]string
-	if err == nil {
-		err = json.Unmarshal(data, &tools)
-	}
-	if err != nil {
-		os.Stderr.WriteString("lock test server: " + err.Error() + "\n")
-		os.Exit(1)
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: filepath.Base(path), Version: "1.0.0"}, nil)
-	for name, desc := range tools {
-		s.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: map[string]any{"type": "object"}},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{}, nil
-			})
-	}
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		os.Exit(1)
-	}
-	os.Exit(0)
-}
+// lockServerEnv makes the re-executed test binary serve the tools of a
+// file (testserver.ToolsFileEnv).
+const lockServerEnv = testserver.ToolsFileEnv
 
 // lockRepo lays out a repository whose VS Code and Claude Code
 // configurations declare one stdio server each, both this test binary.

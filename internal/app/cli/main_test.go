@@ -14,7 +14,6 @@ import (
 // server: run(t, ..., "--", serverCmd("full")...) .
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
-	maybeRunLockServer()
 	if os.Getenv(mainEnv) != "" {
 		os.Exit(Main())
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -54,13 +55,13 @@ func (rf *reportFlags) resolve(ctx context.Context, env *Env, own ...string) err
 	if rf.failOn, err = rf.failLevel(); err != nil {
 		return err
 	}
-	if rf.maxSnapshot, err = snapshotLimit(env); err != nil {
+	if rf.maxSnapshot, err = frontend.SnapshotLimit(env.Getenv); err != nil {
 		return err
 	}
-	if rf.now, err = diffNow(env); err != nil {
+	if rf.now, err = frontend.Today(env.Getenv, time.Now); err != nil {
 		return err
 	}
-	rf.cfg, err = loadDiffConfig(ctx, rf.config)
+	rf.cfg, err = frontend.LoadConfig(ctx, rf.config)
 	return err
 }
 

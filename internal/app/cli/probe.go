@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -162,8 +163,8 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(ctx, env, res.Captures, srv.Secrets, flagHints.wrap(err)); err != nil {
-		return 0, schemaHint(err, o.SchemaOptions)
+	if err := cf.writeFrames(ctx, env, res.Captures, srv.Secrets, frontend.FlagHints.Wrap(err)); err != nil {
+		return 0, frontend.SchemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {
 		reportDiagnostics(env.Stderr, c)

@@ -91,6 +91,7 @@ const allProbes = `    require-probes: all-advertised
 // exercised. 2025-03-26 has no resource_link content: the one the SDK
 // sends anyway is found.
 func TestProbeWellBehavedServerIsClean(t *testing.T) {
+	t.Parallel()
 	cfg := probeConfig(t, testserver.ModeProbes, allProbes)
 	rep, r := runProbeJSON(t, nil, "--config", cfg, "--protocol-version", "2025-03-26")
 	if d := cmp.Diff([]string{`error schema-violation tool "find_file" "/content/1"`}, rep.lines()); d != "" || r.code != ExitFindings {
@@ -126,6 +127,7 @@ func TestProbeWellBehavedServerIsClean(t *testing.T) {
 // Every deliberately wrong answer of probe-wrong is found, by rule,
 // subject and pointer.
 func TestProbeWrongResults(t *testing.T) {
+	t.Parallel()
 	cfg := probeConfig(t, testserver.ModeProbeWrong, `    protocolVersion: 2025-06-18
     require-probes: [tools/call, prompts/get, resources/read]
     probes:
@@ -188,6 +190,7 @@ func TestProbeBounds(t *testing.T) {
 // Argument values taken from the environment appear in no report format,
 // not on stderr, and not in --frames.
 func TestProbeSecretsAreNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const secret = "tok-3f9a1c2e-never-print"
 	cfg := probeConfig(t, testserver.ModeProbes, `    probes:
       - {id: echo, method: tools/call, name: echo, arguments: {message: "${PROBE_SECRET}"}, expect: is-error}
@@ -224,6 +227,7 @@ func TestProbeSecretsAreNeverPrinted(t *testing.T) {
 // pin: shape: no pins yet is a warning; --update writes them (the same
 // bytes every time); a changed shape is an output-* change.
 func TestProbePinnedShapes(t *testing.T) {
+	t.Parallel()
 	cfg := probeConfig(t, testserver.ModeProbes, `    probes:
       - {id: sum, method: tools/call, name: add, arguments: {a: 1, b: 2}, pin: shape}
       - {id: weather, method: tools/call, name: weather, arguments: {city: Paris}, pin: shape}
@@ -283,6 +287,7 @@ func TestProbePinnedShapes(t *testing.T) {
 }
 
 func TestProbeUsage(t *testing.T) {
+	t.Parallel()
 	cfg := probeConfig(t, testserver.ModeProbes, "    probes:\n      - {method: tools/call, name: echo, arguments: {message: hi}}\n")
 	for _, tc := range []struct {
 		args []string

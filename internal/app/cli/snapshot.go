@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -35,7 +36,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	maxSnapshot, err := snapshotLimit(env)
+	maxSnapshot, err := frontend.SnapshotLimit(env.Getenv)
 	defer boundMemory(env, cf.maxBytes)()
 	if err != nil {
 		return 0, err
@@ -56,7 +57,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		jobs = append(jobs, job{*out, func() ([]*capture.Capture, error) { return cf.captureAll(ctx, env, cmd) }, rerunHint(args)})
 	} else {
-		cfg, err := loadDiffConfig(ctx, *cfgFile)
+		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
 			return 0, err
 		}
@@ -100,7 +101,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
 				caps, err := check.Captures(ctx, cf.options(env, s), revs)
-				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, flagHints.wrap(err))
+				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, frontend.FlagHints.Wrap(err))
 			}, hint})
 		}
 	}
@@ -180,13 +181,42 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 			for _, l := range lines {
 				fmt.Fprintf(env.Stdout, "  %s\n", report.LogLine(l, report.MaxText))
 			}
-			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (or `mcp-surface diff` to see every change)\n", hint)
+			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (`%s` shows every change)\n", hint, diffHint(path, hint))
 			code = ExitFindings
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%s matches the server (manifest %s)\n", path, head.Fingerprints.Manifest[:12])
 	}
 	return code, nil
+}
+
+// diffHint is a command that shows every change between the file at
+// path and the server: it writes the server's snapshot beside the file
+// (the arguments of hint with their -o replaced) and diffs the two.
+func diffHint(path, hint string) string {
+	var args []string
+	words := strings.Fields(hint)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w == "--" {
+			args = append(args, words[i:]...)
+			break
+		}
+		switch {
+		case w == "-o" || w == "--o":
+			i++ // and its value
+			continue
+		case strings.HasPrefix(w, "-o=") || strings.HasPrefix(w, "--o="):
+			continue
+		}
+		args = append(args, w)
+	}
+	live := strings.TrimSuffix(path, ".json") + ".live.json"
+	cmd := "mcp-surface snapshot -o " + cmdline.Word(live)
+	if len(args) > 0 {
+		cmd += " " + strings.Join(args, " ")
+	}
+	return cmd + " && mcp-surface diff " + cmdline.Word(path) + " " + cmdline.Word(live)
 }
 
 // rerunHint repeats the user's arguments without --check.

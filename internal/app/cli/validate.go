@@ -6,14 +6,16 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// schemaDirEnv names a directory of published schemas, like --schema-dir.
-const schemaDirEnv = "MCP_SURFACE_SCHEMA_DIR"
+// schemaDirEnv names a directory of published schemas, like --schema-dir
+// (see frontend.SchemaDirEnv).
+const schemaDirEnv = frontend.SchemaDirEnv
 
 // schemaBaseURL replaces the published location of the schemas (tests).
 var schemaBaseURL = ""
@@ -34,20 +36,11 @@ func (sf *schemaFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&sf.noDownload, "no-download", false, "never download schemas: use --schema-dir and the cache only")
 }
 
-// options resolves the flags and the environment into spec.Options. A
-// missing cache directory is not an error: schemas are then downloaded on
-// every run (or come from --schema-dir).
+// options resolves the flags and the environment into spec.Options
+// (frontend.SchemaOptions).
 func (sf *schemaFlags) options(env *Env) spec.Options {
 	o := spec.Options{Dir: sf.dir, CacheDir: sf.cacheDir, BaseURL: schemaBaseURL, HTTPClient: schemaHTTPClient, NoDownload: sf.noDownload}
-	if o.Dir == "" {
-		o.Dir = env.Getenv(schemaDirEnv)
-	}
-	if o.CacheDir == "" {
-		if d, err := spec.CacheDir(env.Getenv); err == nil {
-			o.CacheDir = d
-		}
-	}
-	return o
+	return frontend.SchemaOptions(o, env.Getenv)
 }
 
 func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
@@ -93,8 +86,8 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		o := cf.options(env, s)
 		o.Config, o.Now, o.SchemaOptions, o.Clients = rf.cfg, rf.now, sf.options(env), profiles
 		res, err = check.Validate(ctx, o, revs)
-		if err := cf.writeFrames(ctx, env, res.Captures, nil, flagHints.wrap(err)); err != nil {
-			return 0, schemaHint(err, o.SchemaOptions)
+		if err := cf.writeFrames(ctx, env, res.Captures, nil, frontend.FlagHints.Wrap(err)); err != nil {
+			return 0, frontend.SchemaHint(err, o.SchemaOptions)
 		}
 	} else {
 		m, err := manifest.ReadFileContext(ctx, fs.Arg(0), rf.maxSnapshot)
@@ -103,7 +96,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		}
 		o := check.Options{Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env), Version: Version, Clients: profiles, MaxSnapshotBytes: rf.maxSnapshot}
 		if res, err = check.ValidateSnapshot(ctx, o, fs.Arg(0), m); err != nil {
-			return 0, schemaHint(err, o.SchemaOptions)
+			return 0, frontend.SchemaHint(err, o.SchemaOptions)
 		}
 	}
 	if err := rf.emit(ctx, env, res.Report); err != nil {

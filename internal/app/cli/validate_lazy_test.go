@@ -13,6 +13,7 @@ import (
 // directory holding only that revision is enough, and what the others
 // would have decided is named, not failed on.
 func TestValidateSnapshotNeedsOnlyItsRevision(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, err := os.ReadFile(filepath.Join(spectest.SchemaDir(t), "2025-03-26", "schema.json"))
 	if err != nil {

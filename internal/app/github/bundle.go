@@ -61,7 +61,7 @@ type Bundle struct {
 
 // Verdict is the analysis's outcome.
 type Verdict struct {
-	ExitCode int    `json:"exit_code"` // 0, 1 or 2 (DESIGN.md exit codes)
+	ExitCode int    `json:"exit_code"` // 0, 1 or 2 (the exit codes of the README)
 	Counts   Counts `json:"counts"`
 }
 
@@ -148,7 +148,7 @@ func (b *Bundle) Validate() error {
 }
 
 // checkReport requires a JSON object with a "findings" array and a
-// "summary" object (DESIGN.md, JSON report).
+// "summary" object (schema/report.schema.json).
 func checkReport(raw json.RawMessage) error {
 	var top map[string]json.RawMessage
 	if len(raw) == 0 || !json.Valid(raw) || json.Unmarshal(raw, &top) != nil || top == nil {

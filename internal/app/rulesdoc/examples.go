@@ -4,23 +4,72 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/mergepatch"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // The fixture directories, relative to the repository root. Each fixture
-// is a txtar archive with base.json and head.json and the findings the
-// comparison gives, one per line starting with the rule ID: want for base
-// → head, and reversed (diff) or reverse (schemadiff) for head → base.
+// is a txtar archive with the compared files and the findings the
+// comparison gives, one per line starting with the rule ID.
+//
+// A diff fixture's base and head sections say how the two snapshots
+// differ from the default one, diffSkeleton (see pkg/diff's tests); it has
+// want for base → head and reversed for head → base. A schemadiff fixture
+// has base.json and head.json and is compared as an inputSchema and as an
+// outputSchema, with input and output for base → head and "input reverse"
+// and "output reverse" for head → base.
 const (
 	diffFixtures       = "pkg/diff/testdata"
+	diffSkeleton       = "pkg/diff/testdata/skeleton.json"
 	schemadiffFixtures = "pkg/schemadiff/testdata"
 )
+
+// compared gives the two files a fixture compares.
+type compared func(sections map[string][]byte) (before, after []byte, err error)
+
+// schemas are a schemadiff fixture's two schemas, as written.
+func schemas(sections map[string][]byte) (before, after []byte, err error) {
+	before, okB := sections["base.json"]
+	after, okH := sections["head.json"]
+	if !okB || !okH {
+		return nil, nil, errors.New("needs base.json and head.json")
+	}
+	return before, after, nil
+}
+
+// diffSnapshots expands a diff fixture's base and head sections over the
+// default snapshot, as pkg/diff's tests do.
+func diffSnapshots(skeleton []byte) compared {
+	keys := mergepatch.Keys{}
+	for _, k := range manifest.ItemKinds {
+		keys[k.List] = k.Identity
+	}
+	return func(sections map[string][]byte) (before, after []byte, err error) {
+		before = skeleton
+		if patch, ok := sections["base"]; ok {
+			if before, err = mergepatch.Apply(skeleton, patch, keys); err != nil {
+				return nil, nil, fmt.Errorf("base: %w", err)
+			}
+		}
+		after = before
+		if patch, ok := sections["head"]; ok {
+			if after, err = mergepatch.Apply(before, patch, keys); err != nil {
+				return nil, nil, fmt.Errorf("head: %w", err)
+			}
+		}
+		return before, after, nil
+	}
+}
 
 // example is one real comparison that reports a rule.
 type example struct {
@@ -53,20 +102,24 @@ func examples(root string) (map[string]example, error) {
 	if err != nil {
 		return nil, err
 	}
+	skeleton, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(diffSkeleton)))
+	if err != nil {
+		return nil, fmt.Errorf("reading the diff fixtures' default snapshot: %w", err)
+	}
 	for _, p := range diffs {
-		ex, err := readFixture(root, p, "", "reversed")
+		ex, err := readFixture(root, p, "", "want", "reversed", diffSnapshots(skeleton))
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, ex...)
 	}
-	for _, dir := range []struct{ name, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
-		files, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(schemadiffFixtures), dir.name, "*.txtar"))
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range files {
-			ex, err := readFixture(root, p, dir.schema, "reverse")
+	schemadiffs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(schemadiffFixtures), "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range schemadiffs {
+		for _, dir := range []struct{ want, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
+			ex, err := readFixture(root, p, dir.schema, dir.want, dir.want+" reverse", schemas)
 			if err != nil {
 				return nil, err
 			}
@@ -111,8 +164,10 @@ func ruleIDs(lines []string) []string {
 	return out
 }
 
-// readFixture gives the fixture's one or two directions as examples.
-func readFixture(root, p, schema, reverseName string) ([]example, error) {
+// readFixture gives the fixture's one or two directions as examples: the
+// findings of section wantName for base → head, of reverseName for head →
+// base.
+func readFixture(root, p, schema, wantName, reverseName string, files compared) ([]example, error) {
 	a, err := txtar.ParseFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
@@ -122,15 +177,17 @@ func readFixture(root, p, schema, reverseName string) ([]example, error) {
 		return nil, err
 	}
 	base := example{Fixture: path.Clean(filepath.ToSlash(rel)), Schema: schema}
+	data := map[string][]byte{}
 	sections := map[string]string{}
 	for _, f := range a.Files {
+		data[f.Name] = f.Data
 		sections[f.Name] = string(f.Data)
 	}
-	before, okB := sections["base.json"]
-	after, okH := sections["head.json"]
-	if !okB || !okH {
-		return nil, fmt.Errorf("reading fixture %s: needs base.json and head.json", p)
+	b, h, err := files(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
 	}
+	before, after := string(b), string(h)
 	if o, ok := sections["options.json"]; ok {
 		var c bytes.Buffer
 		if err := json.Compact(&c, []byte(o)); err != nil {
@@ -144,7 +201,7 @@ func readFixture(root, p, schema, reverseName string) ([]example, error) {
 		}
 	}
 	var out []example
-	if want := lines(sections["want"]); len(want) > 0 {
+	if want := lines(sections[wantName]); len(want) > 0 {
 		e := base
 		e.Before, e.After, e.Findings = before, after, want
 		out = append(out, e)

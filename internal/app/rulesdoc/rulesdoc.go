@@ -16,27 +16,6 @@ import (
 // Path is the page's path from the repository root.
 const Path = "docs/rules.md"
 
-// intros say what each area of the table covers, by its title
-// (rules.Area); an area without one has none.
-var intros = map[string]string{
-	"Specification":       "What the published MCP schema and the specification's MUSTs require of what the server sends (`validate`, `check`). A MUST is an error.",
-	"Lint":                "SHOULDs and good practice, in what the server advertises.",
-	"Probes":              "What declared probes (`probes:` in `.mcp-surface.yaml`) find in the results of real calls, and whether they ran as declared.",
-	"Configuration":       "The configuration itself.",
-	"Pipeline":            "The committed snapshot against the server built from the same commit.",
-	"Protocol and server": "Changes between two snapshots: the negotiated protocol revision, the server's identity and its instructions.",
-	"Capabilities":        "Changes of the capabilities the server advertises in its handshake.",
-	"Tools":               "Tools appearing, disappearing, renamed, deprecated, and changes of their metadata and execution.",
-	"Tool annotations":    "Changes of a tool's behaviour hints (`annotations`), compared by their effective value.",
-	"Tool input schemas":  "Changes inside a tool's `inputSchema`. Direction input: every call that was valid must stay valid, so what narrows the accepted arguments breaks callers.",
-	"Tool output schemas": "Changes inside a tool's `outputSchema`. Direction output: every result must still satisfy what clients expected, so what widens the possible results breaks them.",
-	"Prompts":             "Prompts and their arguments.",
-	"Resources":           "Resources and their metadata.",
-	"Resource templates":  "Resource templates: their URI template (RFC 6570), variables and metadata.",
-	"Model-visible text":  "Text the model reads (descriptions, titles, instructions) that gained something suspicious: how a tool is turned against its users.",
-	compatArea:            "What a model provider or an MCP client refuses although MCP allows it, for the client profiles named with `validate --clients`, `clients:` in `.mcp-surface.yaml` or the action's `clients` input; none by default. Each constraint comes from the provider's own documentation, cited below with the day it was last checked.",
-}
-
 // compatArea is the area whose intro lists the client profiles.
 const compatArea = "Client compatibility"
 
@@ -110,8 +89,8 @@ func render(areas []rules.Area, ex map[string]example) []byte {
 
 	for _, g := range gs {
 		fmt.Fprintf(&b, "## %s\n\n", g.Title)
-		if intro := intros[g.Title]; intro != "" {
-			b.WriteString(intro + "\n\n")
+		if g.Intro != "" {
+			b.WriteString(g.Intro + "\n\n")
 		}
 		if g.Title == compatArea {
 			writeProfiles(&b)

@@ -172,17 +172,6 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// Prefix returns dir relative to the root of its work tree, slash-separated
-// with a trailing slash ("" at the root): join it to a worktree's root to
-// find the same directory there.
-func Prefix(ctx context.Context, dir string) (string, error) {
-	out, err := run(ctx, dir, "rev-parse", "--show-prefix")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
 // IsShallow reports whether the repository is a shallow clone (what
 // actions/checkout makes by default, with only the head commit).
 func IsShallow(ctx context.Context, repoDir string) (bool, error) {

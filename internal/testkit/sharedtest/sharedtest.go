@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 // DataEnv names a directory laid out like the project's shared test data:
@@ -167,19 +169,7 @@ func sha256Hex(data []byte) string {
 
 // readBounded reads a file of at most maxDataBytes.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxDataBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxDataBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxDataBytes)
-	}
-	return data, nil
+	return infile.Read(context.Background(), path, "a published data file", maxDataBytes)
 }
 
 // download fetches url with Client.

@@ -86,6 +86,7 @@ func (p *proc) waitExit(t *testing.T, timeout time.Duration) int {
 }
 
 func TestExecFull(t *testing.T) {
+	t.Parallel()
 	p := startProc(t, "full")
 	// The raw, legacy handshake, as an old client would do it.
 	var init struct {
@@ -124,6 +125,7 @@ func TestExecFull(t *testing.T) {
 }
 
 func TestExecStdoutLog(t *testing.T) {
+	t.Parallel()
 	p := startProc(t, "stdout-log")
 	if got := p.readLine(10 * time.Second); got != testserver.StdoutLogBanner {
 		t.Fatalf("first line = %q", got)
@@ -148,6 +150,7 @@ func TestExecStdoutLog(t *testing.T) {
 }
 
 func TestExecCrashHandshake(t *testing.T) {
+	t.Parallel()
 	p := startProc(t, "crash-handshake")
 	p.request(1, "initialize", initializeParams)
 	if code := p.waitExit(t, 10*time.Second); code != testserver.CrashHandshakeExitCode {

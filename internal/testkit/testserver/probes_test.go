@@ -14,6 +14,7 @@ import (
 // Every tool, prompt and resource of the probes mode answers, with each
 // kind of content.
 func TestProbesModeContent(t *testing.T) {
+	t.Parallel()
 	srv, err := testserver.New(testserver.ModeProbes)
 	if err != nil {
 		t.Fatal(err)

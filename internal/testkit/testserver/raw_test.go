@@ -31,6 +31,7 @@ func decodePage(t *testing.T, raw json.RawMessage) toolsPage {
 }
 
 func TestRawHandshake(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ asked, want string }{
 		{"2024-11-05", "2024-11-05"},
 		{"2025-03-26", "2025-03-26"},
@@ -78,6 +79,7 @@ func TestRawHandshake(t *testing.T) {
 }
 
 func TestRawCrashHandshake(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "crash-handshake")
 	p.request(0, "server/discover", `{}`)
 	p.response()
@@ -127,6 +129,7 @@ func TestRawHangLists(t *testing.T) {
 }
 
 func TestRawStdoutLog(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "stdout-log")
 	if got := p.readLine(5 * time.Second); got != testserver.StdoutLogBanner {
 		t.Fatalf("first line = %q", got)
@@ -146,6 +149,7 @@ func TestRawStdoutLog(t *testing.T) {
 }
 
 func TestRawInvalidJSON(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "invalid-json")
 	p.handshake()
 	p.request(2, "tools/list", "{}")
@@ -181,6 +185,7 @@ func TestRawHuge(t *testing.T) {
 }
 
 func TestRawRepeatCursor(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "repeat-cursor")
 	p.handshake()
 	p.request(2, "tools/list", "{}")
@@ -193,6 +198,7 @@ func TestRawRepeatCursor(t *testing.T) {
 }
 
 func TestRawEndlessPages(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "endless-pages")
 	p.handshake()
 	cursor, names := "", map[string]bool{}
@@ -219,6 +225,7 @@ func TestRawEndlessPages(t *testing.T) {
 }
 
 func TestRawDuplicateName(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "duplicate-name")
 	p.handshake()
 	p.request(2, "tools/list", "{}")
@@ -230,6 +237,7 @@ func TestRawDuplicateName(t *testing.T) {
 }
 
 func TestRawPagedRaw(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "paged-raw")
 	p.handshake()
 	var pages []json.RawMessage
@@ -327,6 +335,7 @@ func TestSDKClientAgainstRawModes(t *testing.T) {
 }
 
 func TestSDKClientRejectsStdoutLog(t *testing.T) {
+	t.Parallel()
 	// Non-JSON on stdout kills the go-sdk client's connection at once.
 	cs, _, err := connectSDKPipes(t, "stdout-log", 0)
 	if err == nil {

@@ -131,6 +131,7 @@ func checkCounts(t *testing.T, mode string, got surfaceCounts) {
 }
 
 func TestSDKModesInMemory(t *testing.T) {
+	t.Parallel()
 	// The SDK client speaks the 2026-07-28 protocol (server/discover) by
 	// default; check the legacy initialize handshake too.
 	for _, pv := range []string{"", "2025-06-18"} {
@@ -162,6 +163,7 @@ func TestSDKModesInMemory(t *testing.T) {
 }
 
 func TestSDKModesAreCallable(t *testing.T) {
+	t.Parallel()
 	srv, err := testserver.New("full")
 	if err != nil {
 		t.Fatal(err)
@@ -221,6 +223,7 @@ func TestSDKModesAreCallable(t *testing.T) {
 }
 
 func TestNewRejectsRawAndUnknownModes(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"hang", "paged-raw", "nope", "shuffled-x"} {
 		if _, err := testserver.New(mode); err == nil {
 			t.Errorf("New(%q) succeeded", mode)
@@ -243,6 +246,7 @@ func TestNewRejectsRawAndUnknownModes(t *testing.T) {
 }
 
 func TestHandler(t *testing.T) {
+	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("sse=%v", sse), func(t *testing.T) {
 			h, err := testserver.Handler("full", sse)
@@ -312,6 +316,7 @@ func canonical(t *testing.T, raw []byte) string {
 }
 
 func TestShuffledSameSurfaceDifferentBytes(t *testing.T) {
+	t.Parallel()
 	full := toolsWire(t, "full")
 	a := toolsWire(t, "shuffled-1")
 	b := toolsWire(t, "shuffled-2")
@@ -345,6 +350,7 @@ func canonicalAll(t *testing.T, pages []json.RawMessage) []string {
 }
 
 func TestSDKModeStdioEOF(t *testing.T) {
+	t.Parallel()
 	p := startInProcess(t, "tools-only")
 	p.handshake()
 	p.request(2, "tools/list", "{}")
@@ -387,6 +393,7 @@ func BenchmarkBigListTools(b *testing.B) {
 }
 
 func TestSDKModeAnswersBeforeEOF(t *testing.T) {
+	t.Parallel()
 	// A client that writes everything and closes stdin at once still gets
 	// every answer (the SDK alone would drop them).
 	p := startInProcess(t, "full")
@@ -413,6 +420,7 @@ func TestSDKModeAnswersBeforeEOF(t *testing.T) {
 
 // TestFullSurfaceDetails checks the numbers doc.go gives for full.
 func TestFullSurfaceDetails(t *testing.T) {
+	t.Parallel()
 	srv, err := testserver.New("full")
 	if err != nil {
 		t.Fatal(err)

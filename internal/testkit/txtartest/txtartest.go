@@ -3,7 +3,28 @@
 // "want" section that -update rewrites).
 package txtartest
 
-import "golang.org/x/tools/txtar"
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"golang.org/x/tools/txtar"
+)
+
+// ParseFile reads the txtar fixture at path. A file that is not in the
+// form txtar.Format writes (a section without its final newline, say) is
+// an error: -update would rewrite it although no expectation changed.
+func ParseFile(path string) (*txtar.Archive, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	a := txtar.Parse(data)
+	if !bytes.Equal(txtar.Format(a), data) {
+		return nil, fmt.Errorf("%s: not in the form -update writes: end every section with a newline", path)
+	}
+	return a, nil
+}
 
 // Section is the data of the section called name, and whether there is
 // one.

@@ -40,18 +40,6 @@ var ruleOf = map[string]string{
 	KindAllRequired:  rules.ClientSchemaPropertyOptional,
 }
 
-// RuleIDs lists every rule this package reports, sorted.
-func RuleIDs() []string {
-	return []string{
-		rules.ClientSchemaKeywordUnsupported,
-		rules.ClientSchemaObjectOpen,
-		rules.ClientSchemaPropertyOptional,
-		rules.ClientSchemaTypeUnion,
-		rules.ClientToolCountExceeded,
-		rules.ClientToolNameRejected,
-	}
-}
-
 // Profile is one provider's or client's constraints.
 type Profile struct {
 	// Name is how users select it (validate --clients NAME).

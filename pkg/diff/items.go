@@ -1,0 +1,166 @@
+package diff
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// itemKind is how Diff compares one kind of item (tools, prompts,
+// resources, resource templates). Every kind goes through the same steps
+// (items): match by identity, compare what is on both sides, pair what is
+// left over as renames, report the rest as removed and added. The steps
+// that differ between kinds are the fields.
+type itemKind struct {
+	manifest.ItemKind
+	// items are the snapshot's items of this kind, sorted by identity.
+	items func(*manifest.Manifest) []manifest.Item
+	// compare compares an item present on both sides.
+	compare func(d *differ, id string, b, h object)
+	// renames pairs removed and added items that look like one item under
+	// a new identity, reports and compares each pair, and returns the
+	// items left unpaired.
+	renames func(d *differ, k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item)
+	// removed names the rules of a removal.
+	removed removal
+	// added reports the items that are new; nil reports each with
+	// addedRule (itemAdded).
+	added     func(d *differ, added []manifest.Item, both [][2]manifest.Item)
+	addedRule string
+}
+
+// removal names the rules of a removed item: rule, or afterDeprecation
+// for an item that was deprecated, or beforeSunset for one removed before
+// the sunset it announced (empty when the kind has no such rule); fails
+// says what breaks, for the message (empty when nothing definite does).
+type removal struct{ rule, afterDeprecation, beforeSunset, fails string }
+
+// kindOf is the manifest's description of the kind kept under list.
+func kindOf(list string) manifest.ItemKind {
+	k, ok := manifest.KindOfList(list)
+	if !ok {
+		panic("diff: no item kind for list " + list)
+	}
+	return k
+}
+
+var (
+	toolKind = &itemKind{
+		ItemKind: kindOf(manifest.ListTools),
+		items:    func(m *manifest.Manifest) []manifest.Item { return m.Tools },
+		compare:  (*differ).tool,
+		renames:  (*differ).toolRenames,
+		removed: removal{rules.ToolRemoved, rules.ToolRemovedAfterDeprecation, rules.ToolRemovedBeforeSunset,
+			"calls to it fail"},
+		added: (*differ).toolsAdded,
+	}
+	promptKind = &itemKind{
+		ItemKind:  kindOf(manifest.ListPrompts),
+		items:     func(m *manifest.Manifest) []manifest.Item { return m.Prompts },
+		compare:   (*differ).prompt,
+		renames:   (*differ).promptRenames,
+		removed:   removal{rules.PromptRemoved, rules.PromptRemovedAfterDeprecation, "", "prompts/get for it fails"},
+		addedRule: rules.PromptAdded,
+	}
+	resourceKind = &itemKind{
+		ItemKind: kindOf(manifest.ListResources),
+		items:    func(m *manifest.Manifest) []manifest.Item { return m.Resources },
+		compare: func(d *differ, id string, b, h object) {
+			d.item(resourceRules, resourceSubject(id), b, h, "uri")
+		},
+		renames:   (*differ).resourceRenames,
+		removed:   removal{rule: rules.ResourceRemoved, fails: "reading it fails"},
+		addedRule: rules.ResourceAdded,
+	}
+	templateKind = &itemKind{
+		ItemKind: kindOf(manifest.ListResourceTemplates),
+		items:    func(m *manifest.Manifest) []manifest.Item { return m.ResourceTemplates },
+		compare: func(d *differ, id string, b, h object) {
+			d.item(templateRules, templateSubject(id), b, h, "uriTemplate")
+		},
+		renames:   (*differ).templateRenames,
+		removed:   removal{rule: rules.ResourceTemplateRemoved},
+		addedRule: rules.ResourceTemplateAdded,
+	}
+)
+
+// itemKinds are the kinds Diff compares, in the order it compares them.
+var itemKinds = []*itemKind{toolKind, promptKind, resourceKind, templateKind}
+
+func (k *itemKind) subject(id string) finding.Subject {
+	return finding.Subject{Kind: k.Subject, Name: id}
+}
+
+// items compares the items of one kind.
+func (d *differ) items(k *itemKind) {
+	p := match(k.items(d.base), k.items(d.head))
+	for _, pair := range p.both {
+		if !bytes.Equal(pair[0].Raw, pair[1].Raw) {
+			k.compare(d, pair[0].ID, parseObject(pair[0].Raw), parseObject(pair[1].Raw))
+		}
+	}
+	removed, added := k.renames(d, k, p.removed, p.added)
+	for _, it := range removed {
+		d.itemRemoved(k, it)
+	}
+	if k.added != nil {
+		k.added(d, added, p.both)
+		return
+	}
+	for _, it := range added {
+		d.itemAdded(k, it)
+	}
+}
+
+// itemRemoved reports an item that is gone: before its announced sunset,
+// after its deprecation, or plainly, as far as the kind has rules for.
+func (d *differ) itemRemoved(k *itemKind, it manifest.Item) {
+	subj := k.subject(it.ID)
+	name := jsonString(it.ID)
+	r := k.removed
+	if r.afterDeprecation != "" {
+		l := d.lifecycleOf(parseObject(it.Raw))
+		switch {
+		case r.beforeSunset != "" && l.deprecated && l.sunsetRaw != nil && (d.opts.Now.IsZero() || l.sunset.IsZero() || d.opts.Now.Before(l.sunset)):
+			d.emit(r.beforeSunset, subj, "",
+				fmt.Sprintf("deprecated %s %s was removed before its sunset date %s", k.Noun, quote(it.ID), short(l.sunsetRaw)), name, nil)
+			return
+		case l.deprecated:
+			d.emit(r.afterDeprecation, subj, "", fmt.Sprintf("deprecated %s %s was removed", k.Noun, quote(it.ID)), name, nil)
+			return
+		}
+	}
+	msg := fmt.Sprintf("%s %s was removed", k.Noun, quote(it.ID))
+	if r.fails != "" {
+		msg += ": " + r.fails
+	}
+	d.emit(r.rule, subj, "", msg, name, nil)
+}
+
+// itemAdded reports a new item, the fields its negotiated revision does
+// not define, and the text it brings.
+func (d *differ) itemAdded(k *itemKind, it manifest.Item) {
+	subj := k.subject(it.ID)
+	d.emit(k.addedRule, subj, "", fmt.Sprintf("%s %s was added", k.Noun, quote(it.ID)), nil, jsonString(it.ID))
+	o := parseObject(it.Raw)
+	for _, key := range sortedKeys(o) {
+		d.featureMismatch(k.List, subj, key, o[key])
+	}
+	d.scanItemTexts(subj, nil, o)
+}
+
+// pairUniqueNames pairs removed and added items that share a name unique
+// on both sides (and for which ok holds, when given), calls pair for each
+// pair, and returns the items left unpaired.
+func pairUniqueNames(removed, added []manifest.Item, ok func(b, h object) bool, pair func(from, to manifest.Item)) ([]manifest.Item, []manifest.Item) {
+	usedR := make([]bool, len(removed))
+	usedA := make([]bool, len(added))
+	for _, pr := range uniqueByName(removed, added, ok) {
+		usedR[pr[0]], usedA[pr[1]] = true, true
+		pair(removed[pr[0]], added[pr[1]])
+	}
+	return unused(removed, usedR), unused(added, usedA)
+}

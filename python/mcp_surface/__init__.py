@@ -1,0 +1,104 @@
+"""mcp-surface for Python: the mcp-surface binary and a test helper.
+
+``check_surface`` holds a live MCP server's advertised surface (tools, prompts,
+resources, resource templates, capabilities, instructions) against the committed
+snapshot, as ``pkg/surfacetest`` does inside ``go test``: it runs
+``mcp-surface snapshot --check`` on the server command, so the comparison and
+its wording are the command line's own::
+
+    from mcp_surface import check_surface
+
+    def test_surface():
+        check_surface(["python", "-m", "my_server"], "mcp-surface.json")
+
+A difference raises ``AssertionError`` naming every change, item by item.
+``update=True``, ``MCP_SURFACE_UPDATE=1`` in the environment, or pytest's
+``--mcp-surface-update`` (the plugin this package registers) rewrites the
+snapshot instead. Only the standard library is used.
+"""
+
+import os
+import subprocess
+import sys
+
+__all__ = ["check_surface", "binary_path", "SurfaceError", "UPDATE_ENV"]
+
+#: The environment variable that, set to 1 (or true), rewrites snapshots.
+UPDATE_ENV = "MCP_SURFACE_UPDATE"
+
+# Set by the pytest plugin's --mcp-surface-update.
+_update_requested = False
+
+
+class SurfaceError(RuntimeError):
+    """mcp-surface could not do its job: the server did not start, a list it
+    advertises failed, the snapshot could not be read or written."""
+
+
+def binary_path():
+    """The path of the mcp-surface binary this package runs.
+
+    ``MCP_SURFACE_BINARY`` in the environment overrides the one in the wheel.
+    """
+    override = os.environ.get("MCP_SURFACE_BINARY")
+    if override:
+        return override
+    exe = "mcp-surface.exe" if sys.platform == "win32" else "mcp-surface"
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", exe)
+    if not os.path.isfile(path):
+        raise SurfaceError(
+            "mcp-surface: %s is missing: this installation of mcp_surface has no binary; "
+            "install the wheel for this platform, or set MCP_SURFACE_BINARY to an mcp-surface binary" % path
+        )
+    return path
+
+
+def _update_from_env():
+    return os.environ.get(UPDATE_ENV, "").strip().lower() in ("1", "true")
+
+
+def check_surface(command, snapshot, cwd=None, env=None, update=False):
+    """Capture the server ``command`` and compare its surface with ``snapshot``.
+
+    ``command`` is the server command, run directly without a shell, as a list
+    of strings (a string is one program without arguments). ``snapshot`` is
+    named from this process's working directory; the server runs in ``cwd``
+    with this process's environment plus ``env``. Returns the snapshot's
+    absolute path when the surface equals it, or once it is rewritten
+    (``update=True``, ``MCP_SURFACE_UPDATE=1`` or pytest's
+    ``--mcp-surface-update``). Raises ``AssertionError`` with the changes
+    when they differ (or the snapshot does not exist), and ``SurfaceError``
+    when mcp-surface could not capture the server.
+    """
+    __tracebackhide__ = True  # pytest shows the caller's line, not this one
+    argv = [command] if isinstance(command, str) else list(command)
+    if not argv or not all(isinstance(a, str) for a in argv):
+        raise TypeError('check_surface: command must be the server command as a list of strings, e.g. ["python", "server.py"]')
+    if not isinstance(snapshot, (str, os.PathLike)) or not os.fspath(snapshot):
+        raise TypeError('check_surface: snapshot must name the committed snapshot file, e.g. "mcp-surface.json"')
+    path = os.path.abspath(os.fspath(snapshot))
+    do_update = bool(update) or _update_requested or _update_from_env()
+    args = [binary_path(), "snapshot"]
+    if not do_update:
+        args.append("--check")
+    args += ["-o", path, "--"] + argv
+    child_env = dict(os.environ)
+    child_env.update(env or {})
+    # The request to update is for this helper; the binary is told by its arguments.
+    child_env.pop(UPDATE_ENV, None)
+    res = subprocess.run(
+        args, cwd=cwd, env=child_env, stdin=subprocess.DEVNULL, capture_output=True,
+        encoding="utf-8", errors="replace",
+    )
+    if res.returncode == 0:
+        return path
+    if res.returncode == 1 and not do_update:
+        raise AssertionError(
+            "%s\n\nIf the change is intended, rerun with --mcp-surface-update (pytest), update=True or %s=1, and commit %s."
+            % (res.stdout.rstrip(), UPDATE_ENV, os.fspath(snapshot))
+        )
+    why = "ended by signal %d" % -res.returncode if res.returncode < 0 else "exit %d" % res.returncode
+    raise SurfaceError(
+        "mcp-surface could not %s the snapshot of %s (%s):\n%s"
+        % ("write" if do_update else "check", " ".join(argv), why, (res.stderr or res.stdout).rstrip())
+    )
