@@ -416,3 +416,29 @@ func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut
 // Visible renders invisible and control characters as <U+XXXX>, keeping
 // tab and newline, so that server text is safe to print and reviewable.
 func Visible(s string) string { return visible(s) }
+
+// NamesIn returns the names that text mentions the way the
+// text-cross-tool-reference-added rule reads a mention: a word shaped like
+// an identifier (a separator, a digit or an inner capital), or a quoted
+// name, for which known is true. Each name appears once, in the order of
+// its first mention. pkg/lock reads it across servers: a description that
+// names another server's tool.
+func NamesIn(text string, known func(string) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if known(n) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, tok := range identRE().FindAllString(text, -1) {
+		if tok = strings.Trim(tok, ".-"); identLike(tok) {
+			add(tok)
+		}
+	}
+	for _, m := range quotedRE().FindAllStringSubmatch(text, -1) {
+		add(m[1])
+	}
+	return out
+}

@@ -63,6 +63,8 @@ var Inputs = []Input{
 	{"upload-sarif", "false"},
 	{"report-file", ""},
 	{"bundle", "mcp-surface-bundle"},
+	{"lock", ""},
+	{"lock-configs", ""},
 	{"github-token", TokenDefault},
 }
 
@@ -114,6 +116,8 @@ type actionConfig struct {
 	UploadSARIF       bool
 	ReportFile        string
 	Bundle            string
+	Lock              string   // the lock file: check the locked servers instead
+	LockConfigs       []string // the client configurations, [FORMAT:]FILE
 	Token             string
 }
 
@@ -185,6 +189,8 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	c.UploadSARIF = r.Bool("upload-sarif")
 	c.ReportFile = r.String("report-file")
 	c.Bundle = r.String("bundle")
+	c.Lock = r.String("lock")
+	c.LockConfigs = r.Lines("lock-configs")
 	if err := r.Err(); err != nil {
 		return c, &usageError{err.Error()}
 	}

@@ -79,6 +79,9 @@ func Run(ctx context.Context, env *Env) (int, error) {
 	if cfg.Mode == modePublish {
 		return run.publish(ctx)
 	}
+	if cfg.Lock != "" {
+		return run.lockRun(ctx)
+	}
 	return run.analyze(ctx)
 }
 

@@ -50,6 +50,7 @@ var commands = []command{
 	{"diff", "compare two snapshots and report breaking changes", runDiff},
 	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
 	{"init", "set a repository up: the first snapshot, the workflow that checks pull requests, the refresh script", runInit},
+	{"lock", "for teams that use servers: pin every server the client configurations declare, and check them for drift", runLock},
 	{"probe", "call the declared probes and validate their real results", runProbe},
 	{"schemas", "list the published MCP schemas, or fetch them into the cache ahead of time", runSchemas},
 	{"snapshot", "write or verify the committed snapshot (mcp-surface.json, or each server's of the servers: list)", runSnapshot},

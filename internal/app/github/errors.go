@@ -20,6 +20,7 @@ const (
 	OpUploadSARIF     = "upload SARIF"
 	OpGetPullRequest  = "read the pull request"
 	OpFindPullRequest = "find the pull request"
+	OpIssue           = "update the drift issue"
 )
 
 // Kind classifies a publishing failure.

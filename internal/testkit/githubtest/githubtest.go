@@ -1,7 +1,8 @@
 // Package githubtest is a stand-in for the parts of the GitHub REST API
 // that publishing uses, on loopback, for tests: issue comments (listed a
 // page at a time, created, edited), reviews and their comments, pull
-// requests (one, the open ones, those of a commit) and SARIF uploads. It
+// requests (one, the open ones, those of a commit), issues (listed,
+// filed, edited, closed) and SARIF uploads. It
 // answers in the API's own JSON shapes, so go-github reads it as it reads
 // GitHub, keeps what was written (comments, reviews, uploads) and records
 // every request.
@@ -54,6 +55,7 @@ type Server struct {
 	commitPulls    map[string][]int
 	commitStatus   int // status of commits/{sha}/pulls when not 0
 	sarifs         []map[string]any
+	issues         []*Issue           // issues (not pull requests), by number
 	sarifStatus    int                // default 202
 	fail           map[string]Failure // "METHOD path-regexp" → failure
 }
@@ -320,6 +322,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			errorJSON(w, f.Status, msg, f.DocURL)
 			return
 		}
+	}
+	if s.serveIssues(w, r, path, body) {
+		return
 	}
 	switch {
 	case r.Method == http.MethodGet && reIssueComments.MatchString(path):

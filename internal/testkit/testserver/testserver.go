@@ -219,6 +219,9 @@ func EnvFor(mode string) string { return EnvVar + "=" + mode }
 // is unset or empty. The exit status is 0 after a clean EOF on stdin, the
 // mode's own status for an [*ExitError], and 1 for other errors.
 func MaybeRunFromEnv() {
+	if path := os.Getenv(ToolsFileEnv); path != "" {
+		os.Exit(runToolsFile(path))
+	}
 	mode := os.Getenv(EnvVar)
 	if mode == "" {
 		return

@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/lock"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
+)
+
+const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE]
+
+For teams whose agents use MCP servers that others ship: captures every
+server the repository's client configurations declare (.vscode/mcp.json,
+.mcp.json, .cursor/mcp.json, .gemini/settings.json; claude_desktop_config.json
+when named with --config-file) and pins each surface in the lock file.
+
+  lock                  capture every declared server and write the lock
+  lock --check          capture again and compare with the lock: exit 1 on
+                        any change (drift), a changed configuration entry,
+                        or a server added to or removed from a configuration
+  lock --update [NAME]  accept the changes: re-capture the named servers
+                        (NAME, or FILE:NAME; every server when none is named)
+
+Commands run from the repository root, with the configuration's env, as the
+clients run them. Placeholders (${env:NAME}, ${VAR}, $VAR ...) are filled
+from the environment and never printed; VS Code's ${input:ID} is read from
+MCP_SURFACE_INPUT_<ID> (upper case, other characters as _). A server whose
+variables are unset is not started: it is named with the variable, and the
+run exits 2 unless --skip-missing.
+
+Exit status: 0 nothing changed; 1 a change; 2 the tool could not do its job
+(a configuration could not be read, a server failed, variables are missing).`
+
+// lockFlags are the lock command's flags.
+type lockFlags struct {
+	configs     stringList
+	lockFile    string
+	root        string
+	check       bool
+	update      bool
+	skipMissing bool
+	format      string
+	revision    string
+	limits      capture.Limits
+}
+
+func (lf *lockFlags) register(fs *flag.FlagSet) {
+	fs.Var(&lf.configs, "config-file", "a client configuration `[FORMAT:]FILE` to read (repeatable; default: each of "+strings.Join(clientconfig.DefaultFiles, ", ")+" that exists); FORMAT is one of vscode, claude-code, cursor, gemini, claude-desktop")
+	fs.StringVar(&lf.lockFile, "lock", lock.DefaultFile, "the lock `file`, relative to the root")
+	fs.StringVar(&lf.root, "root", "", "the repository root (the workspace folder): where configurations are found and commands run (default: the git work tree's top, else the current directory)")
+	fs.BoolVar(&lf.check, "check", false, "do not write: compare every server with its lock entry")
+	fs.BoolVar(&lf.update, "update", false, "re-capture the servers named after the flags (every one when none is named) and write the lock")
+	fs.BoolVar(&lf.skipMissing, "skip-missing", false, "a server whose variables are unset is named and skipped without failing the run")
+	fs.StringVar(&lf.format, "format", "text", "output format of --check: text|json")
+	fs.StringVar(&lf.revision, "protocol-version", capture.LatestRevision, "protocol `revision` to request")
+	fs.DurationVar(&lf.limits.StartupTimeout, "startup-timeout", capture.DefaultLimits.StartupTimeout, "bound on launch plus handshake")
+	fs.DurationVar(&lf.limits.RequestTimeout, "request-timeout", capture.DefaultLimits.RequestTimeout, "bound on each request after the handshake")
+	fs.Int64Var(&lf.limits.MaxBytes, "max-bytes", capture.DefaultLimits.MaxBytes, "bound on the total `bytes` received from each server")
+	fs.IntVar(&lf.limits.MaxPages, "max-pages", capture.DefaultLimits.MaxPages, "bound on the pages read per list")
+	fs.DurationVar(&lf.limits.ShutdownGrace, "shutdown-grace", capture.DefaultLimits.ShutdownGrace, "how long a stdio server is given to exit after its stdin closes, and again after SIGTERM")
+}
+
+func runLock(ctx context.Context, env *Env, args []string) (int, error) {
+	flags := newFlagSet("lock", lockUsage, env.Stderr)
+	var lf lockFlags
+	lf.register(flags)
+	if err := parseFlags(flags, args); err != nil {
+		return 0, err
+	}
+	names := flags.Args()
+	switch {
+	case lf.check && lf.update:
+		return 0, usagef("--check and --update exclude each other")
+	case len(names) > 0 && !lf.update:
+		return 0, usagef("unexpected argument %q: only --update takes server names", names[0])
+	case lf.format != "text" && lf.format != "json":
+		return 0, usagef("unknown --format %q; use text or json", lf.format)
+	case !slices.Contains(capture.Revisions, lf.revision):
+		return 0, usagef("--protocol-version %q: use one of %s", lf.revision, strings.Join(capture.Revisions, ", "))
+	case lf.limits.MaxPages < 1 || lf.limits.MaxBytes < 1 || lf.limits.StartupTimeout <= 0 || lf.limits.RequestTimeout <= 0 || lf.limits.ShutdownGrace <= 0:
+		return 0, usagef("--max-pages, --max-bytes, --startup-timeout, --request-timeout and --shutdown-grace must be positive")
+	}
+	root, err := lockRoot(ctx, lf.root)
+	if err != nil {
+		return 0, err
+	}
+	o := lf.options(env, root)
+	servers, err := lock.ReadServers(ctx, o)
+	if err != nil {
+		return 0, err
+	}
+	lockPath := lf.lockFile
+	if !filepath.IsAbs(lockPath) {
+		lockPath = filepath.Join(root, lockPath)
+	}
+	var old *lock.Lock
+	if lf.check || lf.update {
+		if old, err = lock.ReadFile(ctx, lockPath, 0); errors.Is(err, fs.ErrNotExist) {
+			return 0, fmt.Errorf("there is no lock file %s yet: run `mcp-surface lock` to write it, then review and commit it", lf.lockFile)
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	defer capture.WaitShutdowns()
+	if lf.check {
+		return lf.runCheck(ctx, env, o, servers, old)
+	}
+	return lf.write(ctx, env, o, servers, old, names, lockPath)
+}
+
+// lockRoot is --root, else the git work tree's top, else the current
+// directory; absolute.
+func lockRoot(ctx context.Context, root string) (string, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		root = wd
+		if top, err := gitrepo.TopLevel(ctx, wd); err == nil && top != "" {
+			root = top
+		}
+	}
+	return filepath.Abs(root)
+}
+
+// options are pkg/lock's options for this run.
+func (lf *lockFlags) options(env *Env, root string) lock.Options {
+	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
+		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now,
+		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }}
+}
+
+// write is `lock` and `lock --update`.
+func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, servers []clientconfig.Server, old *lock.Lock, names []string, lockPath string) (int, error) {
+	w, err := lock.Update(ctx, o, servers, old, names)
+	if err != nil {
+		return 0, usagef("--update %v", err)
+	}
+	for _, s := range w.Skipped {
+		fmt.Fprintln(env.Stderr, logf("%s (the server is never started with a blank value)", s))
+	}
+	for _, e := range w.Failed {
+		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
+	}
+	if len(w.Failed) > 0 || len(w.Skipped) > 0 && !lf.skipMissing {
+		return ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", len(w.Failed), len(w.Skipped),
+			map[bool]string{true: " (pass --skip-missing to lock the others)", false: ""}[len(w.Failed) == 0])
+	}
+	if err := lock.WriteFile(ctx, lockPath, w.Lock); err != nil {
+		return 0, err
+	}
+	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(w.Lock.Entries)))
+	return ExitOK, nil
+}
+
+// runCheck is `lock --check`.
+func (lf *lockFlags) runCheck(ctx context.Context, env *Env, o lock.Options, servers []clientconfig.Server, old *lock.Lock) (int, error) {
+	c, err := lock.Check(ctx, o, servers, old)
+	if err != nil {
+		return 0, err
+	}
+	if lf.format == "json" {
+		err = writeLockJSON(env.Stdout, c.Outcomes)
+	} else {
+		err = writeLockText(env.Stdout, c.Outcomes)
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range c.Failed {
+		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
+	}
+	if len(c.Failed) > 0 || c.Skipped() > 0 && !lf.skipMissing {
+		return ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(c.Failed), c.Skipped())
+	}
+	if c.Fails() {
+		return ExitFindings, nil
+	}
+	return ExitOK, nil
+}
+
+// lockAdvice is what to do about a status.
+func lockAdvice(o *lock.Outcome) string {
+	arg := o.Config + ":" + o.Name
+	switch o.Status {
+	case lock.StatusUnchanged:
+		return "unchanged"
+	case lock.StatusDrifted:
+		return "drifted: its surface changed under the same configuration; review the changes, then accept them with `mcp-surface lock --update " + arg + "`"
+	case lock.StatusReconfigured:
+		return "its configuration entry changed since it was locked (command, arguments, URL or headers): re-lock it with `mcp-surface lock --update " + arg + "`"
+	case lock.StatusUnlocked:
+		return "declared but not locked: review what it adds, then lock it with `mcp-surface lock --update " + arg + "`"
+	case lock.StatusGone:
+		return "locked but no longer declared: drop it with `mcp-surface lock --update`"
+	case lock.StatusSkipped:
+		return "not checked: set " + strings.Join(o.Missing, ", ")
+	}
+	return string(o.Status)
+}
+
+func writeLockText(w io.Writer, outs []*lock.Outcome) error {
+	changed := 0
+	for _, o := range outs {
+		if o.Status.Fails() {
+			changed++
+		}
+	}
+	fmt.Fprintf(w, "mcp-surface lock --check: %d server(s), %d changed\n", len(outs), changed)
+	for _, o := range outs {
+		mark := map[bool]string{true: "✗", false: "✓"}[o.Status.Fails()]
+		if o.Status == lock.StatusSkipped {
+			mark = "!"
+		}
+		fmt.Fprintln(w, logf("%s %s: %s", mark, o.Key(), lockAdvice(o)))
+		if o.Status != lock.StatusDrifted && o.Status != lock.StatusUnlocked {
+			continue
+		}
+		text, err := report.RenderBytes("text", &report.Report{Version: Version, Servers: []report.Section{o.Section}}, report.Options{ShowInfo: true})
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
+			fmt.Fprintln(w, "    "+line)
+		}
+	}
+	return nil
+}
+
+// lockJSON is --format json of --check: one object per server.
+type lockJSON struct {
+	Config   string            `json:"config"`
+	Name     string            `json:"name"`
+	Status   lock.Status       `json:"status"`
+	Missing  []string          `json:"missing,omitempty"`
+	Findings []finding.Finding `json:"findings"`
+}
+
+func writeLockJSON(w io.Writer, outs []*lock.Outcome) error {
+	list := []lockJSON{}
+	for _, o := range outs {
+		j := lockJSON{Config: o.Config, Name: o.Name, Status: o.Status, Missing: o.Missing, Findings: o.Section.Changes}
+		if j.Findings == nil {
+			j.Findings = []finding.Finding{}
+		}
+		list = append(list, j)
+	}
+	b, err := json.MarshalIndent(map[string]any{"servers": list}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
