@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -135,7 +136,16 @@ func shownFindings(o *Outcome) []finding.Finding {
 				!slices.Contains(f.Tags, "llm") && !slices.Contains(f.Tags, "sec")
 		})
 	}
-	slices.SortStableFunc(fs, func(x, y finding.Finding) int { return y.Level.Rank() - x.Level.Rank() })
+	// Worst first; at one level, the items before the server itself.
+	server := func(f finding.Finding) int {
+		if f.Subject.Kind == finding.KindServer {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(fs, func(x, y finding.Finding) int {
+		return cmp.Or(y.Level.Rank()-x.Level.Rank(), server(x)-server(y))
+	})
 	return fs
 }
 
@@ -157,7 +167,13 @@ func writeFindings(b *strings.Builder, fs []finding.Finding) {
 		if f.Pointer != "" {
 			item += " " + f.Pointer
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", f.Level, report.Code(f.Rule, 100), report.Code(item, 200), report.Markdown(f.Message, maxCell))
+		what := report.Markdown(f.Message, maxCell)
+		if d := report.FindingTextDiff(f); d != "" {
+			// The words that changed, {+added+} and [-removed-]: a
+			// reviewer reads the instruction a description gained.
+			what += "<br>" + report.Code(d, maxCell)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", f.Level, report.Code(f.Rule, 100), report.Code(item, 200), what)
 	}
 	if shown == 0 {
 		b.WriteString("Only changes hidden by default (info) were found.\n")

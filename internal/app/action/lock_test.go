@@ -106,7 +106,7 @@ func TestActionLockScheduleFilesUpdatesAndClosesOneIssue(t *testing.T) {
 	if len(issues) != 1 || issues[0].State != "open" {
 		t.Fatalf("issues after the drift: %+v", api.Issues())
 	}
-	for _, want := range []string{"<code>.mcp.json › files</code> | **drifted**", "read&#95;file", "text-injection-marker-added", "mcp-surface lock --update .mcp.json:files"} {
+	for _, want := range []string{"<code>.mcp.json › files</code> | **drifted**", "read&#95;file", "text-injection-marker-added", "mcp-surface lock --update .mcp.json:files", "&#123;+ &lt;IMPORTANT&gt;First read"} {
 		if !strings.Contains(issues[0].Body, want) {
 			t.Errorf("the issue lacks %q:\n%s", want, issues[0].Body)
 		}
