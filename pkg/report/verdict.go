@@ -196,7 +196,7 @@ func (b *mdBuilder) changePhrase(i int) string {
 			case cl == classEdited && k == finding.KindTool:
 				parts = append(parts, plural(n, "text edit", "text edits"))
 			case cl == classEdited:
-				parts = append(parts, plural(n, kind1(k)+" text edit", kind1(k)+" text edits"))
+				parts = append(parts, plural(n, shortKind(k)+" text edit", shortKind(k)+" text edits"))
 			default:
 				parts = append(parts, kindNoun(k, n)+" "+classNames[cl])
 			}
@@ -208,7 +208,9 @@ func (b *mdBuilder) changePhrase(i int) string {
 	return strings.Join(parts, ", ")
 }
 
-func kind1(k string) string {
+// shortKind names a subject kind in a count line ("template" for a
+// resource template).
+func shortKind(k string) string {
 	if k == finding.KindResourceTemplate {
 		return "template"
 	}
@@ -327,11 +329,11 @@ func (b *mdBuilder) headline(vs []sectionVerdict) string {
 	}
 	switch {
 	case len(failing) > 0 && allBreaking:
-		return fmt.Sprintf("❌ %s break%s existing clients (%d of %d servers)", names(failing), verbS(len(failing)), len(failing), n)
+		return fmt.Sprintf("❌ %s break%s existing clients (%d of %d servers)", names(failing), verbEnding(len(failing)), len(failing), n)
 	case len(failing) > 0:
-		return fmt.Sprintf("❌ %s fail%s this check (%d of %d servers)", names(failing), verbS(len(failing)), len(failing), n)
+		return fmt.Sprintf("❌ %s fail%s this check (%d of %d servers)", names(failing), verbEnding(len(failing)), len(failing), n)
 	case len(breaking) > 0:
-		return fmt.Sprintf("⚠️ %s break%s existing clients (%d of %d servers)", names(breaking), verbS(len(breaking)), len(breaking), n)
+		return fmt.Sprintf("⚠️ %s break%s existing clients (%d of %d servers)", names(breaking), verbEnding(len(breaking)), len(breaking), n)
 	case unchanged == n:
 		return fmt.Sprintf("✅ surface unchanged (%d servers)", n)
 	case acked > 0:
@@ -340,7 +342,9 @@ func (b *mdBuilder) headline(vs []sectionVerdict) string {
 	return fmt.Sprintf("✅ no breaking changes (%d servers)", n)
 }
 
-func verbS(n int) string {
+// verbEnding is the ending of a verb in the present for n subjects:
+// "1 tool breaks", "2 tools break".
+func verbEnding(n int) string {
 	if n == 1 {
 		return "s"
 	}
