@@ -9,3 +9,5 @@
 // escaping, error advice, the MCP_SURFACE_* variables) is in
 // internal/app/frontend; the command line lends it nothing else.
 package action
+
+//go:generate go test -run ^TestActionDocs$ -update-action-docs .

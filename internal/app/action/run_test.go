@@ -1318,7 +1318,7 @@ func TestActionDocs(t *testing.T) {
 	doc := string(data)
 	inputs, outputs := actionDocTables(actionYAML(t))
 	for _, part := range []struct{ name, table string }{{"inputs", inputs}, {"outputs", outputs}} {
-		begin := "<!-- BEGIN " + part.name + " (generated from action.yml: go test ./internal/app/cli -run TestActionDocs -update-action-docs) -->\n"
+		begin := "<!-- BEGIN " + part.name + " (generated from action.yml: go test ./internal/app/action -run TestActionDocs -update-action-docs) -->\n"
 		end := "<!-- END " + part.name + " -->"
 		i, j := strings.Index(doc, begin), strings.Index(doc, end)
 		if i < 0 || j < i {

@@ -6,5 +6,3 @@
 // everything it needs arrives through Run's arguments, so the CLI is
 // tested in-process.
 package cli
-
-//go:generate go test -run ^TestActionDocs$ -update-action-docs .
