@@ -2,14 +2,12 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
@@ -70,22 +68,10 @@ func TestActionBinary(t *testing.T) {
 		"INPUT_COMMENT=always", "INPUT_REVIEW-COMMENTS=false",
 	)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, "action")
-	cmd.Dir = tmp // not the workspace: the action finds it in GITHUB_WORKSPACE
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if code != 1 {
-		t.Fatalf("removed tools: want exit 1, got %d\n%s\n%s", code, stdout.String(), stderr.String())
+	// Not in the workspace: the action finds it in GITHUB_WORKSPACE.
+	res := runBinary(t, tmp, env, "action")
+	if res.code != 1 {
+		t.Fatalf("removed tools: want exit 1, got %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 	out, _ := os.ReadFile(outPath)
 	for _, want := range []string{"breaking<<", "\ntrue\n", "verdict<<", "\nfail\n", "bundle-file<<"} {
@@ -100,8 +86,8 @@ func TestActionBinary(t *testing.T) {
 	if !bytes.Contains(sum, []byte("tool-removed")) {
 		t.Errorf("the job summary lacks the report:\n%s", sum)
 	}
-	log := strings.ReplaceAll(stdout.String(), "::add-mask::"+token+"\n", "")
-	for what, text := range map[string]string{"stdout": log, "stderr": stderr.String(), "summary": string(sum), "outputs": string(out)} {
+	log := strings.ReplaceAll(res.stdout, "::add-mask::"+token+"\n", "")
+	for what, text := range map[string]string{"stdout": log, "stderr": res.stderr, "summary": string(sum), "outputs": string(out)} {
 		if strings.Contains(text, token) {
 			t.Errorf("the token appears in %s", what)
 		}

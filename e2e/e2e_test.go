@@ -123,9 +123,18 @@ type run struct {
 
 func mcpSurface(t *testing.T, args ...string) run {
 	t.Helper()
+	return runBinary(t, "", nil, args...)
+}
+
+// runBinary runs the built binary in dir ("" for the test's directory)
+// with env (nil for this process's), bounded to two minutes; an exit
+// status is a result, a binary that could not run is fatal.
+func runBinary(t *testing.T, dir string, env []string, args ...string) run {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Dir, cmd.Env = dir, env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

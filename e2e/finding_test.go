@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 )
@@ -18,20 +14,7 @@ import (
 // mcpSurfaceIn runs the binary in dir, the repository root of a check.
 func mcpSurfaceIn(t *testing.T, dir string, args ...string) run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running mcp-surface: %v", err)
-	}
-	return run{code, out.String(), errb.String()}
+	return runBinary(t, dir, nil, args...)
 }
 
 // The real upgrade of server-filesystem from 2026.7.4 to 2026.7.10: one
