@@ -196,23 +196,10 @@ func (a *actionRun) configsChanged(ctx context.Context, repo, baseSHA, root stri
 	return false, nil
 }
 
-// lockClient is the GitHub client of the run, or why there is none.
+// lockClient is githubClient with the repository's owner and name.
 func (a *actionRun) lockClient() (*github.Client, string, string, error) {
-	if a.cfg.Token == "" {
-		return nil, "", "", errors.New("no github-token: the lock's issue and comment were not published (the job summary is written)")
-	}
-	if a.gctx.Owner == "" {
-		return nil, "", "", errors.New("GITHUB_REPOSITORY is not set: nothing was published")
-	}
-	api, err := a.ae.APIURL()
-	if err != nil {
-		return nil, "", "", fmt.Errorf("GitHub API: %w", err)
-	}
-	client, err := github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + version})
-	if err != nil {
-		return nil, "", "", fmt.Errorf("GitHub API: %w", err)
-	}
-	return client, a.gctx.Owner, a.gctx.Repo, nil
+	c, err := a.githubClient()
+	return c, a.gctx.Owner, a.gctx.Repo, err
 }
 
 // setLockOutputs sets the verdict and the exit code of a lock run.

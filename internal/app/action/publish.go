@@ -208,18 +208,27 @@ func (a *actionRun) publisher() *github.Publisher {
 		Logf:              a.logger,
 		Warn:              a.warn,
 	}
-	switch api, err := a.ae.APIURL(); {
-	case a.cfg.Token == "":
-		o.Unavailable = errors.New("no github-token: nothing was published to GitHub (the job summary, outputs and files are written)")
-	case err != nil:
-		o.Unavailable = fmt.Errorf("GitHub API: %w", err)
-	default:
-		o.Client, err = github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + version})
-		if err != nil {
-			o.Unavailable = fmt.Errorf("GitHub API: %w", err)
-		} else if a.gctx.Owner == "" {
-			o.Client, o.Unavailable = nil, errors.New("GITHUB_REPOSITORY is not set: nothing was published")
-		}
-	}
+	o.Client, o.Unavailable = a.githubClient()
 	return github.NewPublisher(o)
+}
+
+// githubClient is the run's client of the GitHub API, or why there is
+// none (no token, no API URL, no repository): every publisher of the run
+// (the report's, the lock's issue and comment) gets it here.
+func (a *actionRun) githubClient() (*github.Client, error) {
+	api, err := a.ae.APIURL()
+	switch {
+	case a.cfg.Token == "":
+		return nil, errors.New("no github-token: nothing was published to GitHub (the job summary, outputs and files are written)")
+	case err != nil:
+		return nil, fmt.Errorf("GitHub API: %w", err)
+	}
+	c, err := github.NewClient(github.Options{APIURL: api, Token: a.cfg.Token, UserAgent: "mcp-surface/" + version})
+	if err != nil {
+		return nil, fmt.Errorf("GitHub API: %w", err)
+	}
+	if a.gctx.Owner == "" {
+		return nil, errors.New("GITHUB_REPOSITORY is not set: nothing was published")
+	}
+	return c, nil
 }
