@@ -233,7 +233,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 		if !ok {
 			return nil, wrap(fmt.Errorf("%s.%s: want an object", key, sname))
 		}
-		x := &expander{format: f, root: abs, getenv: getenv, inputs: inputs}
+		x := &expander{ctx: ctx, format: f, root: abs, getenv: getenv, inputs: inputs}
 		s, err := readServer(x, key+"."+sname, entry)
 		if err != nil {
 			return nil, wrap(err)

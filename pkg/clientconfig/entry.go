@@ -5,10 +5,11 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 // readServer reads one entry; key is its place in the file
@@ -251,14 +252,7 @@ func readEnv(x *expander, key string, e map[string]any) ([]string, error) {
 // quotes around the value); every value is a secret. A missing file is
 // an error: the client would start the server without its variables.
 func readEnvFile(x *expander, key, p string, vars map[string]string) error {
-	st, err := os.Stat(p)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	if st.Size() > MaxFileBytes {
-		return fmt.Errorf("%s: %s is larger than %d bytes", key, p, MaxFileBytes)
-	}
-	data, err := os.ReadFile(p)
+	data, err := infile.Read(x.ctx, p, "envFile", MaxFileBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
@@ -279,7 +273,7 @@ func readEnvFile(x *expander, key, p string, vars map[string]string) error {
 			val = val[1 : len(val)-1]
 		}
 		vars[name] = val
-		if val != "" && !contains(x.secrets, val) {
+		if val != "" && !slices.Contains(x.secrets, val) {
 			x.secrets = append(x.secrets, val)
 		}
 	}

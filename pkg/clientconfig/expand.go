@@ -1,8 +1,10 @@
 package clientconfig
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +32,7 @@ func InputVariable(id string) string {
 // collects the values that came from the environment (secrets) and the
 // variables that were unset or empty (missing).
 type expander struct {
+	ctx     context.Context // bounds the files an entry names (envFile)
 	format  Format
 	root    string // the workspace folder
 	getenv  func(string) string
@@ -41,24 +44,15 @@ type expander struct {
 func (x *expander) env(name string) (string, bool) {
 	v := x.getenv(name)
 	if v == "" {
-		if !contains(x.missing, name) {
+		if !slices.Contains(x.missing, name) {
 			x.missing = append(x.missing, name)
 		}
 		return "", false
 	}
-	if !contains(x.secrets, v) {
+	if !slices.Contains(x.secrets, v) {
 		x.secrets = append(x.secrets, v)
 	}
 	return v, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // expand fills the placeholders of s; key names the member for errors.
