@@ -33,29 +33,25 @@ func actLabeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels .
 	return data
 }
 
-// actReportFindings are the findings of a run's JSON report.
-func actReportFindings(t *testing.T, res actResult) []struct {
+// actFinding is what the tests read of a finding of the JSON report.
+type actFinding struct {
 	Rule         string `json:"rule"`
 	Level        string `json:"level"`
 	Acknowledged string `json:"acknowledged"`
 	Subject      struct {
 		Kind, Name string
 	} `json:"subject"`
-} {
+}
+
+// actReportFindings are the findings of a run's JSON report.
+func actReportFindings(t *testing.T, res actResult) []actFinding {
 	t.Helper()
 	data, err := os.ReadFile(res.outputs["report-file"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Findings []struct {
-			Rule         string `json:"rule"`
-			Level        string `json:"level"`
-			Acknowledged string `json:"acknowledged"`
-			Subject      struct {
-				Kind, Name string
-			} `json:"subject"`
-		} `json:"findings"`
+		Findings []actFinding `json:"findings"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
