@@ -64,6 +64,28 @@ type Finding struct {
 	// Acknowledged is set when .mcp-surface.yaml acknowledges the finding;
 	// acknowledged findings never fail a run.
 	Acknowledged string `json:"acknowledged,omitempty"`
+	// Witness, on a schema change, is the proof: a whole instance that one
+	// side's schema accepts and the other's rejects, checked by the
+	// validator. nil when no witness was found or none applies.
+	Witness *Witness `json:"witness,omitempty"`
+}
+
+// Sides of a comparison, as a Witness names them.
+const (
+	SideBase = "base"
+	SideHead = "head"
+)
+
+// Witness is a complete instance at a schema's root (a tool's whole
+// arguments object for inputSchema, its whole structuredContent for
+// outputSchema) that the schema of side Accepts validates and the schema
+// of side Rejects does not, each read in the dialect it declares.
+type Witness struct {
+	// Value is the instance, canonical JSON.
+	Value json.RawMessage `json:"value"`
+	// Accepts is SideBase or SideHead; Rejects is the other.
+	Accepts string `json:"accepts"`
+	Rejects string `json:"rejects"`
 }
 
 // New fills Level, Severity and Tags from the rule table and computes the
