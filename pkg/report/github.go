@@ -108,6 +108,9 @@ func writeAnnotation(w io.Writer, cmd string, it Item, multi bool) {
 		where += " at " + LogLine(it.Pointer, MaxName)
 	}
 	msg += "%0A" + WorkflowData(where)
+	if s := WitnessSentence(it.Finding); s != "" {
+		msg += "%0A" + WorkflowData(s+": "+LogLine(WitnessLine(it.Finding, maxWitnessInline), maxWitnessInline+8))
+	}
 	if it.Severity != "" {
 		msg += "%0A" + WorkflowData("severity: "+LogLine(string(it.Severity), 20)+"; see `mcp-surface explain "+LogLine(it.Rule, MaxName)+"`")
 	}

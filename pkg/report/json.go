@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -160,7 +161,13 @@ func DecodeJSON(data []byte) (*Report, error) {
 		if err := checkFinding(f); err != nil {
 			return nil, fmt.Errorf("json report: finding %d: %w", i, err)
 		}
-		for _, v := range []*json.RawMessage{&f.Before, &f.After} {
+		vals := []*json.RawMessage{&f.Before, &f.After}
+		if f.Witness != nil {
+			w := *f.Witness // not shared with the decoded input
+			f.Witness = &w
+			vals = append(vals, &w.Value)
+		}
+		for _, v := range vals {
 			if len(*v) > 0 {
 				var buf bytes.Buffer
 				if err := json.Compact(&buf, *v); err != nil {
@@ -216,6 +223,14 @@ func checkFinding(f jsonFinding) error {
 	}
 	if !hexPattern().MatchString(f.Fingerprint) {
 		return fmt.Errorf("fingerprint %q is not hexadecimal", f.Fingerprint)
+	}
+	if w := f.Witness; w != nil {
+		if len(w.Value) == 0 || !json.Valid(w.Value) {
+			return errors.New("witness without a JSON value")
+		}
+		if !(w.Accepts == finding.SideBase && w.Rejects == finding.SideHead) && !(w.Accepts == finding.SideHead && w.Rejects == finding.SideBase) {
+			return fmt.Errorf("witness accepts %q and rejects %q: want base and head, one each", w.Accepts, w.Rejects)
+		}
 	}
 	if f.Location != nil && f.Location.Line < 0 {
 		return fmt.Errorf("location line %d", f.Location.Line)

@@ -222,14 +222,14 @@ func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 	var out []*mdRow
 	if b.o.Verbose {
 		for _, it := range ru.items {
-			out = append(out, mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)))
+			out = append(out, proven(mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)), it, breaking))
 		}
 		return out
 	}
 	repeats, rest := splitRun(ru)
 	for _, its := range repeats {
 		names := subjectNames(its)
-		out = append(out, mk(Markdown(its[0].Message, maxCellMessage)+", in **"+kindNoun(ru.kind, len(names))+"**: "+nameList(names, b.rowNames(), code)))
+		out = append(out, proven(mk(Markdown(its[0].Message, maxCellMessage)+", in **"+kindNoun(ru.kind, len(names))+"**: "+nameList(names, b.rowNames(), code)), its[0], breaking))
 	}
 	if rest.collapsed() {
 		names := rest.names()
@@ -240,9 +240,18 @@ func (b *mdBuilder) rows(ru *run, breaking bool) []*mdRow {
 		return append(out, mk(what))
 	}
 	for _, it := range rest.items {
-		out = append(out, mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)))
+		out = append(out, proven(mk(subjectMarkdown(it.Subject)+": "+Markdown(it.Message, maxCellMessage)), it, breaking))
 	}
 	return out
+}
+
+// proven adds a finding's witness to its row of the breaking table, where
+// the reader decides: what breaks, shown by a call that breaks.
+func proven(row *mdRow, it Item, breaking bool) *mdRow {
+	if s := WitnessSentence(it.Finding); breaking && s != "" {
+		row.Breaks += "<br><br>" + s + ": " + Code(WitnessLine(it.Finding, maxWitnessInline), maxWitnessInline+8)
+	}
+	return row
 }
 
 func (b *mdBuilder) footer() string {
@@ -460,6 +469,9 @@ func (b *mdBuilder) entry(it Item) mdEntry {
 		if it.After != nil && !isName(it.After, it.Subject.Name) {
 			e.Blocks = append(e.Blocks, "After:", excerpt(it.After))
 		}
+	}
+	if s := WitnessSentence(it.Finding); s != "" {
+		e.Blocks = append(e.Blocks, s+":", excerpt(it.Witness.Value))
 	}
 	return e
 }

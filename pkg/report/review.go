@@ -137,7 +137,7 @@ func reviewBody(items []Item) string {
 	var order []key
 	by := map[key][]Item{}
 	for _, it := range items {
-		k := key{it.Rule, sameChange{it.Message, it.Pointer, string(it.Before), string(it.After), it.Acknowledged}}
+		k := key{it.Rule, sameChange{it.Message, it.Pointer, string(it.Before), string(it.After), it.Acknowledged, witnessKey(it.Finding)}}
 		if _, ok := by[k]; !ok {
 			order = append(order, k)
 		}
@@ -164,6 +164,9 @@ func reviewBody(items []Item) string {
 			Icon: reviewIcon(it.Level), Subject: subject,
 			Rule: Code(it.Rule, MaxName), Level: level, Message: Markdown(it.Message, MaxMessage),
 			RuleID: it.Rule, RuleURL: Options{}.RuleURL(it.Rule),
+		}
+		if s := WitnessSentence(it.Finding); s != "" {
+			e.Message += "<br>" + s + ": " + Code(WitnessLine(it.Finding, maxWitnessInline), maxWitnessInline+8)
 		}
 		if it.TextDiff != "" {
 			// The strings, not their JSON: a JSON string has no newline.

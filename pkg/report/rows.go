@@ -24,7 +24,7 @@ const abbreviateFrom = 8
 // sameChange is what makes findings of one run the same change on
 // different subjects: everything they say but the subject.
 type sameChange struct {
-	message, pointer, before, after, acknowledged string
+	message, pointer, before, after, acknowledged, witness string
 }
 
 // splitRun divides a run into its repeats, the changes made identically
@@ -40,7 +40,7 @@ func splitRun(ru *run) (repeats [][]Item, rest *run) {
 	by := map[sameChange][]Item{}
 	var order []sameChange
 	for _, it := range ru.items {
-		k := sameChange{it.Message, it.Pointer, string(it.Before), string(it.After), it.Acknowledged}
+		k := sameChange{it.Message, it.Pointer, string(it.Before), string(it.After), it.Acknowledged, witnessKey(it.Finding)}
 		if _, ok := by[k]; !ok {
 			order = append(order, k)
 		}
@@ -55,6 +55,15 @@ func splitRun(ru *run) (repeats [][]Item, rest *run) {
 	}
 	slices.SortStableFunc(repeats, func(a, b []Item) int { return len(b) - len(a) })
 	return repeats, rest
+}
+
+// witnessKey tells repeats apart by their proof: the same change on two
+// tools whose witnesses differ is shown as two rows, each with its own.
+func witnessKey(f finding.Finding) string {
+	if f.Witness == nil {
+		return ""
+	}
+	return f.Witness.Accepts + "|" + string(f.Witness.Value)
 }
 
 // subjectNames are the subjects' names of a repeat, in natural order, each

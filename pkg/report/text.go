@@ -226,6 +226,9 @@ func writeTextItem(w io.Writer, p painter, it Item, verbose bool) {
 		fmt.Fprintln(w, textIndent+"before: "+rawValue(it.Before, valueMax))
 		fmt.Fprintln(w, textIndent+"after:  "+rawValue(it.After, valueMax))
 	}
+	if s := WitnessSentence(it.Finding); s != "" {
+		fmt.Fprintln(w, textIndent+s+": "+LogLine(WitnessLine(it.Finding, max(valueMax, maxWitnessInline)), MaxText))
+	}
 	if it.Location.Source != locate.SourceFallback && !it.Location.IsZero() {
 		fmt.Fprintf(w, "%sat %s:%d\n", textIndent, LogLine(it.Location.Path, MaxName), it.Location.Line)
 	}

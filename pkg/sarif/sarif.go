@@ -477,6 +477,9 @@ func result(it report.Item, ruleIndex int) *gosarif.Result {
 	if it.Subject.Name != "" && !strings.Contains(msg, it.Subject.Name) {
 		msg = it.Subject.String() + ": " + msg
 	}
+	if s := report.WitnessSentence(it.Finding); s != "" {
+		msg += ". " + s + ": " + report.WitnessLine(it.Finding, 400)
+	}
 	res := gosarif.NewRuleResult(it.Rule).
 		WithRuleIndex(ruleIndex).
 		WithLevel(Level(it.Level)).
@@ -513,6 +516,10 @@ func result(it report.Item, ruleIndex int) *gosarif.Result {
 	}
 	if it.Server != "" {
 		props["server"] = report.Line(it.Server, report.MaxName)
+	}
+	if w := it.Witness; w != nil {
+		// The value as JSON, not as text: a consumer can replay it.
+		props["witness"] = map[string]any{"value": json.RawMessage(w.Value), "accepts": w.Accepts, "rejects": w.Rejects}
 	}
 	res.Properties = gosarif.Properties{"mcpSurface": props}
 	if it.Acknowledged != "" {

@@ -26,6 +26,9 @@ type Spec struct {
 	Before, After any // encoded as JSON; nil: absent
 	Acknowledged  string
 	Revision      string
+	// Witness is the instance that proves a schema change, with the side
+	// that accepts it ("base" or "head"); nil: none.
+	Witness *finding.Witness
 }
 
 // F builds a finding with its fingerprint.
@@ -53,6 +56,7 @@ func F(s Spec) finding.Finding {
 		Pointer: s.Pointer, Message: s.Message,
 		Before: enc(s.Before), After: enc(s.After),
 		Acknowledged: s.Acknowledged, Revision: s.Revision,
+		Witness: s.Witness,
 	}
 	if s.Severity != "" && f.Pointer != "" {
 		f.HeadPointer = f.Pointer
@@ -72,7 +76,8 @@ func Diff() *report.Report {
 	changes := []finding.Finding{
 		F(Spec{Rule: rules.InputRequiredPropertyAdded, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/inputSchema/required",
-			Message: `property "days" is now required: calls without it fail`, Before: []string{"city"}, After: []string{"city", "days"}}),
+			Message: `property "days" is now required: calls without it fail`, Before: []string{"city"}, After: []string{"city", "days"},
+			Witness: &finding.Witness{Value: json.RawMessage(`{"city":""}`), Accepts: finding.SideBase, Rejects: finding.SideHead}}),
 		F(Spec{Rule: rules.OutputRequiredPropertyRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindTool, Name: "get_forecast", Pointer: "/outputSchema/properties/humidity",
 			Message: `required output property "humidity" was removed`,
@@ -186,7 +191,8 @@ func Hostile() *report.Report {
 			Message: "description of " + HostileName + " changed", Before: "short", After: "short " + HostileText}),
 		F(Spec{Rule: rules.InputTypeChanged, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindResourceTemplate, Name: "file:///" + HostileName + "/{path}", Pointer: "/" + HostileName,
-			Message: HostileText, Before: map[string]any{"description": HostileText, "type": "string"}, After: map[string]any{HostileName: HostileText}}),
+			Message: HostileText, Before: map[string]any{"description": HostileText, "type": "string"}, After: map[string]any{HostileName: HostileText},
+			Witness: &finding.Witness{Value: hostileWitness(), Accepts: finding.SideBase, Rejects: finding.SideHead}}),
 		F(Spec{Rule: rules.PromptRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking, Tags: []string{"wire"},
 			Kind: finding.KindPrompt, Name: HostileName, Message: "prompt removed", Acknowledged: HostileText}),
 		F(Spec{Rule: rules.ServerInstructionsChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch, Tags: []string{"llm", "sec"},
@@ -302,4 +308,14 @@ func DescriptionOnly() *report.Report {
 		Changes:  changes,
 		Snapshot: "mcp-surface.json",
 	}}}
+}
+
+// hostileWitness is a witness whose value carries HostileText, as a
+// server's enum or const would put it there.
+func hostileWitness() json.RawMessage {
+	b, err := json.Marshal(map[string]string{HostileName: HostileText})
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
