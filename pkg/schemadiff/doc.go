@@ -37,8 +37,9 @@
 // type are sets, enum [x] is const x, numbers compare by value, and a
 // union of plain types is a type set. Tautologies, keywords that accept
 // everything their context allows, are dropped in one step (normalize.go):
-// minLength/minItems/minProperties 0, generator bounds at ±(2^53−1) on
-// integers and ±Number.MAX_VALUE on numbers, a pattern every string
+// minLength/minItems/minProperties 0, generator bounds of exactly ±(2^53−1)
+// on integers and ±Number.MAX_VALUE on numbers (every other bound compares
+// exactly, by its decimal digits), a pattern every string
 // matches, a type list naming every type, propertyNames {type: string},
 // keywords of a type the node's type excludes, and not {not X} (read as
 // X); additionalProperties true, items {} and the like compare as absent.
