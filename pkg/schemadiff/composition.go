@@ -64,14 +64,19 @@ func (c *walker) composition(b, h *node) {
 
 func (c *walker) keywordChange(b, h *node, bk, hk string) {
 	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
-	// anyOf and oneOf differ only on values matching two branches: with the
-	// same branches, pairwise disjoint, they accept the same values.
-	if (bk == "anyOf" || bk == "oneOf") && (hk == "anyOf" || hk == "oneOf") {
-		B, H := compList(b, bk), compList(h, hk)
-		if pairwiseDisjoint(H) && c.sh.eqMultiset(B, H) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; the branches are the same and provably disjoint, so no value matches two", bk, hk)
-			return
+	// anyOf and oneOf differ only on values matching two branches: over
+	// branches that are provably pairwise disjoint (a required
+	// discriminator with different values, disjoint types, ...) they accept
+	// the same values. The keyword change is then no change; what changed
+	// in the branches themselves is reported branch by branch.
+	if (bk == "anyOf" && hk == "oneOf" && pairwiseDisjoint(compList(h, hk), typeMask(h))) ||
+		(bk == "oneOf" && hk == "anyOf" && pairwiseDisjoint(compList(b, bk), typeMask(b))) {
+		how := "the branches are the same and provably disjoint"
+		if !c.sh.eqMultiset(compList(b, bk), compList(h, hk)) {
+			how = "the oneOf branches are provably disjoint"
 		}
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; %s, so no value matches two", bk, hk, how)
+		return
 	}
 	switch bk + ">" + hk {
 	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
@@ -204,12 +209,12 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 	}
 	for i := range B {
 		if mB[i] < 0 {
-			c.branchRemoved(kb, B, i, H, h, mB)
+			c.branchRemoved(kb, B, i, H, b, h)
 		}
 	}
 	for j := range H {
 		if mH[j] < 0 {
-			c.branchAdded(kh, H, j, B, b)
+			c.branchAdded(kh, H, j, B, b, h)
 		}
 	}
 	if kb == "oneOf" && kh == "oneOf" && !c.stop() {
@@ -218,10 +223,10 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 			if j < 0 || !changed[i] {
 				continue
 			}
-			if c.dir == Input && !c.disjointFromOthers(H, j) {
+			if c.dir == Input && !disjointFromOthers(H, j, typeMask(h)) {
 				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", j)
 			}
-			if c.dir == Output && !c.disjointFromOthers(B, i) {
+			if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
 				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", j)
 			}
 		}
@@ -230,7 +235,7 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 
 func listPtr(n *node, kw string) string { return ptrJoin(n.P(), n.kw(kw)) }
 
-func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node, mB []int) {
+func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, b, h *node) {
 	bp, hp := B[i].P(), listPtr(h, kind)
 	raw := B[i].raw
 	switch kind {
@@ -254,13 +259,13 @@ func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node
 		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", i)
 	default:
 		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", i)
-		if c.dir == Output && !c.disjointFromOthers(B, i) {
+		if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
 			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", i)
 		}
 	}
 }
 
-func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) {
+func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b, h *node) {
 	bp, hp := listPtr(b, kind), H[j].P()
 	raw := H[j].raw
 	switch kind {
@@ -284,8 +289,8 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) 
 		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", j)
 	default:
 		if c.dir == Input {
-			if c.disjointFromOthers(H, j) {
-				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added (provably disjoint from the other branches)", j)
+			if disjointFromOthers(H, j, typeMask(h)) {
+				c.emit(rules.InputOneOfDisjointBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it is provably disjoint from the other branches, so it only widens", j)
 			} else {
 				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
 			}
@@ -295,19 +300,26 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) 
 	}
 }
 
-func (c *walker) disjointFromOthers(l []*node, k int) bool {
+// disjointFromOthers: no value of the types ctx allows (the types of the
+// node holding the list) matches both l[k] and another member of l.
+func disjointFromOthers(l []*node, k int, ctx uint8) bool {
 	for i := range l {
-		if i != k && !disjoint(l[i], l[k], 0) {
+		if i != k && !disjoint(l[i], l[k], ctx, 0) {
 			return false
 		}
 	}
 	return true
 }
 
-// disjoint proves that no value satisfies both schemas: different types,
-// disjoint enum/const sets, or a property both require with disjoint
-// schemas (a discriminator).
-func disjoint(a, b *node, depth int) bool {
+// disjoint proves that no value of the types ctx allows satisfies both
+// schemas: no common type, disjoint enum/const sets, a property both
+// require with disjoint schemas (a discriminator), or a property one
+// requires and the other forbids (false, or a closed object without it).
+// ctx is the type mask of the node holding the branches (tAll when it names
+// no type): {required: [kind]} says nothing about a string, so the
+// property tests only prove disjointness where the common types are
+// objects alone.
+func disjoint(a, b *node, ctx uint8, depth int) bool {
 	a, b = a.d.res(a), b.d.res(b)
 	if a == nil || b == nil {
 		return false
@@ -320,40 +332,65 @@ func disjoint(a, b *node, depth int) bool {
 	}
 	// A folded null branch is accepted beside the enum and the properties
 	// the tests below look at.
-	if (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
+	if ctx&tNull != 0 && (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
 		return false
 	}
 	ta, tb := typeMask(a), typeMask(b)
-	if ta&tb == 0 {
+	common := ta & tb & ctx
+	if common == 0 {
 		return true
 	}
-	if a.hasVals && b.hasVals {
-		common := false
-		for _, v := range a.vals {
-			if inSorted(b.vals, v) {
-				common = true
-				break
-			}
-		}
-		if !common {
-			return true
-		}
-	}
-	if a.hasVals && valsOutside(a, tb) || b.hasVals && valsOutside(b, ta) {
+	if a.hasVals && b.hasVals && !sharesValue(a, b, common) {
 		return true
 	}
-	if depth < 4 {
-		for _, p := range a.required {
-			if !inSorted(b.required, p) {
-				continue
-			}
+	if a.hasVals && valsOutside(a, tb&ctx) || b.hasVals && valsOutside(b, ta&ctx) {
+		return true
+	}
+	if common&^tObj != 0 || depth >= 4 {
+		return false
+	}
+	for _, p := range a.required {
+		if inSorted(b.required, p) {
 			pa, pb := findNamed(a.props, p), findNamed(b.props, p)
-			if pa != nil && pb != nil && disjoint(pa, pb, depth+1) {
+			if pa != nil && pb != nil && disjoint(pa, pb, tAll, depth+1) {
 				return true
 			}
 		}
+		if forbids(b, p) {
+			return true
+		}
+	}
+	for _, p := range b.required {
+		if forbids(a, p) {
+			return true
+		}
 	}
 	return false
+}
+
+// sharesValue: some value of the types in t is in both enum/const sets.
+func sharesValue(a, b *node, t uint8) bool {
+	for i, v := range a.vals {
+		if valueType(a.valVals[i])&t != 0 && inSorted(b.vals, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// forbids: an object n accepts cannot have property p (its schema is false,
+// or the object is closed by additionalProperties false with no property or
+// pattern that could name p).
+func forbids(n *node, p string) bool {
+	if pn := findNamed(n.props, p); pn != nil {
+		r := pn.d.res(pn)
+		return r != nil && r.isFalse
+	}
+	if len(n.patProps) > 0 || n.addl == nil {
+		return false
+	}
+	r := n.addl.d.res(n.addl)
+	return r != nil && r.isFalse
 }
 
 func typeMask(n *node) uint8 {
@@ -562,7 +599,7 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 	bp, hp := listPtr(b, kind), listPtr(h, kind)
 	if B := compList(b, kind); len(B) > 0 {
 		braw := b.raw.get(b.kw(kind))
-		if i, ok, why := c.unionCovers(kind, h, B); ok {
+		if i, ok, why := c.unionCovers(kind, h, B, typeMask(b)); ok {
 			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, braw, nil, "%s removed; its branch %d already accepted every value the schema allows", kind, i)
 			return
 		} else if why != "" && c.dir == Output {
@@ -578,7 +615,7 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 	}
 	H := compList(h, kind)
 	hraw := h.raw.get(h.kw(kind))
-	if j, ok, why := c.unionCovers(kind, b, H); ok {
+	if j, ok, why := c.unionCovers(kind, b, H, typeMask(h)); ok {
 		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, hraw, "%s added; its branch %d accepts every value the schema accepted", kind, j)
 		return
 	} else if why != "" && c.dir == Input {
@@ -595,8 +632,8 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 // unionCovers reports whether every value n accepts matches the union
 // list: one branch accepts all of them and, for oneOf, no other branch can
 // match them too. why is set when a branch covers n but the oneOf overlap
-// cannot be ruled out.
-func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, string) {
+// cannot be ruled out. holder is the type mask of the node holding list.
+func (c *walker) unionCovers(kind string, n *node, list []*node, holder uint8) (int, bool, string) {
 	if c.stop() {
 		return 0, false, ""
 	}
@@ -610,7 +647,8 @@ func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, str
 		}
 		clear := true
 		for k, o := range list {
-			if k != j && !disjoint(n, o, 0) && !disjoint(br, o, 0) {
+			ctx := holder & typeMask(n)
+			if k != j && !disjoint(n, o, ctx, 0) && !disjoint(br, o, ctx, 0) {
 				clear = false
 				why = "branch " + strconv.Itoa(j) + " accepts every value the schema accepted, but branch " + strconv.Itoa(k) + " may match them too (values matching two branches are rejected)"
 				break
@@ -647,10 +685,10 @@ func typeUnionCovers(n *node, list []*node) bool {
 	return typeMask(n)&^t == 0
 }
 
-func pairwiseDisjoint(l []*node) bool {
+func pairwiseDisjoint(l []*node, ctx uint8) bool {
 	for i := range l {
 		for j := i + 1; j < len(l); j++ {
-			if !disjoint(l[i], l[j], 0) {
+			if !disjoint(l[i], l[j], ctx, 0) {
 				return false
 			}
 		}
