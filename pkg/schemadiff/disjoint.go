@@ -1,0 +1,128 @@
+package schemadiff
+
+// Disjointness: proofs that no value matches two composition branches, which
+// make oneOf behave like anyOf.
+
+// disjointFromOthers: no value of the types ctx allows (the types of the
+// node holding the list) matches both l[k] and another member of l.
+func disjointFromOthers(l []*node, k int, ctx uint8) bool {
+	for i := range l {
+		if i != k && !disjoint(l[i], l[k], ctx, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// disjoint proves that no value of the types ctx allows satisfies both
+// schemas: no common type, disjoint enum/const sets, a property both
+// require with disjoint schemas (a discriminator), or a property one
+// requires and the other forbids (false, or a closed object without it).
+// ctx is the type mask of the node holding the branches (tAll when it names
+// no type): {required: [kind]} says nothing about a string, so the
+// property tests only prove disjointness where the common types are
+// objects alone.
+func disjoint(a, b *node, ctx uint8, depth int) bool {
+	a, b = a.d.res(a), b.d.res(b)
+	if a == nil || b == nil {
+		return false
+	}
+	if a.isFalse || b.isFalse {
+		return true
+	}
+	if a.opaque != "" || b.opaque != "" {
+		return false
+	}
+	// A folded null branch is accepted beside the enum and the properties
+	// the tests below look at.
+	if ctx&tNull != 0 && (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
+		return false
+	}
+	ta, tb := typeMask(a), typeMask(b)
+	common := ta & tb & ctx
+	if common == 0 {
+		return true
+	}
+	if a.hasVals && b.hasVals && !sharesValue(a, b, common) {
+		return true
+	}
+	if a.hasVals && valsOutside(a, tb&ctx) || b.hasVals && valsOutside(b, ta&ctx) {
+		return true
+	}
+	if common&^tObj != 0 || depth >= 4 {
+		return false
+	}
+	for _, p := range a.required {
+		if inSorted(b.required, p) {
+			pa, pb := findNamed(a.props, p), findNamed(b.props, p)
+			if pa != nil && pb != nil && disjoint(pa, pb, tAll, depth+1) {
+				return true
+			}
+		}
+		if forbids(b, p) {
+			return true
+		}
+	}
+	for _, p := range b.required {
+		if forbids(a, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesValue: some value of the types in t is in both enum/const sets.
+func sharesValue(a, b *node, t uint8) bool {
+	for i, v := range a.vals {
+		if valueType(a.valVals[i])&t != 0 && inSorted(b.vals, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// forbids: an object n accepts cannot have property p (its schema is false,
+// or the object is closed by additionalProperties false with no property or
+// pattern that could name p).
+func forbids(n *node, p string) bool {
+	if pn := findNamed(n.props, p); pn != nil {
+		r := pn.d.res(pn)
+		return r != nil && r.isFalse
+	}
+	if len(n.patProps) > 0 || n.addl == nil {
+		return false
+	}
+	r := n.addl.d.res(n.addl)
+	return r != nil && r.isFalse
+}
+
+func typeMask(n *node) uint8 {
+	t := tAll
+	if n.hasType {
+		t = n.types
+	}
+	if n.orNull {
+		t |= tNull
+	}
+	return t
+}
+
+func valsOutside(n *node, t uint8) bool {
+	for _, v := range n.valVals {
+		if valueType(v)&t != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func pairwiseDisjoint(l []*node, ctx uint8) bool {
+	for i := range l {
+		for j := i + 1; j < len(l); j++ {
+			if !disjoint(l[i], l[j], ctx, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
