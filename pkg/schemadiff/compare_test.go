@@ -136,3 +136,23 @@ func TestConcurrentCompare(t *testing.T) {
 		}
 	}
 }
+
+// Messages name a branch by its index as written, the index its pointer
+// ends in, also where a null branch before it was folded out of the list.
+func TestBranchMessagesNameTheWrittenIndex(t *testing.T) {
+	base := `{"anyOf":[{"type":"null"},{"type":"string","description":"s"},{"type":"object","properties":{"a":{"type":"string"}}}]}`
+	head := `{"anyOf":[{"type":"null"},{"type":"object","properties":{"a":{"type":"string"}}},{"type":"string","description":"S"},{"type":"integer","minimum":1}]}`
+	got := Compare(json.RawMessage(base), json.RawMessage(head), Input, Options{})
+	want := map[string]string{
+		"input-property-description-changed": `"anyOf[2]": description changed`,
+		"input-any-of-branch-added":          "anyOf branch 3 added",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", messages(got))
+	}
+	for _, c := range got {
+		if c.Message != want[c.Rule] {
+			t.Errorf("%s %s: message %q, want %q", c.Rule, c.HeadPointer, c.Message, want[c.Rule])
+		}
+	}
+}

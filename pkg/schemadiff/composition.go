@@ -204,7 +204,7 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 		if j := mB[i]; j >= 0 {
 			// a branch rewritten without changing its values (a wrapper, a
 			// tautology) cannot start overlapping another
-			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
+			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(branchNo(H[j], j))+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
 		}
 	}
 	for i := range B {
@@ -224,10 +224,10 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 				continue
 			}
 			if c.dir == Input && !disjointFromOthers(H, j, typeMask(h)) {
-				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", j)
+				c.undecidable(B[i].entryP(), H[j].entryP(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", branchNo(H[j], j))
 			}
 			if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
-				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", j)
+				c.undecidable(B[i].entryP(), H[j].entryP(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", branchNo(H[j], j))
 			}
 		}
 	}
@@ -236,67 +236,69 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 func listPtr(n *node, kw string) string { return ptrJoin(n.P(), n.kw(kw)) }
 
 func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, b, h *node) {
-	bp, hp := B[i].P(), listPtr(h, kind)
+	bp, hp := B[i].entryP(), listPtr(h, kind)
 	raw := B[i].raw
+	n := branchNo(B[i], i)
 	switch kind {
 	case "allOf":
 		if trueish(B[i]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, raw, nil, "allOf entry with only annotations removed")
 		} else if c.subset(h, B[i]) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", i)
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", n)
 		} else {
-			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", i)
+			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", n)
 		}
 	case "anyOf":
 		if c.dir == Input {
 			for j := range H {
 				if c.subset(B[i], H[j]) {
-					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", i, j)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", n, branchNo(H[j], j))
 					return
 				}
 			}
 		}
-		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", i)
+		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", n)
 	default:
-		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", i)
+		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", n)
 		if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
-			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", i)
+			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", n)
 		}
 	}
 }
 
 func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b, h *node) {
-	bp, hp := listPtr(b, kind), H[j].P()
+	bp, hp := listPtr(b, kind), H[j].entryP()
 	raw := H[j].raw
+	n := branchNo(H[j], j)
 	switch kind {
 	case "allOf":
 		if trueish(H[j]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, nil, raw, "allOf entry with only annotations added")
 		} else if c.subset(b, H[j]) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", j)
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", n)
 		} else {
-			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", j)
+			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", n)
 		}
 	case "anyOf":
 		if c.dir == Output {
 			for i := range B {
 				if c.subset(H[j], B[i]) {
-					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", j, i)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", n, branchNo(B[i], i))
 					return
 				}
 			}
 		}
-		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", j)
+		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", n)
 	default:
 		if c.dir == Input {
 			if disjointFromOthers(H, j, typeMask(h)) {
-				c.emit(rules.InputOneOfDisjointBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it is provably disjoint from the other branches, so it only widens", j)
+				c.emit(rules.InputOneOfDisjointBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it is provably disjoint from the other branches, so it only widens", n)
 			} else {
-				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
+				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", n)
 			}
 			return
 		}
-		c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added", j)
+		c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added", n)
 	}
 }
 
@@ -459,8 +461,8 @@ func onlyType(n *node) bool {
 func virtualType(of *node, name string) *node {
 	tv := strValue(name)
 	raw := &value{kind: vObj, obj: []member{{"type", tv}}}
-	n := &node{d: of.d, raw: raw, ptrS: ptrJoin(of.P(), of.kw("type")), ptrOK: true, filled: true,
-		keywords: &keywords{hasType: true, types: typeBits[name], typeRaw: tv}}
+	n := &node{d: of.d, raw: raw, ptrS: of.P(), ptrOK: true, filled: true,
+		keywords: &keywords{hasType: true, types: typeBits[name], typeRaw: tv, entryPtr: ptrJoin(of.P(), of.kw("type"))}}
 	n.res, n.resState = n, resDone
 	return n
 }
