@@ -49,6 +49,15 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 	if a.hasVals && valsOutside(a, tb&ctx) || b.hasVals && valsOutside(b, ta&ctx) {
 		return true
 	}
+	if common&^tNumber == 0 && (rangeBelow(a, b) || rangeBelow(b, a)) {
+		return true
+	}
+	if common&^tStr == 0 && (lenBelow(a.maxLength, b.minLength) || lenBelow(b.maxLength, a.minLength)) {
+		return true
+	}
+	if common&^tArr == 0 && (lenBelow(a.maxItems, b.minItems) || lenBelow(b.maxItems, a.minItems)) {
+		return true
+	}
 	if common&^tObj != 0 || depth >= 4 {
 		return false
 	}
@@ -69,6 +78,41 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 		}
 	}
 	return false
+}
+
+// rangeBelow: every number a accepts is below every number b accepts (a's
+// upper bound under b's lower one, or equal with either exclusive).
+func rangeBelow(a, b *node) bool {
+	hi, hiExcl := bound(a.maximum, a.exclMax, 1)
+	lo, loExcl := bound(b.minimum, b.exclMin, -1)
+	if hi == "" || lo == "" {
+		return false
+	}
+	c := numCmp(hi, lo)
+	return c < 0 || c == 0 && (hiExcl || loExcl)
+}
+
+// bound is the tighter of an inclusive and an exclusive bound: the lower of
+// the two for an upper bound (dir 1), the higher for a lower one (dir -1).
+// "" when neither is set.
+func bound(incl, excl num, dir int) (string, bool) {
+	switch {
+	case incl.v == nil && excl.v == nil:
+		return "", false
+	case excl.v == nil:
+		return incl.v.s, false
+	case incl.v == nil:
+		return excl.v.s, true
+	}
+	if c := numCmp(incl.v.s, excl.v.s) * dir; c < 0 {
+		return incl.v.s, false
+	}
+	return excl.v.s, true
+}
+
+// lenBelow: a maximum length or count under the other side's minimum.
+func lenBelow(max, min num) bool {
+	return max.v != nil && min.v != nil && numCmp(max.v.s, min.v.s) < 0
 }
 
 // sharesValue: some value of the types in t is in both enum/const sets.
