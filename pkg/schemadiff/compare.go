@@ -349,7 +349,7 @@ func (c *walker) body(b, h *node) {
 		return
 	}
 	c.family(b, h, "type", c.types, eqTypes)
-	c.family(b, h, "enum/const", c.values, eqVals)
+	c.family(b, h, "enum/const", c.values, eqValsBeyondType)
 	// The keywords of a type only one side accepts came with the type
 	// change, which reports them: string minLength 1 → integer minimum 0 is
 	// one type change, not also a minimum added and a minLength removed.
