@@ -83,8 +83,8 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 // rangeBelow: every number a accepts is below every number b accepts (a's
 // upper bound under b's lower one, or equal with either exclusive).
 func rangeBelow(a, b *node) bool {
-	hi, hiExcl := bound(a.maximum, a.exclMax, 1)
-	lo, loExcl := bound(b.minimum, b.exclMin, -1)
+	hi, hiExcl := tighterBound(a.maximum, a.exclMax, 1)
+	lo, loExcl := tighterBound(b.minimum, b.exclMin, -1)
 	if hi == "" || lo == "" {
 		return false
 	}
@@ -92,10 +92,10 @@ func rangeBelow(a, b *node) bool {
 	return c < 0 || c == 0 && (hiExcl || loExcl)
 }
 
-// bound is the tighter of an inclusive and an exclusive bound: the lower of
+// tighterBound is the tighter of an inclusive and an exclusive bound: the lower of
 // the two for an upper bound (dir 1), the higher for a lower one (dir -1).
 // "" when neither is set.
-func bound(incl, excl num, dir int) (string, bool) {
+func tighterBound(incl, excl num, dir int) (string, bool) {
 	switch {
 	case incl.v == nil && excl.v == nil:
 		return "", false
