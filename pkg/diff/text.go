@@ -247,13 +247,13 @@ func wordList(s string) bool {
 // or camelCase with humps of at least two lower-case letters), then at
 // most three digits.
 func proseWord(w string) bool {
-	w = strings.TrimRight(w, "0123456789")
-	if w == "" || len(w) > 40 {
+	letters := strings.TrimRight(w, "0123456789")
+	if letters == "" || len(letters) > 40 || len(w)-len(letters) > 3 {
 		return false
 	}
 	allUpper := true
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'A' || w[i] > 'Z' {
+	for i := 0; i < len(letters); i++ {
+		if letters[i] < 'A' || letters[i] > 'Z' {
 			allUpper = false
 			break
 		}
@@ -262,13 +262,13 @@ func proseWord(w string) bool {
 		return true
 	}
 	// humps: an optional capital, then lower-case letters
-	for i := 0; i < len(w); {
+	for i := 0; i < len(letters); {
 		start := i
-		if w[i] >= 'A' && w[i] <= 'Z' {
+		if letters[i] >= 'A' && letters[i] <= 'Z' {
 			i++
 		}
 		j := i
-		for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+		for i < len(letters) && letters[i] >= 'a' && letters[i] <= 'z' {
 			i++
 		}
 		if i == j || (start > 0 && i-j < 2) {
