@@ -58,7 +58,13 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 	if common&^tArr == 0 && (lenBelow(a.maxItems, b.minItems) || lenBelow(b.maxItems, a.minItems)) {
 		return true
 	}
-	if common&^tObj != 0 || depth >= 4 {
+	if depth >= 4 {
+		return false
+	}
+	if disjointParts(a, b, common, depth) || disjointParts(b, a, common, depth) {
+		return true
+	}
+	if common&^tObj != 0 {
 		return false
 	}
 	for _, p := range a.required {
@@ -74,6 +80,38 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 	}
 	for _, p := range b.required {
 		if forbids(a, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// disjointParts: a's compositions keep it apart from b. A value of a
+// satisfies every allOf member and some anyOf/oneOf branch, so one allOf
+// member disjoint from b, or every branch of a union disjoint from b, is
+// enough. ctx is the types both accept. Not for null where a null branch
+// was folded into a: that null is accepted beside the compositions.
+func disjointParts(a, b *node, ctx uint8, depth int) bool {
+	if a.orNull && ctx&tNull != 0 {
+		return false
+	}
+	for _, m := range effList(a.allOf) {
+		if disjoint(m, b, ctx, depth+1) {
+			return true
+		}
+	}
+	for _, l := range [][]*node{a.anyOf, a.oneOf} {
+		if len(l) == 0 {
+			continue
+		}
+		all := true
+		for _, m := range l {
+			if !disjoint(m, b, ctx, depth+1) {
+				all = false
+				break
+			}
+		}
+		if all {
 			return true
 		}
 	}

@@ -37,6 +37,12 @@ var disjointBranches = []string{
 	`{"type":"object","properties":{"q":{}},"patternProperties":{"^p":{}},"additionalProperties":false}`,
 	`{"type":["string","null"]}`,
 	`{"type":"null"}`,
+	`{"type":"object","allOf":[{"properties":{"kind":{"const":"a"}},"required":["kind"]}]}`,
+	`{"anyOf":[{"type":"string"},{"type":"integer"}]}`,
+	`{"oneOf":[{"type":"string"},{"type":"object"}]}`,
+	`{"anyOf":[{"type":"string","minLength":3},{"type":"string","minLength":1}]}`,
+	`{"anyOf":[{"type":"string","minLength":3},{"type":"integer","minimum":5}]}`,
+	`{"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 }
 
 var disjointInstances = []string{
@@ -83,6 +89,10 @@ func TestDisjointAgreesWithValidator(t *testing.T) {
 		`{"type":"array","maxItems":1} {"type":"array","minItems":2}`,
 		`{"type":"number","exclusiveMaximum":1,"maximum":5} {"type":"number","minimum":1}`,
 		`{"enum":["a","b"]} {"const":1}`,
+		`{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]} {"type":"object","allOf":[{"properties":{"kind":{"const":"a"}},"required":["kind"]}]}`,
+		`{"type":"object","properties":{"p":false}} {"anyOf":[{"type":"string"},{"type":"integer"}]}`,
+		`{"type":"string","maxLength":2} {"anyOf":[{"type":"string","minLength":3},{"type":"integer","minimum":5}]}`,
+		`{"type":"object","allOf":[{"properties":{"kind":{"const":"a"}},"required":["kind"]}]} {"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 	} {
 		if !proved[want] {
 			t.Errorf("not proven disjoint: %s", want)
@@ -91,6 +101,9 @@ func TestDisjointAgreesWithValidator(t *testing.T) {
 	for _, overlap := range []string{
 		`{"properties":{"kind":{"const":"a"}},"required":["kind"]} {"properties":{"kind":{"const":"b"}},"required":["kind"]}`,
 		`{"type":"integer","maximum":0} {"type":"integer","minimum":0}`,
+		`{"type":"object","properties":{"p":false}} {"oneOf":[{"type":"string"},{"type":"object"}]}`,
+		`{"type":"string","maxLength":2} {"anyOf":[{"type":"string","minLength":3},{"type":"string","minLength":1}]}`,
+		`{"type":"null"} {"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 		`{"type":"object","properties":{"p":{"type":"string"}},"required":["p"],"additionalProperties":false} {"type":"object","properties":{"q":{}},"patternProperties":{"^p":{}},"additionalProperties":false}`,
 	} {
 		if proved[overlap] {
