@@ -38,7 +38,7 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 	if ctx&tNull != 0 && (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
 		return false
 	}
-	ta, tb := typeMask(a), typeMask(b)
+	ta, tb := effTypes(a, 0), effTypes(b, 0)
 	common := ta & tb & ctx
 	if common == 0 {
 		return true
@@ -84,6 +84,26 @@ func disjoint(a, b *node, ctx uint8, depth int) bool {
 		}
 	}
 	return false
+}
+
+// effTypes is typeMask narrowed by the types of n's allOf members: a
+// branch written as allOf [$ref Base, {...}] is an object when Base is.
+func effTypes(n *node, depth int) uint8 {
+	t := tAll
+	if n.hasType {
+		t = n.types
+	}
+	if depth < 4 {
+		for _, m := range effList(n.allOf) {
+			if r := m.d.res(m); r != nil && r.opaque == "" && !r.isFalse {
+				t &= effTypes(r, depth+1)
+			}
+		}
+	}
+	if n.orNull {
+		t |= tNull
+	}
+	return t
 }
 
 // disjointParts: a's compositions keep it apart from b. A value of a

@@ -42,6 +42,9 @@ var disjointBranches = []string{
 	`{"oneOf":[{"type":"string"},{"type":"object"}]}`,
 	`{"anyOf":[{"type":"string","minLength":3},{"type":"string","minLength":1}]}`,
 	`{"anyOf":[{"type":"string","minLength":3},{"type":"integer","minimum":5}]}`,
+	`{"allOf":[{"type":"object"},{"properties":{"kind":{"const":"a"}},"required":["kind"]}]}`,
+	`{"allOf":[{"type":"object"},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
+	`{"allOf":[{"type":["object","string"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
 	`{"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 }
 
@@ -92,6 +95,8 @@ func TestDisjointAgreesWithValidator(t *testing.T) {
 		`{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]} {"type":"object","allOf":[{"properties":{"kind":{"const":"a"}},"required":["kind"]}]}`,
 		`{"type":"object","properties":{"p":false}} {"anyOf":[{"type":"string"},{"type":"integer"}]}`,
 		`{"type":"string","maxLength":2} {"anyOf":[{"type":"string","minLength":3},{"type":"integer","minimum":5}]}`,
+		`{"allOf":[{"type":"object"},{"properties":{"kind":{"const":"a"}},"required":["kind"]}]} {"allOf":[{"type":"object"},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
+		`{"allOf":[{"type":"object"},{"properties":{"kind":{"const":"a"}},"required":["kind"]}]} {"allOf":[{"type":["object","string"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
 		`{"type":"object","allOf":[{"properties":{"kind":{"const":"a"}},"required":["kind"]}]} {"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 	} {
 		if !proved[want] {
@@ -103,6 +108,7 @@ func TestDisjointAgreesWithValidator(t *testing.T) {
 		`{"type":"integer","maximum":0} {"type":"integer","minimum":0}`,
 		`{"type":"object","properties":{"p":false}} {"oneOf":[{"type":"string"},{"type":"object"}]}`,
 		`{"type":"string","maxLength":2} {"anyOf":[{"type":"string","minLength":3},{"type":"string","minLength":1}]}`,
+		`{"properties":{"kind":{"const":"a"}},"required":["kind"]} {"allOf":[{"type":["object","string"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
 		`{"type":"null"} {"anyOf":[{"type":"null"},{"type":"object","allOf":[{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}]}`,
 		`{"type":"object","properties":{"p":{"type":"string"}},"required":["p"],"additionalProperties":false} {"type":"object","properties":{"q":{}},"patternProperties":{"^p":{}},"additionalProperties":false}`,
 	} {
