@@ -156,3 +156,15 @@ func TestBranchMessagesNameTheWrittenIndex(t *testing.T) {
 		}
 	}
 }
+
+// An added oneOf branch that may overlap names the branches it may
+// overlap, by their written index, and points at itself.
+func TestOverlappingBranchAddedNamesTheBranches(t *testing.T) {
+	base := `{"oneOf":[{"type":"null"},{"type":"string"},{"type":"object"},{"type":"integer"}]}`
+	head := `{"oneOf":[{"type":"null"},{"type":"string"},{"type":"object"},{"type":"integer"},{"type":["string","integer"],"minLength":2}]}`
+	got := Compare(json.RawMessage(base), json.RawMessage(head), Input, Options{})
+	if len(got) != 1 || got[0].Rule != "input-one-of-branch-added" || got[0].HeadPointer != "/oneOf/4" ||
+		got[0].Message != "oneOf branch 4 added; it may overlap branches 1 and 3, and values matching two branches are rejected" {
+		t.Fatalf("got %v", messages(got))
+	}
+}

@@ -291,10 +291,10 @@ func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b, h *nod
 		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", n)
 	default:
 		if c.dir == Input {
-			if disjointFromOthers(H, j, typeMask(h)) {
+			if over := overlapping(H, j, typeMask(h)); len(over) == 0 {
 				c.emit(rules.InputOneOfDisjointBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it is provably disjoint from the other branches, so it only widens", n)
 			} else {
-				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", n)
+				c.emit(rules.InputOneOfBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it may overlap %s, and values matching two branches are rejected", n, over)
 			}
 			return
 		}

@@ -1,10 +1,33 @@
 package schemadiff
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Disjointness: proofs that no value matches two composition branches, which
 // make oneOf behave like anyOf.
 
 // disjointFromOthers: no value of the types ctx allows (the types of the
 // node holding the list) matches both l[k] and another member of l.
+// overlapping names the members of l, other than l[k], that are not
+// provably disjoint from it ("branch 0", "branches 0 and 2"), "" if none.
+func overlapping(l []*node, k int, ctx uint8) string {
+	var idx []string
+	for i := range l {
+		if i != k && !disjoint(l[i], l[k], ctx, 0) {
+			idx = append(idx, strconv.Itoa(branchNo(l[i], i)))
+		}
+	}
+	switch len(idx) {
+	case 0:
+		return ""
+	case 1:
+		return "branch " + idx[0]
+	}
+	return "branches " + strings.Join(idx[:len(idx)-1], ", ") + " and " + idx[len(idx)-1]
+}
+
 func disjointFromOthers(l []*node, k int, ctx uint8) bool {
 	for i := range l {
 		if i != k && !disjoint(l[i], l[k], ctx, 0) {
