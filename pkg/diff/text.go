@@ -213,7 +213,9 @@ func (t *textDetectors) encodedSpans(s string) []string {
 }
 
 // looksBase64 rejects long words: a base64 run mixes cases and has a digit
-// or + or /.
+// or + or /. A run that reads as words joined by / or + (a list of states,
+// "Open/Closed/Merged/Draft", or a path) is prose, not a payload: random
+// base64 switches case every few characters and puts digits anywhere.
 func looksBase64(s string) bool {
 	var upper, lower, other bool
 	for _, r := range s {
@@ -226,7 +228,54 @@ func looksBase64(s string) bool {
 			other = true
 		}
 	}
-	return upper && lower && other
+	return upper && lower && other && !wordList(strings.TrimRight(s, "="))
+}
+
+// wordList: every piece of s between / and + separators is a word.
+func wordList(s string) bool {
+	n := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '+' }) {
+		if !proseWord(w) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// proseWord: letters cased as people write them (lower, UPPER, Capitalized
+// or camelCase with humps of at least two lower-case letters), then at
+// most three digits.
+func proseWord(w string) bool {
+	letters := strings.TrimRight(w, "0123456789")
+	if letters == "" || len(letters) > 40 || len(w)-len(letters) > 3 {
+		return false
+	}
+	allUpper := true
+	for i := 0; i < len(letters); i++ {
+		if letters[i] < 'A' || letters[i] > 'Z' {
+			allUpper = false
+			break
+		}
+	}
+	if allUpper {
+		return true
+	}
+	// humps: an optional capital, then lower-case letters
+	for i := 0; i < len(letters); {
+		start := i
+		if letters[i] >= 'A' && letters[i] <= 'Z' {
+			i++
+		}
+		j := i
+		for i < len(letters) && letters[i] >= 'a' && letters[i] <= 'z' {
+			i++
+		}
+		if i == j || (start > 0 && i-j < 2) {
+			return false
+		}
+	}
+	return true
 }
 
 // crossRefs returns the other tools and prompts a text mentions, and

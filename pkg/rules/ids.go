@@ -255,6 +255,7 @@ const (
 	InputAnyOfBranchAdded                 = "input-any-of-branch-added"
 	InputOneOfBranchRemoved               = "input-one-of-branch-removed"
 	InputOneOfBranchAdded                 = "input-one-of-branch-added"
+	InputOneOfDisjointBranchAdded         = "input-one-of-disjoint-branch-added"
 	InputAllOfSubschemaAdded              = "input-all-of-subschema-added"
 	InputAllOfSubschemaRemoved            = "input-all-of-subschema-removed"
 	InputCompositionAnnotationOnlyChanged = "input-composition-annotation-only-changed"

@@ -349,13 +349,30 @@ func (c *walker) body(b, h *node) {
 		return
 	}
 	c.family(b, h, "type", c.types, eqTypes)
-	c.family(b, h, "enum/const", c.values, eqVals)
-	c.family(b, h, "numeric", c.numbers, eqNumbers)
-	c.family(b, h, "string", c.strings, c.sh.eqStrings)
-	c.family(b, h, "object", c.objects, c.sh.eqObjectsLocal)
-	c.family(b, h, "array", c.arrays, c.sh.eqArraysLocal)
+	c.family(b, h, "enum/const", c.values, eqValsBeyondType)
+	// The keywords of a type only one side accepts came with the type
+	// change, which reports them: string minLength 1 → integer minimum 0 is
+	// one type change, not also a minimum added and a minLength removed.
+	if !typeOnOneSide(b, h, tNumber) {
+		c.family(b, h, "numeric", c.numbers, eqNumbers)
+	}
+	if !typeOnOneSide(b, h, tStr) {
+		c.family(b, h, "string", c.strings, c.sh.eqStrings)
+	}
+	if !typeOnOneSide(b, h, tObj) {
+		c.family(b, h, "object", c.objects, c.sh.eqObjectsLocal)
+	}
+	if !typeOnOneSide(b, h, tArr) {
+		c.family(b, h, "array", c.arrays, c.sh.eqArraysLocal)
+	}
 	c.family(b, h, "composition", c.composition, c.sh.eqCompositionLocal)
 	c.family(b, h, "unknown keyword", c.unknownKeywords, eqUnknown)
+}
+
+// typeOnOneSide: both sides name their types and exactly one accepts some
+// value of type t (the other's keywords for t were dropped as inapplicable).
+func typeOnOneSide(b, h *node, t uint8) bool {
+	return b.hasType && h.hasType && (b.types&t == 0) != (h.types&t == 0)
 }
 
 func (c *walker) family(b, h *node, name string, run func(b, h *node), eq func(b, h *node) bool) {

@@ -136,3 +136,35 @@ func TestConcurrentCompare(t *testing.T) {
 		}
 	}
 }
+
+// Messages name a branch by its index as written, the index its pointer
+// ends in, also where a null branch before it was folded out of the list.
+func TestBranchMessagesNameTheWrittenIndex(t *testing.T) {
+	base := `{"anyOf":[{"type":"null"},{"type":"string","description":"s"},{"type":"object","properties":{"a":{"type":"string"}}}]}`
+	head := `{"anyOf":[{"type":"null"},{"type":"object","properties":{"a":{"type":"string"}}},{"type":"string","description":"S"},{"type":"integer","minimum":1}]}`
+	got := Compare(json.RawMessage(base), json.RawMessage(head), Input, Options{})
+	want := map[string]string{
+		"input-property-description-changed": `"anyOf[2]": description changed`,
+		"input-any-of-branch-added":          "anyOf branch 3 added",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", messages(got))
+	}
+	for _, c := range got {
+		if c.Message != want[c.Rule] {
+			t.Errorf("%s %s: message %q, want %q", c.Rule, c.HeadPointer, c.Message, want[c.Rule])
+		}
+	}
+}
+
+// An added oneOf branch that may overlap names the branches it may
+// overlap, by their written index, and points at itself.
+func TestOverlappingBranchAddedNamesTheBranches(t *testing.T) {
+	base := `{"oneOf":[{"type":"null"},{"type":"string"},{"type":"object"},{"type":"integer"}]}`
+	head := `{"oneOf":[{"type":"null"},{"type":"string"},{"type":"object"},{"type":"integer"},{"type":["string","integer"],"minLength":2}]}`
+	got := Compare(json.RawMessage(base), json.RawMessage(head), Input, Options{})
+	if len(got) != 1 || got[0].Rule != "input-one-of-branch-added" || got[0].HeadPointer != "/oneOf/4" ||
+		got[0].Message != "oneOf branch 4 added; it may overlap branches 1 and 3, and values matching two branches are rejected" {
+		t.Fatalf("got %v", messages(got))
+	}
+}

@@ -64,14 +64,19 @@ func (c *walker) composition(b, h *node) {
 
 func (c *walker) keywordChange(b, h *node, bk, hk string) {
 	bp, hp := ptrJoin(b.P(), b.kw(bk)), ptrJoin(h.P(), h.kw(hk))
-	// anyOf and oneOf differ only on values matching two branches: with the
-	// same branches, pairwise disjoint, they accept the same values.
-	if (bk == "anyOf" || bk == "oneOf") && (hk == "anyOf" || hk == "oneOf") {
-		B, H := compList(b, bk), compList(h, hk)
-		if pairwiseDisjoint(H) && c.sh.eqMultiset(B, H) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; the branches are the same and provably disjoint, so no value matches two", bk, hk)
-			return
+	// anyOf and oneOf differ only on values matching two branches: over
+	// branches that are provably pairwise disjoint (a required
+	// discriminator with different values, disjoint types, ...) they accept
+	// the same values. The keyword change is then no change; what changed
+	// in the branches themselves is reported branch by branch.
+	if (bk == "anyOf" && hk == "oneOf" && pairwiseDisjoint(compList(h, hk), typeMask(h))) ||
+		(bk == "oneOf" && hk == "anyOf" && pairwiseDisjoint(compList(b, bk), typeMask(b))) {
+		how := "the branches are the same and provably disjoint"
+		if !c.sh.eqMultiset(compList(b, bk), compList(h, hk)) {
+			how = "the oneOf branches are provably disjoint"
 		}
+		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, nil, "%s changed to %s; %s, so no value matches two", bk, hk, how)
+		return
 	}
 	switch bk + ">" + hk {
 	case "anyOf>oneOf", "anyOf>allOf", "oneOf>allOf":
@@ -199,17 +204,17 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 		if j := mB[i]; j >= 0 {
 			// a branch rewritten without changing its values (a wrapper, a
 			// tautology) cannot start overlapping another
-			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(j)+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
+			changed[i] = c.sub(" "+kh+"["+strconv.Itoa(branchNo(H[j], j))+"]", B[i], H[j]) > 0 && !c.sh.eq(B[i], H[j])
 		}
 	}
 	for i := range B {
 		if mB[i] < 0 {
-			c.branchRemoved(kb, B, i, H, h, mB)
+			c.branchRemoved(kb, B, i, H, b, h)
 		}
 	}
 	for j := range H {
 		if mH[j] < 0 {
-			c.branchAdded(kh, H, j, B, b)
+			c.branchAdded(kh, H, j, B, b, h)
 		}
 	}
 	if kb == "oneOf" && kh == "oneOf" && !c.stop() {
@@ -218,11 +223,11 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 			if j < 0 || !changed[i] {
 				continue
 			}
-			if c.dir == Input && !c.disjointFromOthers(H, j) {
-				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", j)
+			if c.dir == Input && !disjointFromOthers(H, j, typeMask(h)) {
+				c.undecidable(B[i].entryP(), H[j].entryP(), nil, nil, "oneOf branch %d changed and may now overlap another branch (values matching two branches are rejected)", branchNo(H[j], j))
 			}
-			if c.dir == Output && !c.disjointFromOthers(B, i) {
-				c.undecidable(B[i].P(), H[j].P(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", j)
+			if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
+				c.undecidable(B[i].entryP(), H[j].entryP(), nil, nil, "oneOf branch %d changed while base branches may overlap (values base rejected as matching two branches may now be returned)", branchNo(H[j], j))
 			}
 		}
 	}
@@ -230,150 +235,71 @@ func (c *walker) branches(kb, kh string, B, H []*node, b, h *node) {
 
 func listPtr(n *node, kw string) string { return ptrJoin(n.P(), n.kw(kw)) }
 
-func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, h *node, mB []int) {
-	bp, hp := B[i].P(), listPtr(h, kind)
+func (c *walker) branchRemoved(kind string, B []*node, i int, H []*node, b, h *node) {
+	bp, hp := B[i].entryP(), listPtr(h, kind)
 	raw := B[i].raw
+	n := branchNo(B[i], i)
 	switch kind {
 	case "allOf":
 		if trueish(B[i]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, raw, nil, "allOf entry with only annotations removed")
 		} else if c.subset(h, B[i]) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", i)
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "allOf subschema %d removed; every value the schema accepts still satisfies it", n)
 		} else {
-			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", i)
+			c.emit(c.rule(rules.InputAllOfSubschemaRemoved, rules.OutputAllOfSubschemaRemoved), bp, hp, raw, nil, "allOf subschema %d removed", n)
 		}
 	case "anyOf":
 		if c.dir == Input {
 			for j := range H {
 				if c.subset(B[i], H[j]) {
-					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", i, j)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, raw, nil, "anyOf branch %d removed; anyOf branch %d still accepts all its values", n, branchNo(H[j], j))
 					return
 				}
 			}
 		}
-		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", i)
+		c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), bp, hp, raw, nil, "anyOf branch %d removed", n)
 	default:
-		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", i)
-		if c.dir == Output && !c.disjointFromOthers(B, i) {
-			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", i)
+		c.emit(c.rule(rules.InputOneOfBranchRemoved, rules.OutputOneOfBranchRemoved), bp, hp, raw, nil, "oneOf branch %d removed", n)
+		if c.dir == Output && !disjointFromOthers(B, i, typeMask(b)) {
+			c.undecidable(bp, hp, raw, nil, "removed oneOf branch %d may overlap another: values that matched both were invalid and may now be returned", n)
 		}
 	}
 }
 
-func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b *node) {
-	bp, hp := listPtr(b, kind), H[j].P()
+func (c *walker) branchAdded(kind string, H []*node, j int, B []*node, b, h *node) {
+	bp, hp := listPtr(b, kind), H[j].entryP()
 	raw := H[j].raw
+	n := branchNo(H[j], j)
 	switch kind {
 	case "allOf":
 		if trueish(H[j]) {
 			c.emit(c.rule(rules.InputCompositionAnnotationOnlyChanged, rules.OutputCompositionAnnotationOnlyChanged), bp, hp, nil, raw, "allOf entry with only annotations added")
 		} else if c.subset(b, H[j]) {
-			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", j)
+			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "allOf subschema %d added; every value the schema accepted already satisfies it", n)
 		} else {
-			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", j)
+			c.emit(c.rule(rules.InputAllOfSubschemaAdded, rules.OutputAllOfSubschemaAdded), bp, hp, nil, raw, "allOf subschema %d added", n)
 		}
 	case "anyOf":
 		if c.dir == Output {
 			for i := range B {
 				if c.subset(H[j], B[i]) {
-					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", j, i)
+					c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, raw, "anyOf branch %d added; base anyOf branch %d already allowed all its values", n, branchNo(B[i], i))
 					return
 				}
 			}
 		}
-		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", j)
+		c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), bp, hp, nil, raw, "anyOf branch %d added", n)
 	default:
 		if c.dir == Input {
-			if c.disjointFromOthers(H, j) {
-				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added (provably disjoint from the other branches)", j)
+			if over := overlapping(H, j, typeMask(h)); len(over) == 0 {
+				c.emit(rules.InputOneOfDisjointBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it is provably disjoint from the other branches, so it only widens", n)
 			} else {
-				c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added; it may overlap another branch, and values matching two branches are rejected", j)
+				c.emit(rules.InputOneOfBranchAdded, bp, hp, nil, raw, "oneOf branch %d added; it may overlap %s, and values matching two branches are rejected", n, over)
 			}
 			return
 		}
-		c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added", j)
+		c.emit(c.rule(rules.InputOneOfBranchAdded, rules.OutputOneOfBranchAdded), bp, hp, nil, raw, "oneOf branch %d added", n)
 	}
-}
-
-func (c *walker) disjointFromOthers(l []*node, k int) bool {
-	for i := range l {
-		if i != k && !disjoint(l[i], l[k], 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// disjoint proves that no value satisfies both schemas: different types,
-// disjoint enum/const sets, or a property both require with disjoint
-// schemas (a discriminator).
-func disjoint(a, b *node, depth int) bool {
-	a, b = a.d.res(a), b.d.res(b)
-	if a == nil || b == nil {
-		return false
-	}
-	if a.isFalse || b.isFalse {
-		return true
-	}
-	if a.opaque != "" || b.opaque != "" {
-		return false
-	}
-	// A folded null branch is accepted beside the enum and the properties
-	// the tests below look at.
-	if (a.orNull || b.orNull) && acceptsNullDeep(a, 0) && acceptsNullDeep(b, 0) {
-		return false
-	}
-	ta, tb := typeMask(a), typeMask(b)
-	if ta&tb == 0 {
-		return true
-	}
-	if a.hasVals && b.hasVals {
-		common := false
-		for _, v := range a.vals {
-			if inSorted(b.vals, v) {
-				common = true
-				break
-			}
-		}
-		if !common {
-			return true
-		}
-	}
-	if a.hasVals && valsOutside(a, tb) || b.hasVals && valsOutside(b, ta) {
-		return true
-	}
-	if depth < 4 {
-		for _, p := range a.required {
-			if !inSorted(b.required, p) {
-				continue
-			}
-			pa, pb := findNamed(a.props, p), findNamed(b.props, p)
-			if pa != nil && pb != nil && disjoint(pa, pb, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func typeMask(n *node) uint8 {
-	t := tAll
-	if n.hasType {
-		t = n.types
-	}
-	if n.orNull {
-		t |= tNull
-	}
-	return t
-}
-
-func valsOutside(n *node, t uint8) bool {
-	for _, v := range n.valVals {
-		if valueType(v)&t != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *walker) notKw(b, h *node) {
@@ -535,8 +461,8 @@ func onlyType(n *node) bool {
 func virtualType(of *node, name string) *node {
 	tv := strValue(name)
 	raw := &value{kind: vObj, obj: []member{{"type", tv}}}
-	n := &node{d: of.d, raw: raw, ptrS: ptrJoin(of.P(), of.kw("type")), ptrOK: true, filled: true,
-		keywords: &keywords{hasType: true, types: typeBits[name], typeRaw: tv}}
+	n := &node{d: of.d, raw: raw, ptrS: of.P(), ptrOK: true, filled: true,
+		keywords: &keywords{hasType: true, types: typeBits[name], typeRaw: tv, entryPtr: ptrJoin(of.P(), of.kw("type"))}}
 	n.res, n.resState = n, resDone
 	return n
 }
@@ -562,7 +488,7 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 	bp, hp := listPtr(b, kind), listPtr(h, kind)
 	if B := compList(b, kind); len(B) > 0 {
 		braw := b.raw.get(b.kw(kind))
-		if i, ok, why := c.unionCovers(kind, h, B); ok {
+		if i, ok, why := c.unionCovers(kind, h, B, typeMask(b)); ok {
 			c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, braw, nil, "%s removed; its branch %d already accepted every value the schema allows", kind, i)
 			return
 		} else if why != "" && c.dir == Output {
@@ -578,7 +504,7 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 	}
 	H := compList(h, kind)
 	hraw := h.raw.get(h.kw(kind))
-	if j, ok, why := c.unionCovers(kind, b, H); ok {
+	if j, ok, why := c.unionCovers(kind, b, H, typeMask(h)); ok {
 		c.emit(c.rule(rules.InputSchemaEquivalentRewrite, rules.OutputSchemaEquivalentRewrite), bp, hp, nil, hraw, "%s added; its branch %d accepts every value the schema accepted", kind, j)
 		return
 	} else if why != "" && c.dir == Input {
@@ -595,8 +521,8 @@ func (c *walker) unionAddedOrRemoved(kind string, b, h *node) {
 // unionCovers reports whether every value n accepts matches the union
 // list: one branch accepts all of them and, for oneOf, no other branch can
 // match them too. why is set when a branch covers n but the oneOf overlap
-// cannot be ruled out.
-func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, string) {
+// cannot be ruled out. holder is the type mask of the node holding list.
+func (c *walker) unionCovers(kind string, n *node, list []*node, holder uint8) (int, bool, string) {
 	if c.stop() {
 		return 0, false, ""
 	}
@@ -610,7 +536,8 @@ func (c *walker) unionCovers(kind string, n *node, list []*node) (int, bool, str
 		}
 		clear := true
 		for k, o := range list {
-			if k != j && !disjoint(n, o, 0) && !disjoint(br, o, 0) {
+			ctx := holder & typeMask(n)
+			if k != j && !disjoint(n, o, ctx, 0) && !disjoint(br, o, ctx, 0) {
 				clear = false
 				why = "branch " + strconv.Itoa(j) + " accepts every value the schema accepted, but branch " + strconv.Itoa(k) + " may match them too (values matching two branches are rejected)"
 				break
@@ -645,15 +572,4 @@ func typeUnionCovers(n *node, list []*node) bool {
 		}
 	}
 	return typeMask(n)&^t == 0
-}
-
-func pairwiseDisjoint(l []*node) bool {
-	for i := range l {
-		for j := i + 1; j < len(l); j++ {
-			if !disjoint(l[i], l[j], 0) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -37,8 +37,9 @@
 // type are sets, enum [x] is const x, numbers compare by value, and a
 // union of plain types is a type set. Tautologies, keywords that accept
 // everything their context allows, are dropped in one step (normalize.go):
-// minLength/minItems/minProperties 0, generator bounds at ±(2^53−1) on
-// integers and ±Number.MAX_VALUE on numbers, a pattern every string
+// minLength/minItems/minProperties 0, generator bounds of exactly ±(2^53−1)
+// on integers and ±Number.MAX_VALUE on numbers (every other bound compares
+// exactly, by its decimal digits), a pattern every string
 // matches, a type list naming every type, propertyNames {type: string},
 // keywords of a type the node's type excludes, and not {not X} (read as
 // X); additionalProperties true, items {} and the like compare as absent.
@@ -63,7 +64,17 @@
 // every old value and, for oneOf, no other branch can match it too; when
 // only that overlap is unproven the change is risky. The proofs behind
 // these judgements (subset, coverage, branch matching) treat the strict
-// profile's findings as unproven too.
+// profile's findings as unproven too. anyOf and oneOf over branches that
+// are provably pairwise disjoint (no common type within the types of the
+// node holding them, disjoint enum/const sets, a required discriminator
+// with different values, a property one branch requires and the other
+// forbids, ranges or lengths that do not meet) accept the same values, so
+// switching between them is no change, and a oneOf branch disjoint from
+// the others only widens.
+//
+// A type change is reported once: the keywords of a type only one side
+// accepts (bounds, lengths, properties, items, enum values of that type)
+// came with it and are not compared on their own.
 // Compared pairs are memoised, so recursive schemas terminate; where a pair
 // reaches itself the comparison assumes it equal (coinduction) and reports
 // its changes once, at the first place it was reached.

@@ -1,5 +1,10 @@
 package schemadiff
 
+import (
+	"strconv"
+	"strings"
+)
+
 // The schema node: one location of a schema, its keywords read into
 // fields, and the names it is reported under.
 
@@ -54,6 +59,10 @@ type keywords struct {
 	// foldedFrom keeps the branches of a union of plain types that was
 	// folded into a type set, so a union on the other side pairs with them.
 	foldedFrom []*node
+	// entryPtr is where a virtual branch stands as a member of a union: the
+	// type keyword of the type set it was split from (its P() is the
+	// schema's own place, where the keywords inside it would be written).
+	entryPtr string
 	// hoisted names the single-branch wrapper (anyOf, oneOf or allOf) a
 	// union was lifted out of: {anyOf: [{oneOf: [A, B]}]} is oneOf [A, B].
 	hoisted string
@@ -152,4 +161,33 @@ func (n *node) P() string {
 		n.ptrOK = true
 	}
 	return n.ptrS
+}
+
+// entryP is the node's pointer as a branch of a union: P(), except for a
+// branch split from a type set, which stands at the type keyword.
+func (n *node) entryP() string {
+	if n.keywords != nil && n.entryPtr != "" {
+		return n.entryPtr
+	}
+	return n.P()
+}
+
+// branchNo is the index of branch n as written (the last token of its
+// pointer), so messages name the branch the pointer names even where a
+// null branch was folded out of the list; i, the index in the compared
+// list, where the pointer ends in no index.
+func branchNo(n *node, i int) int {
+	p := n.entryP()
+	k := strings.LastIndexByte(p, '/')
+	if k < 0 {
+		return i
+	}
+	list := p[:k]
+	switch list[strings.LastIndexByte(list, '/')+1:] {
+	case "anyOf", "oneOf", "allOf":
+		if v, err := strconv.Atoi(p[k+1:]); err == nil && v >= 0 {
+			return v
+		}
+	}
+	return i
 }

@@ -9,9 +9,10 @@ import (
 // before anything compares them, so adding or removing one is no change:
 //
 //   - minLength, minItems, minProperties of 0;
-//   - numeric bounds at or beyond what every interoperable value satisfies:
-//     ±(2^53−1) on an integer, ±Number.MAX_VALUE on a number (what schema
-//     generators write for "any integer" / "any number");
+//   - the numeric bounds schema generators write for "any integer" / "any
+//     number": exactly ±(2^53−1) on an integer, exactly ±Number.MAX_VALUE on
+//     a number. Only those values: any other bound, however large, is
+//     compared exactly (a maximum lowered from 1e30 to 1e20 rejects 1e25);
 //   - a pattern every string matches;
 //   - a type list naming every JSON type;
 //   - propertyNames that only says the names are strings (object keys
@@ -38,10 +39,10 @@ func (d *doc) normalize(n *node) {
 		if n.types&tNumber == tInt {
 			lo, hi = "-9007199254740991", "9007199254740991"
 		}
-		if n.minimum.v != nil && numCmp(n.minimum.v.s, lo) <= 0 {
+		if n.minimum.v != nil && numCmp(n.minimum.v.s, lo) == 0 {
 			n.minimum = num{}
 		}
-		if n.maximum.v != nil && numCmp(n.maximum.v.s, hi) >= 0 {
+		if n.maximum.v != nil && numCmp(n.maximum.v.s, hi) == 0 {
 			n.maximum = num{}
 		}
 	}

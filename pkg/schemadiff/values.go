@@ -190,6 +190,59 @@ func eqVals(b, h *node) bool {
 	return b.hasVals == h.hasVals && slices.Equal(b.vals, h.vals)
 }
 
+// eqValsBeyondType: the enum/const sets are equal, or differ only by enum
+// values of a type one side's type keyword excludes (the type change
+// reports those).
+func eqValsBeyondType(b, h *node) bool {
+	if eqVals(b, h) {
+		return true
+	}
+	if !b.hasVals || !h.hasVals || constOnly(b) || constOnly(h) {
+		return false
+	}
+	added, removed := valsDiff(b, h)
+	for _, k := range removed {
+		if !typeExcludes(b, h, b.valVals[k]) {
+			return false
+		}
+	}
+	for _, k := range added {
+		if !typeExcludes(b, h, h.valVals[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// typeExcludes: the types changed and one side's type keyword rejects v.
+func typeExcludes(b, h *node, v *value) bool {
+	if !b.hasType || !h.hasType || eqTypes(b, h) {
+		return false
+	}
+	t := valueType(v)
+	return b.types&t == 0 || h.types&t == 0
+}
+
+// valsDiff returns the indexes of h.vals not in b.vals (added) and of b.vals
+// not in h.vals (removed).
+func valsDiff(b, h *node) (added, removed []int) {
+	i, j := 0, 0
+	for i < len(b.vals) || j < len(h.vals) {
+		switch {
+		case j >= len(h.vals) || (i < len(b.vals) && b.vals[i] < h.vals[j]):
+			removed = append(removed, i)
+			i++
+		case i >= len(b.vals) || b.vals[i] > h.vals[j]:
+			added = append(added, j)
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return added, removed
+}
+
 func constOnly(n *node) bool { return n.hasConst && !n.hasEnum }
 
 func (n *node) valsRaw() *value {
@@ -249,21 +302,7 @@ func (c *walker) values(b, h *node) {
 	if slices.Equal(b.vals, h.vals) {
 		return
 	}
-	var added, removed []int // indexes into h.vals / b.vals
-	i, j := 0, 0
-	for i < len(b.vals) || j < len(h.vals) {
-		switch {
-		case j >= len(h.vals) || (i < len(b.vals) && b.vals[i] < h.vals[j]):
-			removed = append(removed, i)
-			i++
-		case i >= len(b.vals) || b.vals[i] > h.vals[j]:
-			added = append(added, j)
-			j++
-		default:
-			i++
-			j++
-		}
-	}
+	added, removed := valsDiff(b, h)
 	bc, hc := constOnly(b), constOnly(h)
 	bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), h.valsKw())
 	switch {
@@ -282,6 +321,10 @@ func (c *walker) values(b, h *node) {
 			c.emit(c.rule(rules.InputConstChanged, rules.OutputConstChanged), bp, hp, b.valsRaw(), h.constV, "enum %s replaced by const %s not among its values", short(b.valsRaw()), short(h.constV))
 		}
 	default:
+		// Enum values of a type only one side accepts came with the type
+		// change, which reports them.
+		removed = slices.DeleteFunc(removed, func(k int) bool { return typeExcludes(b, h, b.valVals[k]) })
+		added = slices.DeleteFunc(added, func(k int) bool { return typeExcludes(b, h, h.valVals[k]) })
 		for _, k := range removed {
 			v := b.valVals[k]
 			c.emit(c.rule(rules.InputEnumValueRemoved, rules.OutputEnumValueRemoved), b.enumPtr(b.vals[k]), hp, v, nil, "enum value %s removed", short(v))
