@@ -1,0 +1,183 @@
+package capture_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/diff"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// serverBinary builds cmd/testserver once: one program that serves the
+// same mode over stdio and over streamable HTTP.
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "capture-testserver")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "testserver")
+		cmd := exec.Command("go", "build", "-o", built.path, "../../internal/testkit/testserver/cmd/testserver")
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("building the test server: %v\n%s", built.err, built.out)
+	}
+	return built.path
+}
+
+// serveHTTP starts the binary over HTTP on loopback and returns its URL;
+// the process is stopped when the test ends.
+func serveHTTP(t *testing.T, bin, mode string, stateless bool) string {
+	t.Helper()
+	args := []string{"-http", "127.0.0.1:0"}
+	if stateless {
+		args = append(args, "-stateless")
+	}
+	cmd := exec.Command(bin, append(args, mode)...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, testserver.EnvVar+"=") })
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(out).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case u := <-line:
+		if !strings.HasPrefix(u, "http://") {
+			t.Fatalf("the test server printed %q, not its URL", u)
+		}
+		return u
+	case <-time.After(20 * time.Second):
+		t.Fatal("the test server did not print its URL in 20s")
+	}
+	return ""
+}
+
+// captureBoth captures mode of the one binary over stdio and over HTTP,
+// at the newest revision (server/discover first).
+func captureBoth(t *testing.T, mode string, stateless bool) (stdioC, httpC *capture.Capture) {
+	t.Helper()
+	bin := serverBinary(t)
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, testserver.EnvVar+"=") })
+	stdioC = mustRun(t, capture.Command{Argv: []string{bin, mode}, Env: env}, opts(""))
+	httpC = mustRun(t, capture.HTTP{URL: serveHTTP(t, bin, mode, stateless)}, opts(""))
+	return stdioC, httpC
+}
+
+// The same server over stdio and over (stateless) streamable HTTP gives
+// the same snapshot byte for byte, and its diff has no finding.
+func TestStdioAndHTTPSnapshotsAreIdentical(t *testing.T) {
+	t.Parallel()
+	sc, hc := captureBoth(t, testserver.ModeFull, true)
+	for _, c := range []*capture.Capture{sc, hc} {
+		if c.Handshake != capture.HandshakeDiscover || c.ProtocolVersion != capture.LatestRevision {
+			t.Errorf("%s: handshake %s at %s, want server/discover at %s", c.Transport, c.Handshake, c.ProtocolVersion, capture.LatestRevision)
+		}
+	}
+	sm, hm := mustBuild(t, sc), mustBuild(t, hc)
+	if len(sm.SupportedVersions) < 2 {
+		t.Fatalf("the server listed %v; the test needs several revisions", sm.SupportedVersions)
+	}
+	if d := cmp.Diff(string(mustEncode(t, sm)), string(mustEncode(t, hm))); d != "" {
+		t.Errorf("HTTP snapshot differs from the stdio one (-stdio +http):\n%s", d)
+	}
+	for _, pair := range [][2]*manifest.Manifest{{sm, hm}, {hm, sm}} {
+		if fs := diff.Diff(pair[0], pair[1], diff.Options{}).Findings; len(fs) != 0 {
+			t.Errorf("diff of the two snapshots: %d findings, first %s: %s", len(fs), fs[0].Rule, fs[0].Message)
+		}
+	}
+}
+
+// A stateful streamable HTTP server cannot serve 2026-07-28: it answers
+// server/discover with the older revisions it serves, and the session goes
+// on with initialize. The answer is kept, and nothing says it was refused.
+func TestDiscoverAnswerKeptWhenTheSessionUsesInitialize(t *testing.T) {
+	t.Parallel()
+	sc, hc := captureBoth(t, testserver.ModeFull, false)
+	if hc.Handshake != capture.HandshakeInitialize || hc.ProtocolVersion != "2025-11-25" {
+		t.Fatalf("handshake %s at %s, want initialize at 2025-11-25 (the newest a stateful server serves)", hc.Handshake, hc.ProtocolVersion)
+	}
+	sm, hm := mustBuild(t, sc), mustBuild(t, hc)
+	want := []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	if !slices.Equal(hm.SupportedVersions, want) {
+		t.Errorf("HTTP snapshot's supportedVersions = %v, want the four the server listed, %v", hm.SupportedVersions, want)
+	}
+	if !slices.Equal(hc.SupportedVersions(), want) {
+		t.Errorf("capture's SupportedVersions = %v", hc.SupportedVersions())
+	}
+	for _, d := range hc.Diagnostics {
+		if strings.Contains(d.Message, "did not accept") {
+			t.Errorf("diagnostic says the answered discover was refused: %s", d.Message)
+		}
+		if d.Code == capture.DiagHandshakeFallback && !strings.Contains(d.Message, `listing revisions "2025-11-25", "2025-06-18"`) {
+			t.Errorf("fallback diagnostic does not name the listed revisions: %s", d.Message)
+		}
+	}
+	// The surface is the same; only the revisions the transport serves differ.
+	for name, same := range map[string]bool{
+		"serverInfo":   string(sm.ServerInfo) == string(hm.ServerInfo),
+		"capabilities": string(sm.Capabilities) == string(hm.Capabilities),
+		"instructions": string(sm.Instructions) == string(hm.Instructions),
+		"items": cmp.Equal(sm.Fingerprints.Tools, hm.Fingerprints.Tools) && cmp.Equal(sm.Fingerprints.Prompts, hm.Fingerprints.Prompts) &&
+			cmp.Equal(sm.Fingerprints.Resources, hm.Fingerprints.Resources) && cmp.Equal(sm.Fingerprints.ResourceTemplates, hm.Fingerprints.ResourceTemplates),
+	} {
+		if !same {
+			t.Errorf("%s differ between stdio and stateful HTTP", name)
+		}
+	}
+	// What the diff reports is 2026-07-28 alone, the one revision the
+	// stateful transport does not serve.
+	for _, f := range diff.Diff(sm, hm, diff.Options{}).Findings {
+		if !strings.HasPrefix(f.Rule, "protocol-version-") && !strings.HasPrefix(f.Rule, "server-version-") {
+			t.Errorf("unexpected finding %s: %s", f.Rule, f.Message)
+		}
+		if strings.HasPrefix(f.Rule, "protocol-version-no-longer") && !strings.Contains(f.Message, "2026-07-28") {
+			t.Errorf("a revision the HTTP server lists is reported withdrawn: %s", f.Message)
+		}
+	}
+}
+
+// A raw server that refuses server/discover is still said to refuse it.
+func TestRefusedDiscoverIsSaidToBeRefused(t *testing.T) {
+	t.Parallel()
+	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts(""))
+	if m := mustBuild(t, c); m.SupportedVersions != nil || c.Discovered() != nil {
+		t.Errorf("a refused discover left supportedVersions %v, discovered %s", m.SupportedVersions, c.Discovered())
+	}
+	found := slices.ContainsFunc(c.Diagnostics, func(d capture.Diagnostic) bool {
+		return d.Code == capture.DiagHandshakeFallback && strings.Contains(d.Message, "did not accept server/discover") && strings.Contains(d.Message, "-32601")
+	})
+	if !found {
+		t.Errorf("no fallback diagnostic naming the refusal: %+v", c.Diagnostics)
+	}
+}
