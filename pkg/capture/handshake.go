@@ -17,7 +17,7 @@ const methodDiscover = "server/discover"
 
 // maxListedShown bounds how many of a server's listed revisions a
 // diagnostic names.
-const maxListedShown = 8
+const maxListedShown = 4
 
 // maxListed bounds how many listed revisions a capture keeps: a server
 // controls the list, and no real one lists more than a handful.
@@ -108,8 +108,8 @@ func fallbackMessage(discover Exchange) string {
 		names = "none"
 	}
 	if !slices.ContainsFunc(listed, func(v string) bool { return v >= discoverRevision && slices.Contains(Revisions, v) }) {
-		return fmt.Sprintf("the server answered server/discover listing revisions %s, none of them %s or later (where a session starts with server/discover), so the session used initialize; the snapshot keeps the listed revisions",
-			names, discoverRevision)
+		return fmt.Sprintf("server/discover answered with only revisions before %s (%s), so the session used initialize",
+			discoverRevision, names)
 	}
-	return fmt.Sprintf("the server answered server/discover listing revisions %s, but the MCP Go SDK did not start its session with that answer; %s", names, fellBack)
+	return fmt.Sprintf("server/discover answered with revisions %s, but the MCP Go SDK did not start its session with that answer; %s", names, fellBack)
 }

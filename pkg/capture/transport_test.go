@@ -139,7 +139,7 @@ func TestDiscoverAnswerKeptWhenTheSessionUsesInitialize(t *testing.T) {
 		if strings.Contains(d.Message, "did not accept") {
 			t.Errorf("diagnostic says the answered discover was refused: %s", d.Message)
 		}
-		if d.Code == capture.DiagHandshakeFallback && !strings.Contains(d.Message, `listing revisions "2025-11-25", "2025-06-18"`) {
+		if d.Code == capture.DiagHandshakeFallback && !strings.Contains(d.Message, `only revisions before 2026-07-28 ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")`) {
 			t.Errorf("fallback diagnostic does not name the listed revisions: %s", d.Message)
 		}
 	}
