@@ -2,6 +2,10 @@ package capture_test
 
 import (
 	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,5 +183,55 @@ func TestRefusedDiscoverIsSaidToBeRefused(t *testing.T) {
 	})
 	if !found {
 		t.Errorf("no fallback diagnostic naming the refusal: %+v", c.Diagnostics)
+	}
+}
+
+// A streamable HTTP server that refuses server/discover with an HTTP error
+// status is said to refuse it when the body is a JSON-RPC error (which the
+// SDK hands over as a write error, not as a message), and not to answer it
+// when the body is anything else.
+func TestDiscoverRefusedInAnHTTPErrorBody(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, contentType, body, want string
+		frame                         bool
+	}{
+		{"json-rpc error", "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
+			"the server did not accept server/discover; the session fell back to initialize (error -32601: Method not found)", true},
+		{"plain text", "text/plain", "404 page not found",
+			"the server did not answer server/discover with a JSON-RPC response; the session fell back to initialize", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h, err := testserver.Handler(testserver.ModeToolsOnly, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+				if r.Method == http.MethodPost && strings.Contains(string(body), `"server/discover"`) {
+					w.Header().Set("Content-Type", c.contentType)
+					w.WriteHeader(http.StatusBadRequest)
+					_, _ = io.WriteString(w, c.body)
+					return
+				}
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				h.ServeHTTP(w, r)
+			}))
+			defer ts.Close()
+			got := mustRun(t, capture.HTTP{URL: ts.URL}, opts(""))
+			if got.Handshake != capture.HandshakeInitialize || got.Discovered() != nil {
+				t.Errorf("handshake %s, discovered %s", got.Handshake, got.Discovered())
+			}
+			if !slices.ContainsFunc(got.Diagnostics, func(d capture.Diagnostic) bool { return d.Message == c.want }) {
+				t.Errorf("diagnostics %+v, want %q", got.Diagnostics, c.want)
+			}
+			recorded := slices.ContainsFunc(got.Exchanges, func(e capture.Exchange) bool {
+				return e.Method == "server/discover" && e.Error != nil && e.Error.Code == capture.CodeMethodNotFound && e.ResponseFrame > e.RequestFrame
+			})
+			if recorded != c.frame {
+				t.Errorf("discover's error recorded as its response: %v, want %v", recorded, c.frame)
+			}
+		})
 	}
 }
