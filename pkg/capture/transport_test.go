@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,31 +21,29 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
-var built struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
+// buildServer builds cmd/testserver: one program that serves the same
+// mode over stdio and over streamable HTTP.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "testserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../internal/testkit/testserver/cmd/testserver").CombinedOutput(); err != nil {
+		t.Fatalf("building the test server: %v\n%s", err, out)
+	}
+	return bin
 }
 
-// serverBinary builds cmd/testserver once: one program that serves the
-// same mode over stdio and over streamable HTTP.
-func serverBinary(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "capture-testserver")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.path = filepath.Join(dir, "testserver")
-		cmd := exec.Command("go", "build", "-o", built.path, "../../internal/testkit/testserver/cmd/testserver")
-		built.out, built.err = cmd.CombinedOutput()
+// The one binary over stdio and over streamable HTTP.
+func TestOneBinaryOverStdioAndHTTP(t *testing.T) {
+	t.Parallel()
+	bin := buildServer(t)
+	t.Run("stateless HTTP: identical snapshots", func(t *testing.T) {
+		t.Parallel()
+		snapshotsAreIdentical(t, bin)
 	})
-	if built.err != nil {
-		t.Fatalf("building the test server: %v\n%s", built.err, built.out)
-	}
-	return built.path
+	t.Run("stateful HTTP: the discover answer is kept", func(t *testing.T) {
+		t.Parallel()
+		discoverAnswerKept(t, bin)
+	})
 }
 
 // serveHTTP starts the binary over HTTP on loopback and returns its URL;
@@ -89,9 +86,8 @@ func serveHTTP(t *testing.T, bin, mode string, stateless bool) string {
 
 // captureBoth captures mode of the one binary over stdio and over HTTP,
 // at the newest revision (server/discover first).
-func captureBoth(t *testing.T, mode string, stateless bool) (stdioC, httpC *capture.Capture) {
+func captureBoth(t *testing.T, bin, mode string, stateless bool) (stdioC, httpC *capture.Capture) {
 	t.Helper()
-	bin := serverBinary(t)
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, testserver.EnvVar+"=") })
 	stdioC = mustRun(t, capture.Command{Argv: []string{bin, mode}, Env: env}, opts(""))
 	httpC = mustRun(t, capture.HTTP{URL: serveHTTP(t, bin, mode, stateless)}, opts(""))
@@ -100,9 +96,8 @@ func captureBoth(t *testing.T, mode string, stateless bool) (stdioC, httpC *capt
 
 // The same server over stdio and over (stateless) streamable HTTP gives
 // the same snapshot byte for byte, and its diff has no finding.
-func TestStdioAndHTTPSnapshotsAreIdentical(t *testing.T) {
-	t.Parallel()
-	sc, hc := captureBoth(t, testserver.ModeFull, true)
+func snapshotsAreIdentical(t *testing.T, bin string) {
+	sc, hc := captureBoth(t, bin, testserver.ModeFull, true)
 	for _, c := range []*capture.Capture{sc, hc} {
 		if c.Handshake != capture.HandshakeDiscover || c.ProtocolVersion != capture.LatestRevision {
 			t.Errorf("%s: handshake %s at %s, want server/discover at %s", c.Transport, c.Handshake, c.ProtocolVersion, capture.LatestRevision)
@@ -125,9 +120,8 @@ func TestStdioAndHTTPSnapshotsAreIdentical(t *testing.T) {
 // A stateful streamable HTTP server cannot serve 2026-07-28: it answers
 // server/discover with the older revisions it serves, and the session goes
 // on with initialize. The answer is kept, and nothing says it was refused.
-func TestDiscoverAnswerKeptWhenTheSessionUsesInitialize(t *testing.T) {
-	t.Parallel()
-	sc, hc := captureBoth(t, testserver.ModeFull, false)
+func discoverAnswerKept(t *testing.T, bin string) {
+	sc, hc := captureBoth(t, bin, testserver.ModeFull, false)
 	if hc.Handshake != capture.HandshakeInitialize || hc.ProtocolVersion != "2025-11-25" {
 		t.Fatalf("handshake %s at %s, want initialize at 2025-11-25 (the newest a stateful server serves)", hc.Handshake, hc.ProtocolVersion)
 	}
