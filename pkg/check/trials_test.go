@@ -2,9 +2,13 @@ package check_test
 
 import (
 	"context"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
@@ -116,5 +120,62 @@ func TestNeverWorkingSubscribeWithdrawn(t *testing.T) {
 		if f.Level == rules.LevelError || f.Level == rules.LevelWarning {
 			t.Errorf("%s at %s: %s", f.Rule, f.Level, f.Message)
 		}
+	}
+}
+
+// check against a stdio baseline of the same server over HTTP: a stateless
+// HTTP server serves every revision the baseline lists (no finding); a
+// stateful one lists only the older revisions, and head's trial of
+// 2026-07-28 fails, which is an error (clients of 2026-07-28 cannot connect
+// over that transport), not a warning about a list.
+func TestHTTPHeadAgainstAStdioBaseline(t *testing.T) {
+	t.Parallel()
+	bm := captureSnapshot(t, stdioServer(testserver.ModeFull), "")
+	if bm.ProtocolVersion != capture.LatestRevision || len(bm.SupportedVersions) < 2 {
+		t.Fatalf("baseline at %s lists %v", bm.ProtocolVersion, bm.SupportedVersions)
+	}
+	base := filepath.Join(t.TempDir(), "base.json")
+	if err := manifest.WriteFile(base, bm); err != nil {
+		t.Fatal(err)
+	}
+	stateful, err := testserver.Handler(testserver.ModeFull, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateless, err := testserver.StatelessHandler(testserver.ModeFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+		want map[string]int
+	}{
+		{"stateless", stateless, map[string]int{}},
+		{"stateful", stateful, map[string]int{rules.ProtocolVersionNoLongerSupported: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ts := httptest.NewServer(c.h)
+			defer ts.Close()
+			o := options(t, check.Server{Name: c.name, URL: ts.URL})
+			o.Baseline = base
+			res, err := check.Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, f := range res.Servers[0].Diff.Findings {
+				if strings.HasPrefix(f.Rule, "protocol-version-no-longer") {
+					got[f.Rule]++
+				}
+			}
+			if n := len(res.Servers[0].Diff.Findings); c.name == "stateless" && n != 0 {
+				t.Errorf("stateless HTTP against the stdio baseline: %d changes, want none: %v", n, ruleCounts(res.Servers[0].Diff.Findings))
+			}
+			if !maps.Equal(got, c.want) {
+				t.Errorf("withdrawn revisions: %v, want %v (all: %v)", got, c.want, ruleCounts(res.Servers[0].Diff.Findings))
+			}
+		})
 	}
 }
