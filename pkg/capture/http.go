@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -126,8 +127,8 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 	if h.SSE {
 		t = &mcp.SSEClientTransport{Endpoint: h.URL, HTTPClient: client, MaxEventSize: int(lim.MaxBytes)}
 	} else {
-		t = &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: client, MaxRetries: -1,
-			DisableStandaloneSSE: true, MaxEventSize: int(lim.MaxBytes)}
+		t = &errorBodyTransport{Transport: &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: client, MaxRetries: -1,
+			DisableStandaloneSSE: true, MaxEventSize: int(lim.MaxBytes)}, rec: rec}
 	}
 	// Pairs of (secret, replacement) for error text.
 	var secrets []string
@@ -153,6 +154,88 @@ func (h HTTP) open(ctx context.Context, rec *recorder, lim Limits) (*session, er
 		stderr:    func() string { return "" },
 		diags:     func() []Diagnostic { return nil },
 	}, nil
+}
+
+// errorBodyTransport records the JSON-RPC error a streamable HTTP server
+// sends as the body of an HTTP error status in answer to a handshake
+// request. The SDK hands such an error to the caller as the request's
+// write error, never as a message to read, so without this the server's
+// refusal of server/discover (or of initialize) would look like no answer
+// at all. The error is recorded as the response to the request it
+// answered, re-encoded like every frame the HTTP target records. Other
+// requests are left as the SDK reports them.
+type errorBodyTransport struct {
+	mcp.Transport
+	rec *recorder
+}
+
+func (t *errorBodyTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &errorBodyConn{Connection: conn, rec: t.rec}, nil
+}
+
+// SupportsProtocolVersion forwards mcp.ProtocolVersionSupporter, as
+// RecordingTransport does.
+func (t *errorBodyTransport) SupportsProtocolVersion(v string) bool {
+	if s, ok := t.Transport.(mcp.ProtocolVersionSupporter); ok {
+		return s.SupportsProtocolVersion(v)
+	}
+	return true
+}
+
+type errorBodyConn struct {
+	mcp.Connection
+	rec *recorder
+}
+
+func (c *errorBodyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	req, ok := msg.(*jsonrpc.Request)
+	if err == nil || !ok || !req.IsCall() || (req.Method != methodDiscover && req.Method != HandshakeInitialize) {
+		return err
+	}
+	werr := answeredError(err)
+	if werr == nil {
+		return err
+	}
+	if data, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: werr}); encErr == nil {
+		if _, lerr := c.rec.add(Received, data); lerr != nil {
+			return lerr
+		}
+	}
+	return err
+}
+
+// sdkRejection is how the SDK marks a request the transport did not
+// deliver or whose answer was not a message (its jsonrpc2.ErrRejected, a
+// *jsonrpc.Error too, unexported): never a server's answer.
+var sdkRejection = jsonrpc.Error{Code: -32005, Message: "rejected by transport"}
+
+// answeredError finds the server's JSON-RPC error in a write error of the
+// streamable HTTP client: the first *jsonrpc.Error in the error tree that
+// is not the SDK's own rejection marker; nil when there is none. The walk
+// is bounded.
+func answeredError(err error) *jsonrpc.Error {
+	queue := []error{err}
+	for n := 0; len(queue) > 0 && n < 64; n++ {
+		e := queue[0]
+		queue = queue[1:]
+		if we, ok := e.(*jsonrpc.Error); ok && we != nil && (we.Code != sdkRejection.Code || we.Message != sdkRejection.Message) {
+			return we
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			queue = append(u.Unwrap(), queue...)
+		case interface{ Unwrap() error }:
+			if next := u.Unwrap(); next != nil {
+				queue = append([]error{next}, queue...)
+			}
+		}
+	}
+	return nil
 }
 
 // origin is a URL's scheme, host and port, the unit a browser trusts with

@@ -347,31 +347,26 @@ func refused(frames []Frame, sdkErr error, sess *session) (err error, certain bo
 }
 
 // settleHandshake finds which handshake the session settled on and keeps
-// its raw result.
+// its raw result. A server/discover answered before an initialize stays in
+// the exchanges (Discovered); the diagnostic says why initialize was used.
 func (c *Capture) settleHandshake(frames []Frame, cs *mcp.ClientSession) error {
-	var discover, initialize *Exchange
-	for _, e := range exchanges(frames) {
-		e := e
-		switch e.Method {
-		case "server/discover":
-			discover = &e
-		case "initialize":
-			initialize = &e
+	exs := exchanges(frames)
+	var initialize *Exchange
+	for i := range exs {
+		if exs[i].Method == HandshakeInitialize {
+			initialize = &exs[i]
 		}
 	}
+	discover, discovered := lastDiscover(exs)
 	switch {
 	case initialize != nil && initialize.Result != nil:
 		c.Handshake = HandshakeInitialize
 		c.HandshakeResult = initialize.Result
-		if discover != nil {
-			msg := "the server did not accept server/discover; the session fell back to initialize"
-			if discover.Error != nil {
-				msg += fmt.Sprintf(" (error %d: %s)", discover.Error.Code, discover.Error.Message)
-			}
-			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagHandshakeFallback, Method: "server/discover",
-				Message: msg, Frame: discover.ResponseFrame})
+		if discovered {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagHandshakeFallback, Method: methodDiscover,
+				Message: fallbackMessage(discover), Frame: discover.ResponseFrame})
 		}
-	case discover != nil && discover.Result != nil:
+	case discovered && discover.Result != nil:
 		c.Handshake = HandshakeDiscover
 		c.HandshakeResult = discover.Result
 	default:

@@ -174,22 +174,56 @@ func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcom
 	return out, nil
 }
 
-// tryBaseRevision opens a second session with head at the baseline's
-// revision when head settled on another one, so that the diff judges
-// the revision's support by trial rather than by head's list.
+// tryBaseRevision opens a session with head at each revision the
+// baseline showed support for (its supportedVersions, or its negotiated
+// revision) that head does not list, and at the baseline's negotiated
+// revision when head settled on another one, so that the diff judges a
+// revision's support by trial rather than by head's list. Only revisions
+// the client knows are tried (capture.Revisions bounds the trials), one
+// session after the other.
 func (o *Options) tryBaseRevision(j *jobs, s Server, copts capture.Options, base, head *manifest.Manifest) {
-	v := base.ProtocolVersion
-	if v == "" || v == head.ProtocolVersion || !slices.Contains(capture.Revisions, v) {
+	revs := trialRevisions(base, head)
+	if len(revs) == 0 {
 		return
 	}
-	if _, done := head.Trial(v); done {
-		return
-	}
-	o.Log("trying %s at protocol %s", s.Describe(), v)
 	_ = j.slot(func() error {
-		head.AddTrial(capture.Try(j.ctx, s.Target(o.Environ, o.RepoDir), copts, v))
+		for _, v := range revs {
+			if j.ctx.Err() != nil {
+				return nil
+			}
+			o.Log("trying %s at protocol %s", s.Describe(), v)
+			head.AddTrial(capture.Try(j.ctx, s.Target(o.Environ, o.RepoDir), copts, v))
+		}
 		return nil
 	})
+}
+
+// trialRevisions are the revisions tryBaseRevision tries, newest first.
+func trialRevisions(base, head *manifest.Manifest) []string {
+	shown := func(m *manifest.Manifest) []string {
+		if len(m.SupportedVersions) > 0 {
+			return m.SupportedVersions
+		}
+		if m.ProtocolVersion != "" {
+			return []string{m.ProtocolVersion}
+		}
+		return nil
+	}
+	atBase, atHead := shown(base), shown(head)
+	var out []string
+	for _, v := range capture.Revisions {
+		if v == head.ProtocolVersion {
+			continue // head's own session is the proof
+		}
+		if _, done := head.Trial(v); done {
+			continue
+		}
+		unlisted := slices.Contains(atBase, v) && !slices.Contains(atHead, v)
+		if unlisted || v == base.ProtocolVersion {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // sortByKind adds findings to a report section by their rule's kind: lint

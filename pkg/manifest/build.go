@@ -65,15 +65,9 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		if meta, ok := hm["_meta"].(map[string]any); ok {
 			serverInfo = meta["io.modelcontextprotocol/serverInfo"]
 		}
-		if sv, ok := hm["supportedVersions"].([]any); ok {
-			for _, v := range sv {
-				if s, ok := v.(string); ok {
-					m.SupportedVersions = append(m.SupportedVersions, s)
-				}
-			}
-			slices.Sort(m.SupportedVersions)
-		}
 	}
+	// Listed in server/discover, even when the session went on with initialize.
+	m.SupportedVersions = c.SupportedVersions()
 	if serverInfo != nil {
 		if m.ServerInfo, err = CanonicalizeValue(serverInfo); err != nil {
 			return nil, fmt.Errorf("serverInfo: %w", err)

@@ -22,7 +22,7 @@
 //	cmd.Env = append(os.Environ(), testserver.EnvFor("full"))
 //
 // Or build ./internal/testkit/testserver/cmd/testserver and run `testserver MODE`
-// (stdio), `testserver -http 127.0.0.1:0 [-sse] MODE` (HTTP; prints the URL on
+// (stdio), `testserver -http 127.0.0.1:0 [-sse | -stateless] MODE` (HTTP; prints the URL on
 // stdout), or `testserver -list`. The process exits 0 on a clean EOF of stdin.
 //
 // # SDK modes

@@ -6,6 +6,7 @@
 //	testserver MODE                       serve MODE over stdio
 //	testserver -http 127.0.0.1:0 MODE     serve an SDK mode over streamable HTTP
 //	testserver -http 127.0.0.1:0 -sse MODE   ... over the legacy HTTP+SSE transport
+//	testserver -http 127.0.0.1:0 -stateless MODE   ... over stateless streamable HTTP
 //	testserver -list                      print every mode, one per line
 //
 // With -http, the server's URL (http://HOST:PORT) is printed as the first and
@@ -31,9 +32,10 @@ func main() {
 
 	httpAddr := flag.String("http", "", "serve an SDK mode over HTTP at this address instead of stdio")
 	sse := flag.Bool("sse", false, "with -http, use the legacy HTTP+SSE transport instead of streamable HTTP")
+	stateless := flag.Bool("stateless", false, "with -http, serve stateless streamable HTTP (which serves 2026-07-28)")
 	list := flag.Bool("list", false, "list the modes and exit")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: testserver [-http ADDR [-sse]] MODE\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: testserver [-http ADDR [-sse | -stateless]] MODE\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -53,14 +55,17 @@ func main() {
 	if *httpAddr == "" {
 		os.Exit(testserver.Main(mode))
 	}
-	if err := serveHTTP(*httpAddr, mode, *sse); err != nil {
+	if err := serveHTTP(*httpAddr, mode, *sse, *stateless); err != nil {
 		fmt.Fprintf(os.Stderr, "testserver: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func serveHTTP(addr, mode string, sse bool) error {
+func serveHTTP(addr, mode string, sse, stateless bool) error {
 	h, err := testserver.Handler(mode, sse)
+	if stateless {
+		h, err = testserver.StatelessHandler(mode)
+	}
 	if err != nil {
 		return err
 	}
