@@ -156,14 +156,16 @@ type ListFailure struct {
 
 // Incomplete reports whether the snapshot is partial: a list it
 // advertises failed, so what that list holds is unknown.
-func (m *Manifest) Incomplete() bool { return len(m.Partial) > 0 }
+// A nil snapshot is not.
+func (m *Manifest) Incomplete() bool { return m != nil && len(m.Partial) > 0 }
 
 // FailedList returns the failure of the list method that fills a list
-// (ListTools, ...), when the snapshot says it failed.
+// (ListTools, ...), when the snapshot says it failed (never for a nil
+// snapshot).
 func (m *Manifest) FailedList(list string) (method string, f ListFailure, failed bool) {
 	k, ok := KindOfList(list)
-	if !ok {
-		return "", ListFailure{}, false
+	if !ok || m == nil {
+		return k.Method, ListFailure{}, false
 	}
 	f, failed = m.Partial[k.Method]
 	return k.Method, f, failed

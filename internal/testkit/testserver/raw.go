@@ -241,6 +241,9 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 	if done, err := s.hostileRequest(req); done {
 		return err
 	}
+	if done, err := s.listFailRequest(req); done {
+		return err
+	}
 	switch s.mode {
 	case ModeHang:
 		return nil

@@ -72,6 +72,7 @@ var rawModes = []string{
 	ModeHostileStderr, ModeInvalidJSONCR, ModeHostileNoise, ModeHostileNames,
 	ModeSlowStart, ModeBadVersion, ModeBadInitialize, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
 	ModeCapabilityUnimplemented, ModeSubscribeUnimplemented, ModeNewestOnly,
+	ModeListFailed, ModeListFailedPage,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";
