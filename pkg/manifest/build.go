@@ -106,12 +106,8 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		}
 		raw[list] = append(raw[list], arr...)
 	}
-	if err := m.setItems(raw); err != nil {
-		return nil, err
-	}
-	for _, t := range c.Trials {
-		m.AddTrial(t)
-	}
+	// Before the items: setItems computes the manifest hash, which covers
+	// failedMethods and partial (as it does when the file is read back).
 	for _, d := range c.Diagnostics {
 		if (d.Code == capture.DiagListError || d.Code == capture.DiagSubscribeError) && d.RPCCode != 0 && d.Method != "" && !failed[d.Method] {
 			if m.FailedMethods == nil {
@@ -119,6 +115,12 @@ func Build(c *capture.Capture) (*Manifest, error) {
 			}
 			m.FailedMethods[d.Method] = d.RPCCode
 		}
+	}
+	if err := m.setItems(raw); err != nil {
+		return nil, err
+	}
+	for _, t := range c.Trials {
+		m.AddTrial(t)
 	}
 	return m, nil
 }
