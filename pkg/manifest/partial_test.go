@@ -18,7 +18,7 @@ import (
 func failedCapture() *capture.Capture {
 	return &capture.Capture{Handshake: capture.HandshakeInitialize, ProtocolVersion: "2025-06-18",
 		HandshakeResult: json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"prompts":{}},"serverInfo":{"name":"s","version":"1"}}`),
-		Pages: []capture.Page{{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}`)}},
+		Pages:           []capture.Page{{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}`)}},
 		Diagnostics: []capture.Diagnostic{
 			{Code: capture.DiagListError, Method: capture.MethodToolsList, Page: 2, RPCCode: -32603, Message: "tools/list page 2 answered with error -32603: db down"},
 			{Code: capture.DiagListError, Method: capture.MethodPromptsList, Page: 1, RPCCode: capture.CodeMethodNotFound, Message: "prompts/list page 1 answered with error -32601: nope"},
