@@ -36,8 +36,9 @@ type captureFlags struct {
 	shell          bool
 	frames         string
 	// partial is --partial (capture, snapshot): write the snapshot of a
-	// capture whose list failed, marked partial.
-	partial bool
+	// capture whose list failed, marked partial; offersPartial is set
+	// where the flag exists, for the hint of an incomplete capture.
+	partial, offersPartial bool
 }
 
 func (cf *captureFlags) register(fs *flag.FlagSet) {
@@ -108,6 +109,7 @@ func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options
 
 // registerPartial adds --partial, for the commands that write snapshots.
 func (cf *captureFlags) registerPartial(fs *flag.FlagSet) {
+	cf.offersPartial = true
 	fs.BoolVar(&cf.partial, "partial", false, "write the snapshot even when a list the server advertises fails (other than -32601), marked partial: that list holds nothing and the file says it failed; never commit one (without it such a capture exits 2)")
 }
 
@@ -194,7 +196,10 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
-	return caps, cf.writeFrames(ctx, env, caps, nil, partialHint(frontend.FlagHints.Wrap(err)))
+	if cf.offersPartial {
+		err = partialHint(err)
+	}
+	return caps, cf.writeFrames(ctx, env, caps, nil, frontend.FlagHints.Wrap(err))
 }
 
 // writeFrames writes --frames, when asked and capturing was attempted
