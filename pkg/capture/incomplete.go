@@ -79,6 +79,6 @@ func (e *IncompleteError) Error() string {
 	for i, f := range e.Failures {
 		parts[i] = f.String()
 	}
-	return fmt.Sprintf("the capture is incomplete: %s; what the server lists is unknown, so no snapshot is written: fix what the list depends on (the server's backend, its credentials or configuration) and capture again",
+	return fmt.Sprintf("the capture is incomplete: %s; what the list holds is unknown, not empty, so the capture does not stand for the server's surface: fix what the list depends on (the server's backend, its credentials or configuration) and capture again",
 		strings.Join(parts, "; "))
 }

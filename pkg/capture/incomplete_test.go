@@ -45,7 +45,7 @@ func TestIncompleteError(t *testing.T) {
 		{Method: capture.MethodPromptsList, Page: 3, Code: -32000, Message: long},
 	}})
 	msg := err.Error()
-	for _, want := range []string{`tools/list page 1 answered with error -32603 "db\x1b[2Jdown"`, "prompts/list page 3 answered with error -32000", "backend", "no snapshot"} {
+	for _, want := range []string{`tools/list page 1 answered with error -32603 "db\x1b[2Jdown"`, "prompts/list page 3 answered with error -32000", "backend", "unknown, not empty"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%q lacks %q", msg, want)
 		}

@@ -184,18 +184,19 @@ func (d *differ) listFailures() map[string]bool {
 			continue
 		}
 		unknown[k.List] = true
-		var sides []string
+		var sides, errs []string
 		var before, after []byte
 		if atBase {
-			sides = append(sides, "at base "+failureText(bf))
+			sides, errs = append(sides, "base"), append(errs, "base: "+failureText(bf))
 			before = failureValue(bf)
 		}
 		if atHead {
-			sides = append(sides, "at head "+failureText(hf))
+			sides, errs = append(sides, "head"), append(errs, "head: "+failureText(hf))
 			after = failureValue(hf)
 		}
-		msg := fmt.Sprintf("%s failed %s: the %s list is unknown, so no %s was compared (none is reported removed or added)",
-			method, strings.Join(sides, " and "), k.Noun, k.Noun)
+		// What it means first: a table cuts a long message.
+		msg := fmt.Sprintf("%s failed at %s, so no %s was compared (none is reported removed or added): %s",
+			method, strings.Join(sides, " and "), k.Noun, strings.Join(errs, "; "))
 		d.emit(rules.SurfaceListFailed, serverSubject, jsonptr.New("partial", method).String(), msg, before, after)
 	}
 	return unknown
@@ -208,7 +209,7 @@ func failureText(f manifest.ListFailure) string {
 	if len(m) > capture.MaxFailureMessage {
 		m = strings.ToValidUTF8(m[:capture.MaxFailureMessage], "") + "…"
 	}
-	return fmt.Sprintf("(page %d answered with error %d %q)", f.Page, f.Code, m)
+	return fmt.Sprintf("page %d answered with error %d %q", f.Page, f.Code, m)
 }
 
 // failureValue is one side's failure as the finding's value: its page and

@@ -32,12 +32,12 @@ func TestListFailedFindings(t *testing.T) {
 	if len(failed) != 1 {
 		t.Fatalf("surface-list-failed findings = %q, want one", failed)
 	}
-	for _, want := range []string{"tools/list", "at head", "page 1", "-32603", `"backend unreachable: connect ECONNREFUSED"`, "no tool was compared"} {
+	for _, want := range []string{"tools/list failed at head, so no tool was compared", "head: page 1 answered with error -32603", `"backend unreachable: connect ECONNREFUSED"`} {
 		if !strings.Contains(failed[0], want) {
 			t.Errorf("message %q does not name %q", failed[0], want)
 		}
 	}
-	if strings.Contains(failed[0], "at base") {
+	if strings.Contains(failed[0], "base") {
 		t.Errorf("message %q blames base", failed[0])
 	}
 
@@ -49,8 +49,8 @@ func TestListFailedFindings(t *testing.T) {
 		}
 	}
 	r := Diff(both.base, both.head, Options{})
-	if len(r.Findings) != 1 || !strings.Contains(r.Findings[0].Message, "at base (page 1 answered with error -32603") ||
-		!strings.Contains(r.Findings[0].Message, "at head (page 2 answered with error -32000") {
+	if len(r.Findings) != 1 || !strings.Contains(r.Findings[0].Message, "failed at base and head") ||
+		!strings.Contains(r.Findings[0].Message, "base: page 1 answered with error -32603") || !strings.Contains(r.Findings[0].Message, "head: page 2 answered with error -32000") {
 		t.Errorf("two failed captures = %s: %v", render(r.Findings), r.Findings)
 	}
 	if r.WorstSeverity != "" || r.SuggestedBump != "" {
