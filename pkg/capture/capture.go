@@ -137,6 +137,8 @@ type Diagnostic struct {
 	// RPCCode is the JSON-RPC error code of an error answer (list-error,
 	// subscribe-error); 0 otherwise.
 	RPCCode int64 `json:"rpcCode,omitempty"`
+	// Page is the page (from 1) of a list-error; 0 otherwise.
+	Page int `json:"page,omitempty"`
 }
 
 // Capture is everything recorded from one session with one server at one

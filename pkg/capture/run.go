@@ -468,9 +468,11 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 				Detail: fmt.Sprintf("no answer to page %d", page+1)})
 		}
 		if ex.Error != nil {
+			// Not fatal here: whether a failed list ends the capture is
+			// the caller's choice (ListFailures, IncompleteError).
 			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagListError, Method: method,
 				Message: fmt.Sprintf("%s page %d answered with error %d: %s", method, page+1, ex.Error.Code, ex.Error.Message),
-				Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code})
+				Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code, Page: page + 1})
 			return nil
 		}
 		if ex.Batched {

@@ -22,12 +22,20 @@ import (
 // empty: the server's own, else Options.ProtocolVersion, else the latest),
 // in order, with its declared probes. On failure it returns the captures
 // made so far, the failed one partial, with the error, so that their
-// frames can still be written.
+// frames can still be written. A capture one of whose advertised lists
+// failed (capture.ListFailures) is such a failure, a
+// *capture.IncompleteError, unless Options.AllowPartial.
 func Captures(ctx context.Context, o Options, revisions []string) ([]*capture.Capture, error) {
-	return o.captures(ctx, revisions, "capturing")
+	return o.capturesChecked(ctx, revisions, "capturing", !o.AllowPartial)
 }
 
 func (o *Options) captures(ctx context.Context, revisions []string, verb string) ([]*capture.Capture, error) {
+	return o.capturesChecked(ctx, revisions, verb, false)
+}
+
+// capturesChecked is captures; complete stops at the first capture whose
+// list failed, before any other server starts.
+func (o *Options) capturesChecked(ctx context.Context, revisions []string, verb string, complete bool) ([]*capture.Capture, error) {
 	caps := []*capture.Capture{} // not nil: capturing was attempted
 	for _, s := range o.Servers {
 		copts := o.captureOptions(s)
@@ -52,6 +60,9 @@ func (o *Options) captures(ctx context.Context, revisions []string, verb string)
 			}
 			if err != nil {
 				return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, err)
+			}
+			if fs := c.ListFailures(); complete && len(fs) > 0 {
+				return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, &capture.IncompleteError{Failures: fs})
 			}
 		}
 		siblingTrials(caps[first:])

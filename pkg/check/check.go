@@ -163,6 +163,13 @@ type Options struct {
 	// client-* lint, tool-became-client-incompatible in the diff), in
 	// addition to Config's clients:.
 	Clients []clients.Profile
+	// AllowPartial lets Captures return a capture one of whose advertised
+	// lists failed (capture.ListFailures), whose snapshot is then partial
+	// (manifest.Manifest.Partial); without it Captures stops with a
+	// *capture.IncompleteError. Run and Diff always go on: the report
+	// names the failed list, and Result.Incomplete says the job could not
+	// be done whole.
+	AllowPartial bool
 	// AcceptBreaking, when set, is the reason every unacknowledged
 	// breaking change is acknowledged with (a pull request's accept
 	// label: AcceptedByLabel): the break is intended, and the report says
@@ -223,6 +230,37 @@ func Fails(fs []finding.Finding, failOn rules.Level, tags []string) bool {
 		}
 	}
 	return false
+}
+
+// Incomplete describes, one line per side, every partial snapshot among
+// the outcomes (a list the server advertises failed, at head or at
+// base): the comparison could not be made whole, which a front end
+// reports as a tool failure even though the report was written. nil
+// when every snapshot is complete. The lines hold server text: escape
+// them before printing.
+func (r *Result) Incomplete() []string {
+	var out []string
+	for _, o := range r.Servers {
+		name := o.Server.label()
+		if name != "" {
+			name += ": "
+		}
+		if o.Head != nil && o.Head.Incomplete() {
+			label := "head"
+			if o.Section.Head != nil && o.Section.Head.Label != "" && o.Section.Head.Label != o.Server.label() {
+				label = "head (" + o.Section.Head.Label + ")"
+			}
+			out = append(out, name+label+": "+o.Head.PartialSummary())
+		}
+		if o.Base != nil && o.Base.Incomplete() {
+			label := "base"
+			if o.BaseLabel != "" {
+				label = "base (" + o.BaseLabel + ")"
+			}
+			out = append(out, name+label+": "+o.Base.PartialSummary())
+		}
+	}
+	return out
 }
 
 // Run captures every server, validates it, compares it with its baseline

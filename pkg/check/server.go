@@ -126,7 +126,7 @@ func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcom
 	}
 
 	// The committed snapshot in the work tree must match the live server.
-	if s.Snapshot != "" && o.RepoDir != "" {
+	if s.Snapshot != "" && o.RepoDir != "" && !head.Incomplete() { // a partial head matches nothing: surface-list-failed says why
 		if committed, err := manifest.ReadFileContext(ctx, filepath.Join(o.RepoDir, s.Snapshot), o.MaxSnapshotBytes); err == nil {
 			sec.SnapshotCurrent = committed.Fingerprints.Manifest == head.Fingerprints.Manifest
 			if !sec.SnapshotCurrent {
@@ -255,11 +255,14 @@ func (o *Options) contextCost(sec *report.Section, base, head *manifest.Manifest
 		o.Log("context cost not counted: %v", err)
 		return nil
 	}
+	if _, _, failed := head.FailedList(manifest.ListTools); failed {
+		return nil // head's tools are unknown: no cost to show or to judge
+	}
 	if sec.CostHead, err = counter.Compute(head); err != nil {
 		o.Log("context cost not counted: %v", err)
 		return nil
 	}
-	if base != nil {
+	if _, _, failed := base.FailedList(manifest.ListTools); base != nil && !failed {
 		if sec.CostBase, err = counter.Compute(base); err != nil {
 			sec.CostBase = nil
 		}

@@ -94,11 +94,22 @@ type Result struct {
 	// hashes (fingerprints.manifest).
 	BaseManifestHash string `json:"baseManifestHash"`
 	HeadManifestHash string `json:"headManifestHash"`
+	// Incomplete is set when base or head is a partial snapshot: some
+	// kind was not compared (see Diff), whatever the findings' levels.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // Diff compares two snapshots and reports every change as a finding. It
 // is deterministic: the same inputs give the same Result, byte for byte
-// once encoded. Diff(m, m) has no findings. nil manifests count as empty.
+// once encoded. Diff(m, m) has no findings unless m is partial. nil
+// manifests count as empty.
+//
+// A partial snapshot (manifest.Manifest.Partial) fails closed: a list that
+// failed on either side is reported as surface-list-failed, an error of
+// its own, and nothing of its kind is compared, since an unknown list read
+// as empty would report every item removed (or, on both sides, nothing
+// changed). Result.Incomplete says so to callers, who exit as for a tool
+// failure: the comparison could not be made whole.
 func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	if base == nil {
 		base = &manifest.Manifest{}
@@ -109,11 +120,16 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d := newDiffer(base, head, opts)
 	d.server()
 	d.capabilities()
+	unknown := d.listFailures()
 	for _, k := range itemKinds {
-		d.items(k)
+		if !unknown[k.List] {
+			d.items(k)
+		}
 	}
-	d.clientCompat()
-	d.cost()
+	if !unknown[manifest.ListTools] {
+		d.clientCompat()
+	}
+	d.withoutTools(unknown[manifest.ListTools], d.cost)
 
 	fs := d.out
 	if opts.Policy != nil {
@@ -138,6 +154,7 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 		Findings:         fs,
 		BaseManifestHash: base.Fingerprints.Manifest,
 		HeadManifestHash: head.Fingerprints.Manifest,
+		Incomplete:       base.Incomplete() || head.Incomplete(),
 	}
 	for _, f := range fs {
 		if f.Severity.Rank() > res.WorstSeverity.Rank() {

@@ -178,7 +178,7 @@ func TestFixtures(t *testing.T) {
 func TestSelfAndDeterminism(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
 		for _, m := range []*manifest.Manifest{fx.base, fx.head} {
-			if r := Diff(m, m, fx.opts); len(r.Findings) != 0 {
+			if r := Diff(m, m, fx.opts); len(r.Findings) != 0 && !m.Incomplete() { // a partial one reports its failed list (listfailed_test.go)
 				t.Errorf("%s: Diff(m, m) = %s", fx.path, render(r.Findings))
 			}
 		}

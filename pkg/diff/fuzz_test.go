@@ -46,7 +46,7 @@ func FuzzDiff(f *testing.F) {
 			t.Fatal("two runs differ")
 		}
 		for _, m := range []*manifest.Manifest{base, head} {
-			if self := Diff(m, m, Options{}); len(self.Findings) != 0 {
+			if self := Diff(m, m, Options{}); len(self.Findings) != 0 && !m.Incomplete() { // a partial one reports its failed list
 				t.Fatalf("Diff(m, m) = %v", self.Findings)
 			}
 		}

@@ -3,6 +3,10 @@ package diff
 import (
 	"bytes"
 	"fmt"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -163,4 +167,71 @@ func pairUniqueNames(removed, added []manifest.Item, ok func(b, h object) bool, 
 		pair(removed[pr[0]], added[pr[1]])
 	}
 	return unused(removed, usedR), unused(added, usedA)
+}
+
+// listFailures reports each list that failed on either side of a partial
+// snapshot (surface-list-failed) and returns the lists not to compare:
+// what a failed list holds is unknown, and unknown is not empty.
+func (d *differ) listFailures() map[string]bool {
+	unknown := map[string]bool{}
+	if !d.base.Incomplete() && !d.head.Incomplete() {
+		return unknown
+	}
+	for _, k := range itemKinds {
+		method, bf, atBase := d.base.FailedList(k.List)
+		_, hf, atHead := d.head.FailedList(k.List)
+		if !atBase && !atHead {
+			continue
+		}
+		unknown[k.List] = true
+		var sides, errs []string
+		var before, after []byte
+		if atBase {
+			sides, errs = append(sides, "base"), append(errs, "base: "+failureText(bf))
+			before = failureValue(bf)
+		}
+		if atHead {
+			sides, errs = append(sides, "head"), append(errs, "head: "+failureText(hf))
+			after = failureValue(hf)
+		}
+		// What it means first: a table cuts a long message.
+		msg := fmt.Sprintf("%s failed at %s, so no %s was compared (none is reported removed or added): %s",
+			method, strings.Join(sides, " and "), k.Noun, strings.Join(errs, "; "))
+		d.emit(rules.SurfaceListFailed, serverSubject, jsonptr.New("partial", method).String(), msg, before, after)
+	}
+	return unknown
+}
+
+// failureText is one side's failure in a message: page, code and the
+// server's message, bounded (renderers escape it).
+func failureText(f manifest.ListFailure) string {
+	m := f.Message
+	if len(m) > capture.MaxFailureMessage {
+		m = strings.ToValidUTF8(m[:capture.MaxFailureMessage], "") + "…"
+	}
+	return fmt.Sprintf("page %d answered with error %d %q", f.Page, f.Code, m)
+}
+
+// failureValue is one side's failure as the finding's value: its page and
+// code, not the server's message, so that the finding's fingerprint does
+// not change with the wording of an error.
+func failureValue(f manifest.ListFailure) []byte {
+	v, _ := manifest.CanonicalizeValue(map[string]any{"page": f.Page, "code": f.Code})
+	return v
+}
+
+// withoutTools runs fn (the context cost) with neither side's tools when
+// a side's tools are unknown: a cost that counts the tools of one side
+// only would report them all as added or removed.
+func (d *differ) withoutTools(unknown bool, fn func()) {
+	if !unknown {
+		fn()
+		return
+	}
+	b, h := *d.base, *d.head
+	b.Tools, h.Tools = nil, nil
+	saved := [2]*manifest.Manifest{d.base, d.head}
+	d.base, d.head = &b, &h
+	defer func() { d.base, d.head = saved[0], saved[1] }()
+	fn()
 }

@@ -100,7 +100,10 @@ func ReadServers(ctx context.Context, o Options) ([]clientconfig.Server, error) 
 }
 
 // Capture captures one declared server (it must have no Missing
-// variables). Its errors never hold the server's secrets.
+// variables). Its errors never hold the server's secrets. A list the
+// server advertises that fails is an error (a *capture.IncompleteError
+// from check.Captures): a lock never pins an unknown list as an empty
+// one, and a check never takes it for drift.
 func Capture(ctx context.Context, o Options, s clientconfig.Server) (*manifest.Manifest, error) {
 	if len(s.Missing) > 0 {
 		return nil, fmt.Errorf("%s: set %s first", Key(s.File, s.Name), strings.Join(s.Missing, ", "))

@@ -84,10 +84,13 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		}
 	}
 
+	failed := m.partialOf(c)
 	raw := map[string][]json.RawMessage{}
 	for _, p := range c.Pages {
 		kind, ok := KindOfMethod(p.Method)
-		if !ok {
+		if !ok || failed[p.Method] {
+			// The pages a failed list did answer are not the list: it
+			// holds nothing, and Partial says why.
 			continue
 		}
 		list := kind.List
@@ -97,21 +100,40 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		}
 		raw[list] = append(raw[list], arr...)
 	}
-	if err := m.setItems(raw); err != nil {
-		return nil, err
-	}
-	for _, t := range c.Trials {
-		m.AddTrial(t)
-	}
+	// Before the items: setItems computes the manifest hash, which covers
+	// failedMethods and partial (as it does when the file is read back).
 	for _, d := range c.Diagnostics {
-		if (d.Code == capture.DiagListError || d.Code == capture.DiagSubscribeError) && d.RPCCode != 0 && d.Method != "" {
+		if (d.Code == capture.DiagListError || d.Code == capture.DiagSubscribeError) && d.RPCCode != 0 && d.Method != "" && !failed[d.Method] {
 			if m.FailedMethods == nil {
 				m.FailedMethods = map[string]int64{}
 			}
 			m.FailedMethods[d.Method] = d.RPCCode
 		}
 	}
+	if err := m.setItems(raw); err != nil {
+		return nil, err
+	}
+	for _, t := range c.Trials {
+		m.AddTrial(t)
+	}
 	return m, nil
+}
+
+// partialOf records the capture's failed lists (capture.ListFailures) in
+// Partial and returns their methods.
+func (m *Manifest) partialOf(c *capture.Capture) map[string]bool {
+	failed := map[string]bool{}
+	for _, f := range c.ListFailures() {
+		if _, ok := KindOfMethod(f.Method); !ok || failed[f.Method] {
+			continue
+		}
+		failed[f.Method] = true
+		if m.Partial == nil {
+			m.Partial = map[string]ListFailure{}
+		}
+		m.Partial[f.Method] = ListFailure{Page: f.Page, Code: f.Code, Message: f.Message}
+	}
+	return failed
 }
 
 // setItems canonicalizes, identifies, sorts and de-duplicates the raw

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
@@ -56,6 +57,15 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 			fm[k] = v
 		}
 		if err := put("failedMethods", fm); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.Partial) > 0 {
+		pm := make(map[string]any, len(m.Partial))
+		for k, f := range m.Partial {
+			pm[k] = map[string]any{"page": f.Page, "code": f.Code, "message": f.Message}
+		}
+		if err := put("partial", pm); err != nil {
 			return nil, err
 		}
 	}
@@ -199,12 +209,18 @@ type fileShape struct {
 	Fingerprints      json.RawMessage   `json:"fingerprints"`
 	ProtocolTrials    []capture.Trial   `json:"protocolTrials"`
 	FailedMethods     map[string]int64  `json:"failedMethods"`
+	Partial           map[string]*struct {
+		Page    *int   `json:"page"`
+		Code    *int64 `json:"code"`
+		Message string `json:"message"`
+	} `json:"partial"`
 }
 
 var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
 	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true,
+	"partial": true,
 }
 
 // FromCanonicalJSON reads a snapshot file (pretty-printed or compact). It
@@ -312,6 +328,9 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 		}
 		raw[list] = items
 	}
+	if err := m.readPartial(f, raw); err != nil {
+		return nil, err
+	}
 	if err := m.setItemsShared(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -322,6 +341,30 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 		m.AddTrial(t)
 	}
 	return m, nil
+}
+
+// readPartial takes the failed lists of a partial snapshot, refusing
+// what a written one never holds: a method that is not a list, a failure
+// without its page or code, and items in a list that failed.
+func (m *Manifest) readPartial(f fileShape, raw map[string][]json.RawMessage) error {
+	for _, method := range slices.Sorted(maps.Keys(f.Partial)) {
+		p := f.Partial[method]
+		k, ok := KindOfMethod(method)
+		switch {
+		case !ok:
+			return fmt.Errorf("snapshot partial: %q is not a list method (%s, %s, %s or %s)", method,
+				capture.MethodToolsList, capture.MethodPromptsList, capture.MethodResourcesList, capture.MethodResourceTemplatesList)
+		case p == nil || p.Page == nil || p.Code == nil || *p.Page < 1:
+			return fmt.Errorf("snapshot partial: %s needs a page (from 1) and a code", method)
+		case len(raw[k.List]) > 0:
+			return fmt.Errorf("snapshot partial: %s failed, yet %s holds %d item(s): a failed list holds nothing; capture the server again", method, k.List, len(raw[k.List]))
+		}
+		if m.Partial == nil {
+			m.Partial = map[string]ListFailure{}
+		}
+		m.Partial[method] = ListFailure{Page: *p.Page, Code: *p.Code, Message: p.Message}
+	}
+	return nil
 }
 
 var errNoVersion = errors.New(`snapshot has no "snapshotVersion"; is this an mcp-surface.json file?`)

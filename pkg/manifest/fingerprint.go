@@ -33,8 +33,9 @@ import (
 // and each prompt argument's title and description.
 //
 // The manifest hash covers the whole snapshot except the fingerprints
-// block: serverInfo, protocolVersion, handshake, supportedVersions,
-// capabilities, instructions and every item.
+// block (and protocolTrials): serverInfo, protocolVersion, handshake,
+// supportedVersions, capabilities, instructions, failedMethods, partial
+// and every item.
 
 // Spec defaults for tool annotation hints.
 var hintDefaults = map[string]bool{

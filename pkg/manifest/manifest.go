@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -58,6 +59,12 @@ type Manifest struct {
 	// that answered with a JSON-RPC error to the error's code: a
 	// capability that was advertised but never worked. nil when none.
 	FailedMethods map[string]int64
+	// Partial maps each advertised list that failed otherwise (see
+	// capture.ListFailures) to its failure: the snapshot is incomplete,
+	// and the list of that kind holds nothing because what it holds is
+	// unknown, not because it is empty. Inside the manifest hash, so that
+	// a partial snapshot never equals a complete one. nil when none.
+	Partial map[string]ListFailure
 	// Items, sorted by ID.
 	Tools             []Item
 	Prompts           []Item
@@ -134,4 +141,45 @@ func (m *Manifest) Find(list, id string) (Item, bool) {
 		return items[lo], true
 	}
 	return Item{}, false
+}
+
+// ListFailure is how one list of a partial snapshot failed.
+type ListFailure struct {
+	// Page is the page (from 1) whose request failed.
+	Page int `json:"page"`
+	// Code and Message are the JSON-RPC error's, the message bounded
+	// (capture.MaxFailureMessage) and as the server wrote it: escape it
+	// before printing.
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// Incomplete reports whether the snapshot is partial: a list it
+// advertises failed, so what that list holds is unknown.
+// A nil snapshot is not.
+func (m *Manifest) Incomplete() bool { return m != nil && len(m.Partial) > 0 }
+
+// FailedList returns the failure of the list method that fills a list
+// (ListTools, ...), when the snapshot says it failed (never for a nil
+// snapshot).
+func (m *Manifest) FailedList(list string) (method string, f ListFailure, failed bool) {
+	k, ok := KindOfList(list)
+	if !ok || m == nil {
+		return k.Method, ListFailure{}, false
+	}
+	f, failed = m.Partial[k.Method]
+	return k.Method, f, failed
+}
+
+// PartialSummary describes the failed lists of a partial snapshot in one
+// line, in list order ("" when complete). It holds server text: escape it
+// before a terminal or log.
+func (m *Manifest) PartialSummary() string {
+	var parts []string
+	for _, k := range ItemKinds {
+		if f, ok := m.Partial[k.Method]; ok {
+			parts = append(parts, fmt.Sprintf("%s page %d answered with error %d %q", k.Method, f.Page, f.Code, f.Message))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -11,10 +11,21 @@ import (
 // Summary is one line about a capture and the snapshot built from it:
 // the target, the protocol and handshake, and how many items and pages.
 // It holds server text (the target): escape it before a terminal or log.
+// A list that failed is said so, never counted as empty.
 func Summary(c *capture.Capture, m *Manifest) string {
-	return fmt.Sprintf("%s: protocol %s via %s; %s, %s, %s, %s (%s)",
-		c.Target, c.ProtocolVersion, c.Handshake, plural(len(m.Tools), "tool"), plural(len(m.Prompts), "prompt"),
-		plural(len(m.Resources), "resource"), plural(len(m.ResourceTemplates), "resource template"), plural(len(c.Pages), "page"))
+	count := func(list string, n int, noun string) string {
+		if method, _, failed := m.FailedList(list); failed {
+			return noun + "s unknown (" + method + " failed)"
+		}
+		return plural(n, noun)
+	}
+	s := fmt.Sprintf("%s: protocol %s via %s; %s, %s, %s, %s (%s)",
+		c.Target, c.ProtocolVersion, c.Handshake, count(ListTools, len(m.Tools), "tool"), count(ListPrompts, len(m.Prompts), "prompt"),
+		count(ListResources, len(m.Resources), "resource"), count(ListResourceTemplates, len(m.ResourceTemplates), "resource template"), plural(len(c.Pages), "page"))
+	if m.Incomplete() {
+		s += "; PARTIAL snapshot"
+	}
+	return s
 }
 
 func plural(n int, noun string) string {

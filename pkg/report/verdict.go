@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -105,6 +106,9 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		if o.AcceptedByLabel && o.AcceptLabel != "" {
 			sv.text = "breaking changes accepted by label " + b.code(o.AcceptLabel)
 		}
+	case slices.ContainsFunc(b.items[i], func(it Item) bool { return it.Rule == rules.SurfaceListFailed }):
+		// A list that failed is never "unchanged": it was not compared.
+		sv.icon, sv.text = "❌", "incomplete: a list the server advertises failed, and nothing of its kind was compared"
 	case !changed:
 		sv.unchanged = true
 		sv.icon, sv.text = "✅", "surface unchanged"

@@ -49,6 +49,7 @@ const (
 
 	// Pipeline (catalog/pipeline.md)
 	SnapshotOutOfDate = "snapshot-out-of-date"
+	SurfaceListFailed = "surface-list-failed"
 
 	// Client compatibility (catalog/compat.md)
 	ClientToolNameRejected         = "client-tool-name-rejected"

@@ -158,6 +158,10 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if res.Fails(c.FailOn, c.FailOnTags) {
 		code = exitFindings
 	}
+	for _, l := range res.Incomplete() { // a list that failed: the report names it, the run could not do its job
+		a.logger("the comparison is incomplete: %s", l)
+		code = exitFailure
+	}
 	a.guide = res.Guidance(c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
 	if n := res.Accepted(); n > 0 {
 		a.logger("the pull request has the label %q: %d breaking change(s) accepted", label, n)

@@ -35,6 +35,10 @@ type captureFlags struct {
 	envs           stringList
 	shell          bool
 	frames         string
+	// partial is --partial (capture, snapshot): write the snapshot of a
+	// capture whose list failed, marked partial; offersPartial is set
+	// where the flag exists, for the hint of an incomplete capture.
+	partial, offersPartial bool
 }
 
 func (cf *captureFlags) register(fs *flag.FlagSet) {
@@ -100,7 +104,31 @@ func (cf *captureFlags) limits() capture.Limits {
 // every server before the process exits.
 func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options {
 	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil),
-		DeferShutdown: true}
+		DeferShutdown: true, AllowPartial: cf.partial}
+}
+
+// registerPartial adds --partial, for the commands that write snapshots.
+func (cf *captureFlags) registerPartial(fs *flag.FlagSet) {
+	cf.offersPartial = true
+	fs.BoolVar(&cf.partial, "partial", false, "write the snapshot even when a list the server advertises fails (other than -32601), marked partial: that list holds nothing and the file says it failed; never commit one (without it such a capture exits 2)")
+}
+
+// partialHint adds to an incomplete capture's error how to write what
+// was read anyway.
+func partialHint(err error) error {
+	var ie *capture.IncompleteError
+	if errors.As(err, &ie) {
+		return fmt.Errorf("%w; or pass --partial to write what was read, marked partial", err)
+	}
+	return err
+}
+
+// warnPartial says on stderr that a snapshot written is partial.
+func warnPartial(env *Env, path string, m *manifest.Manifest) {
+	if m.Incomplete() {
+		fmt.Fprintf(env.Stderr, "warning: %s is a PARTIAL snapshot (--partial): %s; the failed list holds nothing, and a diff against it exits 2; do not commit it\n",
+			path, report.LogLine(m.PartialSummary(), report.MaxText))
+	}
 }
 
 // checkLimits refuses limits a capture cannot work with, and a --frames
@@ -168,6 +196,9 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 		return nil, err
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
+	if cf.offersPartial {
+		err = partialHint(err)
+	}
 	return caps, cf.writeFrames(ctx, env, caps, nil, frontend.FlagHints.Wrap(err))
 }
 
@@ -217,6 +248,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("capture", "[flags] (-- CMD ARGS... | --url URL)", env.Stderr)
 	var cf captureFlags
 	cf.register(fs)
+	cf.registerPartial(fs)
 	out := fs.String("o", "", "write the snapshot to this `file` (default stdout)")
 	flags, cmd := splitDashDash(args)
 	if err := parseFlags(fs, flags); err != nil {
@@ -266,6 +298,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 		}
 		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
+		warnPartial(env, path, m)
 	}
 	return ExitOK, nil
 }

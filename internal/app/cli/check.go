@@ -107,6 +107,9 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if err := rf.out.emit(ctx, env, res.Report, o); err != nil {
 		return 0, err
 	}
+	if err := incompleteError(res.Result); err != nil {
+		return ExitFailure, err
+	}
 	return res.Code, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
@@ -70,6 +71,9 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	} else if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err
 	}
+	if err := incompleteError(res); err != nil {
+		return ExitFailure, err
+	}
 	if check.Fails(res.Findings, rf.failOn, failTags) {
 		return ExitFindings, nil
 	}
@@ -102,4 +106,20 @@ func boundDiffMemory(env *Env, paths ...string) (restore func(), large bool) {
 	}
 	prev := debug.SetMemoryLimit(total + total/2)
 	return func() { debug.SetMemoryLimit(prev) }, large
+}
+
+// incompleteError is the tool failure of a comparison one side of which
+// is a partial snapshot (a list the server advertises failed): the
+// report is written and names the failed list (surface-list-failed), but
+// the command exits 2, not 0 or 1, whatever --fail-on says. The job (say
+// what changed) could not be done for that list, and no finding level
+// can stand for that: with --fail-on none a partial comparison would
+// otherwise pass, and two failed captures would look unchanged.
+func incompleteError(res *check.Result) error {
+	lines := res.Incomplete()
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the comparison is incomplete: %s; a list that failed was not compared (the report names it): capture again once the server answers every list it advertises",
+		strings.Join(lines, "; "))
 }

@@ -45,7 +45,8 @@ variables are unset is not started: it is named with the variable, and the
 run exits 2 unless --skip-missing.
 
 Exit status: 0 nothing changed; 1 a change; 2 the tool could not do its job
-(a configuration could not be read, a server failed, variables are missing).`
+(a configuration could not be read, a server failed or a list it advertises
+did, variables are missing).`
 
 // lockFlags are the lock command's flags.
 type lockFlags struct {

@@ -21,6 +21,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("snapshot", "[--check] [-o mcp-surface.json] (-- CMD ARGS... | --url URL | [--server NAME])", env.Stderr)
 	var cf captureFlags
 	cf.register(fs)
+	cf.registerPartial(fs)
 	out := fs.String("o", "mcp-surface.json", "the snapshot `file`")
 	verify := fs.Bool("check", false, "do not write: exit 1 with a summary when the file no longer matches the server")
 	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
@@ -31,6 +32,9 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
+	}
+	if *verify && cf.partial {
+		return 0, usagef("--check verifies the committed snapshot against the whole surface; --partial writes an incomplete one: give one of them")
 	}
 	revs, err := cf.revisions()
 	if err != nil {
@@ -101,7 +105,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
 				caps, err := check.Captures(ctx, cf.options(env, s), revs)
-				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, frontend.FlagHints.Wrap(err))
+				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, partialHint(frontend.FlagHints.Wrap(err)))
 			}, hint})
 		}
 	}
@@ -165,6 +169,7 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
 			fmt.Fprintln(env.Stderr, report.LogLine(manifest.Summary(c, head), report.MaxText))
+			warnPartial(env, path, head)
 			continue
 		}
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
@@ -175,6 +180,14 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 		}
 		if err != nil {
 			return 0, err
+		}
+		if base.Incomplete() {
+			// Never "matches": a partial file is no reviewed surface, even
+			// against a server whose list fails the same way.
+			fmt.Fprintf(env.Stdout, "%s is a partial snapshot (%s): it does not hold the server's surface\n", path, report.LogLine(base.PartialSummary(), report.MaxText))
+			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` once the server answers every list, and commit the file\n", hint)
+			code = ExitFindings
+			continue
 		}
 		if lines := manifest.Outline(base, head); len(lines) > 0 {
 			fmt.Fprintf(env.Stdout, "%s no longer matches the server:\n", path)

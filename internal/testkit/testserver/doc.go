@@ -198,6 +198,12 @@
 //	newest-only      lite tools; initialize is always answered with
 //	                 2025-11-25, whatever the request asks for (an older
 //	                 revision is refused by answering with another one).
+//	list-failed      capabilities tools, prompts, resources; tools/list gets
+//	                 -32603 (backend unreachable); prompts, resources and
+//	                 templates as paged-raw.
+//	list-failed-page capabilities tools; tools/list page 1 as paged-raw's
+//	                 (alpha, bravo, nextCursor), page 2 gets -32603 with a
+//	                 terminal escape in its message.
 //
 // With MCP_SURFACE_TESTSERVER_PID_FILE set, a raw mode writes its pid to
 // that file at startup.

@@ -244,6 +244,9 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 	if done, err := s.trialRequest(req); done {
 		return err
 	}
+	if done, err := s.listFailRequest(req); done {
+		return err
+	}
 	switch s.mode {
 	case ModeHang:
 		return nil

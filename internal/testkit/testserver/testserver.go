@@ -73,6 +73,7 @@ var rawModes = []string{
 	ModeSlowStart, ModeBadVersion, ModeBadInitialize, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
 	ModeCapabilityUnimplemented, ModeSubscribeUnimplemented, ModeNewestOnly,
 	ModeDiscoverUnlisted, ModeDiscoverRefusesUnlisted, ModeSubscribeWithdrawn,
+	ModeListFailed, ModeListFailedPage,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

@@ -1,0 +1,121 @@
+package manifest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// failedCapture is a capture whose tools/list answered its first page and
+// failed on the second (-32603), and whose prompts/list was never
+// implemented (-32601).
+func failedCapture() *capture.Capture {
+	return &capture.Capture{Handshake: capture.HandshakeInitialize, ProtocolVersion: "2025-06-18",
+		HandshakeResult: json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"prompts":{}},"serverInfo":{"name":"s","version":"1"}}`),
+		Pages:           []capture.Page{{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}`)}},
+		Diagnostics: []capture.Diagnostic{
+			{Code: capture.DiagListError, Method: capture.MethodToolsList, Page: 2, RPCCode: -32603, Message: "tools/list page 2 answered with error -32603: db down"},
+			{Code: capture.DiagListError, Method: capture.MethodPromptsList, Page: 1, RPCCode: capture.CodeMethodNotFound, Message: "prompts/list page 1 answered with error -32601: nope"},
+		}}
+}
+
+// A failed list makes the snapshot partial: the list holds nothing (not
+// the page it did answer), Partial says how it failed, -32601 stays a
+// failed method, and the file round-trips, matches its schema and hashes
+// apart from the complete one.
+func TestBuildMarksAFailedListPartial(t *testing.T) {
+	c := failedCapture()
+	if fs := c.ListFailures(); len(fs) != 1 || fs[0] != (capture.ListFailure{Method: capture.MethodToolsList, Page: 2, Code: -32603, Message: "db down"}) {
+		t.Fatalf("ListFailures = %+v", fs)
+	}
+	m := build(t, c)
+	want := map[string]manifest.ListFailure{capture.MethodToolsList: {Page: 2, Code: -32603, Message: "db down"}}
+	if !m.Incomplete() || len(m.Tools) != 0 || len(m.Partial) != 1 || m.Partial[capture.MethodToolsList] != want[capture.MethodToolsList] {
+		t.Errorf("partial %+v, %d tools", m.Partial, len(m.Tools))
+	}
+	if len(m.FailedMethods) != 1 || m.FailedMethods[capture.MethodPromptsList] != capture.CodeMethodNotFound {
+		t.Errorf("failedMethods %v, want prompts/list -32601 only", m.FailedMethods)
+	}
+	if s := manifest.Summary(c, m); !strings.Contains(s, "tools unknown (tools/list failed)") || !strings.Contains(s, "PARTIAL") || strings.Contains(s, "0 tools") {
+		t.Errorf("summary %q", s)
+	}
+	file := encode(t, m)
+	back, err := manifest.FromCanonicalJSON(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, back), file) || !back.Incomplete() || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
+		t.Errorf("a partial snapshot does not round-trip:\n%s", file)
+	}
+	complete := *m
+	complete.Partial = nil
+	again, err := manifest.FromCanonicalJSON(encode(t, &complete))
+	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
+		t.Errorf("the partial snapshot hashes as the complete one (%v)", err)
+	}
+
+	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("a partial snapshot does not match its schema: %v", err)
+	}
+	bad, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"snapshotVersion":1,"protocolVersion":"x","tools":[],"prompts":[],"resources":[],"resourceTemplates":[],` +
+		`"fingerprints":{"manifest":"` + strings.Repeat("0", 64) + `","tools":{},"prompts":{},"resources":{},"resourceTemplates":{}},"partial":{"tools/call":{"page":1,"code":1,"message":""}}}`))
+	if sch.Validate(bad) == nil {
+		t.Error("the schema accepts a partial member naming no list")
+	}
+}
+
+// -32601 on a later page is a list that broke part-way, not one never
+// implemented.
+func TestMethodNotFoundOnALaterPageIsAFailure(t *testing.T) {
+	c := failedCapture()
+	c.Diagnostics[0].RPCCode = capture.CodeMethodNotFound
+	m := build(t, c)
+	if f, ok := m.Partial[capture.MethodToolsList]; !ok || f.Page != 2 {
+		t.Errorf("partial %+v", m.Partial)
+	}
+	if _, ok := m.FailedMethods[capture.MethodToolsList]; ok {
+		t.Errorf("failedMethods %v name a list that failed part-way", m.FailedMethods)
+	}
+}
+
+// A file says a list failed only as a written one does.
+func TestPartialIsReadStrictly(t *testing.T) {
+	head := `{"snapshotVersion":1,"protocolVersion":"2025-06-18","prompts":[],"resources":[],"resourceTemplates":[],`
+	for name, c := range map[string]struct{ in, want string }{
+		"not a list":       {head + `"tools":[],"partial":{"tools/call":{"page":1,"code":-32603,"message":"x"}}}`, "not a list method"},
+		"items kept":       {head + `"tools":[{"name":"a"}],"partial":{"tools/list":{"page":1,"code":-32603,"message":"x"}}}`, "holds 1 item"},
+		"no page":          {head + `"tools":[],"partial":{"tools/list":{"code":-32603,"message":"x"}}}`, "needs a page"},
+		"no code":          {head + `"tools":[],"partial":{"tools/list":{"page":1,"message":"x"}}}`, "needs a page (from 1) and a code"},
+		"wrong value type": {head + `"tools":[],"partial":{"tools/list":"down"}}`, "partial"},
+	} {
+		_, err := manifest.FromCanonicalJSON([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to mention %q", name, err, c.want)
+		}
+	}
+	m, err := manifest.FromCanonicalJSON([]byte(head + `"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if method, f, ok := m.FailedList(manifest.ListResources); !ok || method != capture.MethodResourcesList || f.Page != 3 {
+		t.Errorf("FailedList = %s %+v %v", method, f, ok)
+	}
+	if _, _, ok := m.FailedList(manifest.ListTools); ok {
+		t.Error("tools reported failed")
+	}
+	var none *manifest.Manifest
+	if none.Incomplete() {
+		t.Error("a nil snapshot is incomplete")
+	}
+}
