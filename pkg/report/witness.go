@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // maxWitnessInline bounds a witness shown inline (a table cell, a log
@@ -21,7 +22,7 @@ func WitnessSentence(f finding.Finding) string {
 		return ""
 	}
 	noun := "call"
-	if strings.HasPrefix(f.Pointer, "/outputSchema") || strings.HasPrefix(f.Rule, "output-") {
+	if r, ok := rules.Lookup(f.Rule); (ok && r.Direction == "output") || strings.HasPrefix(f.Pointer, "/outputSchema") {
 		noun = "result"
 	}
 	verb, past := "accepted", "rejected"
