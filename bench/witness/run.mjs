@@ -257,7 +257,22 @@ function selfTest() {
   if (validate(tuple, [1], "2025-11-25") !== false) { failed++; console.log("FAIL prefixItems not applied in 2020-12"); }
   if (validate(tuple, [1], "2025-06-18") !== true) { failed++; console.log("FAIL prefixItems applied in draft-07"); }
   if (validate({ type: "string", format: "no-such-format" }, "x", "2025-11-25") !== true) { failed++; console.log("FAIL unknown format not ignored"); }
-  console.log(failed ? `self-test: ${failed} failed` : `self-test: ${cases.length + 3} passed, 0 failed`);
+  // A report's findings are matched to their tool across a rename, and to
+  // the schema their pointer names.
+  const snapBase = { protocolVersion: "2025-06-18", tools: [{ name: "old-name", inputSchema: base, outputSchema: { type: "object" } }] };
+  const snapHead = { protocolVersion: "2025-11-25", tools: [{ name: "new_name", inputSchema: head, outputSchema: { type: "object", required: ["r"] } }] };
+  const report = { findings: [
+    { rule: "tool-renamed", level: "error", subject: { kind: "tool", name: "old-name" }, before: "old-name", after: "new_name" },
+    { rule: "input-pattern-changed", level: "error", subject: { kind: "tool", name: "new_name" }, pointer: "/inputSchema/properties/n/pattern", witness: { value: { n: "icon" }, accepts: "base", rejects: "head" } },
+    { rule: "output-required-property-added", level: "note", subject: { kind: "tool", name: "old-name" }, pointer: "/outputSchema/required", witness: { value: { n: "a.png" }, accepts: "base", rejects: "head" } },
+    { rule: "output-required-property-added", level: "error", subject: { kind: "tool", name: "old-name" }, pointer: "/outputSchema/required", witness: { value: {}, accepts: "head", rejects: "base" } },
+    { rule: "input-type-changed", level: "warning", subject: { kind: "tool", name: "new_name" }, pointer: "/inputSchema/properties/n/type" },
+  ] };
+  const verdicts = analysePair(report, snapBase, snapHead).map((r) => `${r.rule} ${r.level} ${r.verdict.split(":")[0] || "none"}`);
+  const want = ["output-required-property-added note ok", "output-required-property-added error wrong", "input-pattern-changed error ok", "input-type-changed warning none"];
+  for (const w of want) if (!verdicts.includes(w)) { failed++; console.log(`FAIL analysePair: want ${w} in ${JSON.stringify(verdicts)}`); }
+  if (verdicts.length !== want.length) { failed++; console.log(`FAIL analysePair: ${verdicts.length} rows, want ${want.length}`); }
+  console.log(failed ? `self-test: ${failed} failed` : `self-test: ${cases.length + 3 + want.length + 1} passed, 0 failed`);
   return failed ? 1 : 0;
 }
 
