@@ -184,7 +184,7 @@ function run(o) {
       const snap = path.join(o.out, "snapshots", `${s.name}-${v}.json`);
       capture(o, s, v, snap);
       process.stderr.write(`captured ${s.name}-${v}\n`);
-      if (prev) pairs.push({ name: `${s.name}-${prev.v}..${v}`, a: prev.snap, b: snap });
+      if (prev) pairs.push({ name: `${s.name}-${prev.v}..${v}`, a: prev.snap, b: snap, key: `${s.name}-${prev.v}..${s.name}-${v}` });
       prev = { v, snap };
     }
   }
@@ -192,6 +192,7 @@ function run(o) {
   const out = (l) => { lines.push(l); process.stdout.write(l + "\n"); };
   const tot = { errors: 0, withWitness: 0, warnings: 0, witnesses: 0, ok: 0, wrong: 0, unchecked: 0 };
   const detail = [];
+  const rowsByPair = new Map();
   let largest;
   out("| pair | base bytes | head bytes | diff ms | schema errors | with witness | schema warnings | witnesses | ok | wrong | unchecked |");
   out("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
@@ -201,6 +202,7 @@ function run(o) {
     const base = JSON.parse(fs.readFileSync(p.a, "utf8"));
     const head = JSON.parse(fs.readFileSync(p.b, "utf8"));
     const rows = analysePair(d.report, base, head);
+    rowsByPair.set(p.key, { rows, base, head });
     const c = { errors: 0, withWitness: 0, warnings: 0, witnesses: 0, ok: 0, wrong: 0, unchecked: 0 };
     for (const r of rows) {
       if (r.level === "error") { c.errors++; if (r.witness) c.withWitness++; }
@@ -228,9 +230,35 @@ function run(o) {
   out("");
   out("schema errors and witnessed findings (pair level rule subject pointer witness):");
   for (const l of detail) out(l);
+  const known = checkKnown(rowsByPair, out);
   fs.writeFileSync(path.join(o.out, "summary.md"), lines.join("\n") + "\n");
-  fs.writeFileSync(path.join(o.out, "totals.json"), JSON.stringify({ ...tot, coverage: cov, largest: { pair: largest.name, bytes: largest.bytes, medianMs: median(times) } }, null, 2) + "\n");
-  return tot.wrong > 0 ? 1 : 0;
+  fs.writeFileSync(path.join(o.out, "totals.json"), JSON.stringify({ ...tot, coverage: cov, known, largest: { pair: largest.name, bytes: largest.bytes, medianMs: median(times) } }, null, 2) + "\n");
+  return tot.wrong > 0 || known.wrong > 0 ? 1 : 0;
+}
+
+// checkKnown validates the hand-written witnesses of known.json (breaks
+// judged real by reading the schemas) and says whether the pair's diff
+// has an error on that tool: a "missed" one is a break the diff does not
+// report as an error.
+function checkKnown(rowsByPair, out) {
+  const { witnesses } = JSON.parse(fs.readFileSync(path.join(here, "known.json"), "utf8"));
+  const c = { ok: 0, wrong: 0, missed: 0 };
+  out("");
+  out("hand-written witnesses (known.json): pair tool verdict diff-error");
+  for (const w of witnesses) {
+    const p = rowsByPair.get(`${w.base}..${w.head}`);
+    if (!p) { c.wrong++; out(`${w.base}..${w.head} ${w.tool} wrong: no such pair in servers.json`); continue; }
+    const headTool = w.headTool || w.tool;
+    const bt = (p.base.tools || []).find((t) => t.name === w.tool);
+    const ht = (p.head.tools || []).find((t) => t.name === headTool);
+    const verdict = bt && ht ? checkWitness(w, bt[w.field], ht[w.field], p.base.protocolVersion, p.head.protocolVersion) : "wrong: tool not found on both sides";
+    const hit = p.rows.some((r) => r.level === "error" && (r.tool === w.tool || r.tool === headTool));
+    if (verdict === "ok") c.ok++; else c.wrong++;
+    if (!hit) c.missed++;
+    out(`${w.base}..${w.head} ${w.tool} ${verdict} ${hit ? "error" : "missed"}`);
+  }
+  out(`hand-written witnesses: ${witnesses.length} (ok ${c.ok}, wrong ${c.wrong}); breaks the diff has no error for: ${c.missed}`);
+  return c;
 }
 
 // selfTest proves the checker can fail: right witnesses pass, wrong ones
