@@ -28,23 +28,39 @@ var histories = []struct {
 	server   string
 	versions []string // npm aliases (package.json), then "" for the current pin
 	args     func(t *testing.T, entry string) []string
+	entry    string // the server's script in its package; "" is dist/index.js
 }{
 	{"everything", []string{"everything-2026.1.26", "everything-2026.7.4", "everything-2026.8.18", ""}, func(t *testing.T, e string) []string {
 		return []string{"--", "node", e, "stdio"}
-	}},
+	}, ""},
 	{"filesystem", []string{"filesystem-2026.1.14", "filesystem-2026.7.4", "filesystem-2026.7.10", ""}, func(t *testing.T, e string) []string {
 		return []string{"--", "node", e, "/"}
-	}},
+	}, ""},
 	{"memory", []string{"memory-2025.11.25", "memory-2026.1.26", "memory-2026.7.4", ""}, func(t *testing.T, e string) []string {
 		return []string{"--env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"), "--", "node", e}
-	}},
+	}, ""},
+	// Two servers from outside the reference set that list their tools
+	// offline (a dummy key is never sent: nothing is called).
+	{"tavily", []string{"tavily-0.2.9", "tavily-0.2.16"}, func(t *testing.T, e string) []string {
+		return []string{"--env", "TAVILY_API_KEY=dummy", "--", "node", e}
+	}, "build/index.js"},
+	{"context7", []string{"context7-1.0.14", "context7-2.0.0"}, func(t *testing.T, e string) []string {
+		return []string{"--", "node", e}
+	}, ""},
 }
 
-func aliasEntry(alias, server string) string {
+func aliasEntry(alias, server string) string { return aliasEntryAt(alias, server, "") }
+
+// aliasEntryAt is the script entry (relative to the package; "" is
+// dist/index.js) of an aliased package.
+func aliasEntryAt(alias, server, entry string) string {
 	if alias == "" {
 		return serverPath("server-" + server)
 	}
-	abs, _ := filepath.Abs(filepath.Join("node_modules", alias, "dist", "index.js"))
+	if entry == "" {
+		entry = "dist/index.js"
+	}
+	abs, _ := filepath.Abs(filepath.Join("node_modules", alias, filepath.FromSlash(entry)))
 	return abs
 }
 
@@ -64,7 +80,7 @@ func TestPublishedHistory(t *testing.T) {
 	for _, h := range histories {
 		var snaps []string
 		for _, v := range h.versions {
-			m := captureTo(t, "2025-11-25", h.args(t, aliasEntry(v, h.server))...)
+			m := captureTo(t, "2025-11-25", h.args(t, aliasEntryAt(v, h.server, h.entry))...)
 			p := filepath.Join(t.TempDir(), label(v, h.server)+".json")
 			if err := manifest.WriteFile(p, m); err != nil {
 				t.Fatal(err)
@@ -113,7 +129,7 @@ func TestPublishedHistory(t *testing.T) {
 	}
 	if *updateHistory {
 		var b strings.Builder
-		b.WriteString("# Errors of `mcp-surface diff` between consecutive published versions of the\n# reference servers (e2e/history_test.go); each is justified by the comment above it.\n")
+		b.WriteString("# Errors of `mcp-surface diff` between consecutive published versions of the\n# reference servers and two others (e2e/history_test.go); each is justified by the comment above it.\n")
 		for _, l := range got {
 			for _, c := range comments[l] {
 				if !strings.HasPrefix(c, "# Errors of") && !strings.HasPrefix(c, "# reference servers") {
