@@ -47,6 +47,12 @@ type Options struct {
 	// that a second Check of the same servers (against another lock)
 	// starts no server again.
 	Cache map[string]*manifest.Manifest
+	// Jobs bounds the captures made at once (0: the number of CPUs; 1:
+	// one after the other). The lock and the outcomes are the same
+	// whatever it is.
+	Jobs int
+
+	fetched map[string]fetched // prefetch's results, by cacheKey
 }
 
 func (o *Options) log(format string, args ...any) {
@@ -108,9 +114,15 @@ func Capture(ctx context.Context, o Options, s clientconfig.Server) (*manifest.M
 	if len(s.Missing) > 0 {
 		return nil, fmt.Errorf("%s: set %s first", Key(s.File, s.Name), strings.Join(s.Missing, ", "))
 	}
-	cacheKey := s.File + "\x00" + s.Name + "\x00" + s.EntryHash
+	cacheKey := cacheKey(s)
 	if m, ok := o.Cache[cacheKey]; ok {
 		return m, nil
+	}
+	if f, ok := o.fetched[cacheKey]; ok {
+		if f.err == nil && o.Cache != nil {
+			o.Cache[cacheKey] = f.m
+		}
+		return f.m, f.err
 	}
 	cs := check.Server{Name: Key(s.File, s.Name), Env: s.Env, Dir: s.Dir}
 	switch s.Transport {
@@ -188,8 +200,12 @@ func Update(ctx context.Context, o Options, servers []clientconfig.Server, old *
 	if old != nil && len(names) > 0 {
 		w.Lock.Entries = slices.Clone(old.Entries)
 	}
+	picked := func(s clientconfig.Server) bool {
+		return len(names) == 0 || slices.ContainsFunc(names, func(n string) bool { return Matches(n, s) })
+	}
+	o.prefetch(ctx, servers, picked)
 	for _, s := range servers {
-		if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return Matches(n, s) }) {
+		if !picked(s) {
 			continue
 		}
 		key := Key(s.File, s.Name)
@@ -197,8 +213,7 @@ func Update(ctx context.Context, o Options, servers []clientconfig.Server, old *
 			w.Skipped = append(w.Skipped, key+": skipped: set "+strings.Join(s.Missing, ", "))
 			continue
 		}
-		o.log("capturing %s: %s", key, s.Shown)
-		m, err := Capture(ctx, o, s)
+		m, err := o.captureLogged(ctx, s)
 		if err != nil {
 			w.Failed = append(w.Failed, fmt.Errorf("%s: %w", key, err))
 			continue
@@ -239,6 +254,10 @@ func (c *Checked) Fails() bool {
 // order of the servers, then the lock's.
 func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *Lock) (*Checked, error) {
 	c := &Checked{}
+	o.prefetch(ctx, servers, func(s clientconfig.Server) bool {
+		entry, locked := old.Find(s.File, s.Name)
+		return !locked || entry.EntryHash == s.EntryHash || o.CompareReconfigured
+	})
 	declared := map[[2]string]bool{}
 	for _, s := range servers {
 		if err := ctx.Err(); err != nil {
@@ -251,8 +270,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 		case len(s.Missing) > 0:
 			out.Status, out.Missing = StatusSkipped, s.Missing
 		case !locked:
-			o.log("capturing %s: %s", out.Key(), s.Shown)
-			head, err := Capture(ctx, o, s)
+			head, err := o.captureLogged(ctx, s)
 			if err != nil {
 				c.Failed = append(c.Failed, fmt.Errorf("%s: %w", out.Key(), err))
 				continue
@@ -262,8 +280,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 		case entry.EntryHash != s.EntryHash && !o.CompareReconfigured:
 			out.Status = StatusReconfigured
 		default:
-			o.log("capturing %s: %s", out.Key(), s.Shown)
-			head, err := Capture(ctx, o, s)
+			head, err := o.captureLogged(ctx, s)
 			if err != nil {
 				c.Failed = append(c.Failed, fmt.Errorf("%s: %w", out.Key(), err))
 				continue

@@ -59,6 +59,7 @@ type lockFlags struct {
 	format      string
 	revision    string
 	limits      capture.Limits
+	jobs        int
 }
 
 func (lf *lockFlags) register(fs *flag.FlagSet) {
@@ -74,6 +75,7 @@ func (lf *lockFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&lf.limits.RequestTimeout, "request-timeout", capture.DefaultLimits.RequestTimeout, "bound on each request after the handshake")
 	fs.Int64Var(&lf.limits.MaxBytes, "max-bytes", capture.DefaultLimits.MaxBytes, "bound on the total `bytes` received from each server")
 	fs.IntVar(&lf.limits.MaxPages, "max-pages", capture.DefaultLimits.MaxPages, "bound on the pages read per list")
+	fs.IntVar(&lf.jobs, "jobs", 0, "at most `n` servers captured at once (default: the number of CPUs; 1: one after the other); the lock and the report are the same whatever it is")
 	fs.DurationVar(&lf.limits.ShutdownGrace, "shutdown-grace", capture.DefaultLimits.ShutdownGrace, "how long a stdio server is given to exit after its stdin closes, and again after SIGTERM")
 }
 
@@ -94,6 +96,8 @@ func runLock(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("unknown --format %q; use text or json", lf.format)
 	case !slices.Contains(capture.Revisions, lf.revision):
 		return 0, usagef("--protocol-version %q: use one of %s", lf.revision, strings.Join(capture.Revisions, ", "))
+	case lf.jobs < 0:
+		return 0, usagef("--jobs %d: give a positive number, or 0 for the number of CPUs", lf.jobs)
 	case lf.limits.MaxPages < 1 || lf.limits.MaxBytes < 1 || lf.limits.StartupTimeout <= 0 || lf.limits.RequestTimeout <= 0 || lf.limits.ShutdownGrace <= 0:
 		return 0, usagef("--max-pages, --max-bytes, --startup-timeout, --request-timeout and --shutdown-grace must be positive")
 	}
@@ -144,7 +148,7 @@ func lockRoot(ctx context.Context, root string) (string, error) {
 // options are pkg/lock's options for this run.
 func (lf *lockFlags) options(env *Env, root string) lock.Options {
 	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
-		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now,
+		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now, Jobs: lf.jobs,
 		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }}
 }
 

@@ -189,3 +189,40 @@ func TestLockBadConfiguration(t *testing.T) {
 		t.Errorf("format named: %d %s", r.code, r.stderr)
 	}
 }
+
+// Servers captured at once lock and check to the same bytes as one after
+// the other, progress lines included, in the servers' order.
+func TestLockJobsDoNotChangeTheResult(t *testing.T) {
+	t.Parallel()
+	dir := lockRepo(t)
+	var locks, checks, logs []string
+	for _, jobs := range []string{"1", "4"} {
+		r := run(t, nil, "lock", "--root", dir, "--jobs", jobs)
+		if r.code != 0 {
+			t.Fatalf("lock --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		locks = append(locks, string(b))
+		logs = append(logs, r.stderr)
+		r = run(t, nil, "lock", "--root", dir, "--check", "--format", "json", "--jobs", jobs)
+		if r.code != 0 {
+			t.Fatalf("lock --check --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
+		}
+		checks = append(checks, r.stdout)
+	}
+	if locks[0] != locks[1] {
+		t.Errorf("the lock differs with --jobs 4:\n%s\n---\n%s", locks[0], locks[1])
+	}
+	if checks[0] != checks[1] {
+		t.Errorf("the check's report differs with --jobs 4:\n%s\n---\n%s", checks[0], checks[1])
+	}
+	if logs[0] != logs[1] || !strings.Contains(logs[1], "capturing .mcp.json › files") {
+		t.Errorf("progress lines differ with --jobs 4:\n%s\n---\n%s", logs[0], logs[1])
+	}
+	if r := run(t, nil, "lock", "--root", dir, "--jobs", "-1"); r.code != 2 || !strings.Contains(r.stderr, "--jobs -1") {
+		t.Errorf("--jobs -1: exit %d, %s", r.code, r.stderr)
+	}
+}
