@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
@@ -187,7 +189,18 @@ func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
 // rejected at each of them (see leafLocations), so an overlap is
 // attributed to a changed branch only when that branch is one it matched.
 func attributed(leaves []string, ptr, node string) (some, every bool) {
-	allowed := []string{ptr, node}
+	allowed := []string{ptr}
+	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
+		// ptr names a keyword (or a member of one) of node's subschema:
+		// the whole keyword, as the validator reports it ("/enum", not
+		// "/enum/1"), or the named member of a map of schemas.
+		toks := strings.SplitN(rest, "/", 3)
+		kw := node + "/" + toks[0]
+		if mapSchemas[jsonptr.Unescape(toks[0])] && len(toks) > 1 {
+			kw += "/" + toks[1]
+		}
+		allowed = append(allowed, kw)
+	}
 	parent, _ := parentOf(ptr)
 	gp, kw := parentOf(parent)
 	switch kw {
