@@ -123,6 +123,9 @@ func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir sch
 	}
 	if w, ok := pair.Find(c); ok {
 		fd.Witness = &w
+		if fd.Severity == rules.SeverityRisky {
+			fd.Message = strings.TrimSuffix(fd.Message, "; inclusion could not be proven") + "; proven by a witness"
+		}
 		fd.Level, fd.Severity = rules.LevelError, rules.SeverityBreaking
 		return
 	}
