@@ -42,7 +42,9 @@ func num(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 var flatEdits = []edit{
 	func(r *rand.Rand, s map[string]any) { prop(s, "properties", "n")["minimum"] = num(r.IntN(4)) },
 	func(r *rand.Rand, s map[string]any) { prop(s, "properties", "n")["maximum"] = num(7 + r.IntN(6)) },
-	func(r *rand.Rand, s map[string]any) { prop(s, "properties", "n")["exclusiveMaximum"] = num(8 + r.IntN(4)) },
+	func(r *rand.Rand, s map[string]any) {
+		prop(s, "properties", "n")["exclusiveMaximum"] = num(8 + r.IntN(4))
+	},
 	func(r *rand.Rand, s map[string]any) {
 		prop(s, "properties", "n")["type"] = []string{"number", "string", "boolean"}[r.IntN(3)]
 	},
@@ -92,7 +94,9 @@ var nestedEdits = []edit{
 	func(r *rand.Rand, s map[string]any) {
 		prop(s, "$defs", "I", "properties", "k")["maxLength"] = num(2 + r.IntN(5))
 	},
-	func(r *rand.Rand, s map[string]any) { prop(s, "$defs", "I", "properties", "v")["minimum"] = num(r.IntN(4)) },
+	func(r *rand.Rand, s map[string]any) {
+		prop(s, "$defs", "I", "properties", "v")["minimum"] = num(r.IntN(4))
+	},
 	func(r *rand.Rand, s map[string]any) { prop(s, "$defs", "I")["required"] = []any{"k", "v"} },
 	func(r *rand.Rand, s map[string]any) { prop(s, "$defs", "I")["additionalProperties"] = false },
 	func(r *rand.Rand, s map[string]any) { prop(s, "properties", "list")["maxItems"] = num(1) },

@@ -23,15 +23,25 @@ const maxCands = 600
 // missing or extra, arrays at the old lengths, and values of two branches
 // at once. The validator decides; the order only makes the usual witness
 // the first one tried.
-func (g *gen) candidates(a, r []sref, propFocus bool) []cand {
-	var out []cand
+//
+// Candidates are produced lazily: yield is called with each, and the
+// search stops when it returns false (a witness was found, the budget
+// ran out), so the expensive ones (long strings matching a pattern) are
+// built only when the cheap ones failed.
+func (g *gen) candidates(a, r []sref, propFocus bool, yield func(cand) bool) {
+	n := 0
+	g.stopped = false
 	add := func(v any, ok bool) {
-		if ok && len(out) < maxCands {
-			out = append(out, cand{v: v})
+		if !ok || g.stopped {
+			return
+		}
+		n++
+		if n > maxCands || !yield(cand{v: v}) {
+			g.stopped = true
 		}
 	}
-	if propFocus {
-		out = append(out, cand{absent: true})
+	if propFocus && !yield(cand{absent: true}) {
+		return
 	}
 	g.work = maxWork
 	add(g.value(a, 0))
@@ -63,7 +73,6 @@ func (g *gen) candidates(a, r []sref, propFocus bool) []cand {
 	for _, x := range []any{nil, true, false, json.Number("0"), json.Number("1"), json.Number("-1"), json.Number("0.5"), "", "a", []any{}, map[string]any{}} {
 		add(x, true)
 	}
-	return out
 }
 
 func (g *gen) flat(nodes []sref) ([]sref, bool) {
@@ -130,7 +139,7 @@ func (g *gen) strings(a, fa, fr []sref, add func(any, bool)) {
 		}
 	}
 	for _, n := range lengths {
-		if n >= 0 && n <= maxString {
+		if n >= 0 && n <= maxString && !g.stopped {
 			add(g.str(fa, n))
 		}
 	}
@@ -159,6 +168,9 @@ func (g *gen) strings(a, fa, fr []sref, add func(any, bool)) {
 		acc = append(acc, n)
 	}
 	for _, p := range rejPats {
+		if g.stopped {
+			return
+		}
 		n, ok := newNFA(p)
 		if !ok {
 			for _, s := range []string{"a", "A", "0", "a.a", "a-a", "a_a", "a a", "-", "_", ".", "aaaaaaaaaa", strings.Repeat("a", 100)} {

@@ -15,6 +15,8 @@ type gen struct {
 	// of the keyword); unlisted ones take branch 0.
 	choose map[at]int
 	work   int // steps left for the current value
+	// stopped is set when the consumer of candidates wants no more.
+	stopped bool
 }
 
 const (

@@ -209,7 +209,17 @@ func readability(r rune) int {
 type node struct {
 	sets    [][]uint32
 	matched []bool
-	text    []rune
+	prev    *node // the text is prev's text and r
+	r       rune
+	n       int // text length in runes
+}
+
+func (nd *node) text() string {
+	rs := make([]rune, nd.n)
+	for c := nd; c != nil && c.n > 0; c = c.prev {
+		rs[c.n-1] = c.r
+	}
+	return string(rs)
 }
 
 func (nd *node) key() string {
@@ -247,14 +257,14 @@ func search(acc, rej []*nfa, minLen, maxLen, limit int) (s string, found, proven
 		}
 		cur := queue[0]
 		queue = queue[1:]
-		if len(cur.text) >= minLen && accepts(all, len(acc), cur) {
-			return string(cur.text), true, false
+		if cur.n >= minLen && accepts(all, len(acc), cur) {
+			return cur.text(), true, false
 		}
-		if maxLen >= 0 && len(cur.text) >= maxLen || dead(all, len(acc), cur) {
+		if maxLen >= 0 && cur.n >= maxLen || dead(all, len(acc), cur) {
 			continue
 		}
 		for _, r := range sigma {
-			next := &node{sets: make([][]uint32, len(all)), matched: slices.Clone(cur.matched), text: append(slices.Clone(cur.text), r)}
+			next := &node{sets: make([][]uint32, len(all)), matched: slices.Clone(cur.matched), prev: cur, r: r, n: cur.n + 1}
 			for i, n := range all {
 				st := n.step(cur.sets[i], r)
 				st = append(st, uint32(n.prog.Start)) // unanchored: a match may start anywhere
@@ -274,9 +284,9 @@ func search(acc, rej []*nfa, minLen, maxLen, limit int) (s string, found, proven
 // lenKey is the state key of a node plus what its length still decides:
 // whether minLen is reached, and how much room is left under maxLen.
 func lenKey(nd *node, minLen, maxLen int) string {
-	k := nd.key() + "#" + strconv.Itoa(min(len(nd.text), minLen))
+	k := nd.key() + "#" + strconv.Itoa(min(nd.n, minLen))
 	if maxLen >= 0 {
-		k += "#" + strconv.Itoa(len(nd.text))
+		k += "#" + strconv.Itoa(nd.n)
 	}
 	return k
 }
@@ -287,7 +297,7 @@ func accepts(all []*nfa, nAcc int, nd *node) bool {
 	for i, n := range all {
 		m := nd.matched[i]
 		if !m {
-			_, m = n.closure(nd.sets[i], len(nd.text) == 0, true)
+			_, m = n.closure(nd.sets[i], nd.n == 0, true)
 		}
 		if m != (i < nAcc) {
 			return false

@@ -133,44 +133,47 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	}
 	g := &gen{choose: choose}
 	_, propFocus := rA.levels[len(rA.levels)-1].seg.(string)
-	cands := g.candidates(focusA, focusR, propFocus)
-
 	budget := p.opts.Budget
 	tried := map[string]bool{}
-	var partial json.RawMessage
-	for _, cd := range cands {
+	var found, partial json.RawMessage
+	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
 		if budget < 2 {
-			break
+			return false
 		}
 		inst, ok := g.build(rA, cd)
 		if !ok {
-			continue
+			return true
 		}
 		raw, err := canonjson.CanonicalizeValue(inst)
 		if err != nil || tried[string(raw)] {
-			continue
+			return true
 		}
 		tried[string(raw)] = true
 		budget--
 		rr := rej.v.validate(inst)
 		if rr.ok || !rr.trusted {
-			continue
+			return true
 		}
 		some, every := attributed(rr.leaves, pR, nR)
 		if !some {
-			continue
+			return true
 		}
 		budget--
 		ra := acc.v.validate(inst)
 		if !ra.ok || !ra.trusted {
-			continue
+			return true
 		}
 		if every {
-			return p.witness(raw, acc, rej), true
+			found = raw
+			return false
 		}
 		if partial == nil {
 			partial = raw
 		}
+		return true
+	})
+	if found != nil {
+		return p.witness(found, acc, rej), true
 	}
 	if partial != nil {
 		return p.witness(partial, acc, rej), true
