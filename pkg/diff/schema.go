@@ -100,9 +100,9 @@ var structural = map[string]bool{
 	rules.OutputContentMediaTypeChanged:         true,
 }
 
-// patternSearchLimit bounds the state pairs a pattern inclusion proof
-// explores.
-const patternSearchLimit = 20000
+// patternSearchLimit bounds the transitions a pattern inclusion proof
+// tries.
+const patternSearchLimit = 100000
 
 // prove applies "errors need proof" to one schema finding (its rule and
 // pointers, hence its fingerprint, are left alone; the policy overrides

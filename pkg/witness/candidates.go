@@ -178,7 +178,9 @@ func (g *gen) strings(a, fa, fr []sref, add func(any, bool)) {
 			}
 			continue
 		}
-		if s, found, _ := search(acc, []*nfa{n}, lo, hi, 20000); found {
+		s, found, _, used := search(acc, []*nfa{n}, lo, hi, min(g.pwork, 20000))
+		g.pwork -= used
+		if found {
 			add(s, true)
 		}
 	}

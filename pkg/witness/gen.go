@@ -17,6 +17,9 @@ type gen struct {
 	work   int // steps left for the current value
 	// stopped is set when the consumer of candidates wants no more.
 	stopped bool
+	// pwork is what is left of the transitions the pattern searches of
+	// one Find may try.
+	pwork int
 }
 
 const (
@@ -293,7 +296,8 @@ func (g *gen) str(flat []sref, n int) (any, bool) {
 	if len(pats) == 0 {
 		return strings.Repeat("a", lo), true
 	}
-	s, ok := patternString(pats, lo, hi, 20000)
+	s, ok, used := patternString(pats, lo, hi, min(g.pwork, 20000))
+	g.pwork -= used
 	return s, ok
 }
 

@@ -13,7 +13,7 @@ import (
 // JSON Schema reads them). found says s is such a string; proven says no
 // such string exists (every string accepting matches, rejecting matches
 // too). Neither is set when a pattern is outside the subset both engines
-// agree on or the search explored limit state pairs without an answer.
+// agree on or the search tried limit transitions without an answer.
 //
 // The search is breadth first over pairs of NFA state sets of the two
 // compiled patterns, with the alphabet split into the rune ranges their
@@ -25,22 +25,23 @@ func PatternDifference(accepting, rejecting string, limit int) (s string, found,
 	if !okA || !okR {
 		return "", false, false
 	}
-	return search([]*nfa{a}, []*nfa{r}, 0, -1, limit)
+	s, found, proven, _ = search([]*nfa{a}, []*nfa{r}, 0, -1, limit)
+	return s, found, proven
 }
 
 // patternString is the shortest string of at least minLen (and at most
 // maxLen, when not negative) runes that every pattern matches.
-func patternString(patterns []string, minLen, maxLen, limit int) (string, bool) {
+func patternString(patterns []string, minLen, maxLen, limit int) (string, bool, int) {
 	var ns []*nfa
 	for _, p := range patterns {
 		n, ok := newNFA(p)
 		if !ok {
-			return "", false
+			return "", false, 0
 		}
 		ns = append(ns, n)
 	}
-	s, found, _ := search(ns, nil, minLen, maxLen, limit)
-	return s, found
+	s, found, _, used := search(ns, nil, minLen, maxLen, limit)
+	return s, found, used
 }
 
 // nfa is a compiled pattern, simulated as sets of program counters.
@@ -58,7 +59,7 @@ func newNFA(p string) (*nfa, bool) {
 		return nil, false
 	}
 	prog, err := syntax.Compile(re.Simplify())
-	if err != nil || len(prog.Inst) > 5000 {
+	if err != nil || len(prog.Inst) > 1000 {
 		return nil, false
 	}
 	for _, in := range prog.Inst {
@@ -241,24 +242,31 @@ func (nd *node) key() string {
 // least minLen runes (at most maxLen when not negative) that every
 // automaton of acc matches and none of rej does. proven reports an
 // exhausted search (no such string; only meaningful with minLen 0 and no
-// maxLen, where the state key says everything about the future).
-func search(acc, rej []*nfa, minLen, maxLen, limit int) (s string, found, proven bool) {
+// maxLen, where the state key says everything about the future). used is
+// the transitions tried.
+func search(acc, rej []*nfa, minLen, maxLen, limit int) (s string, found, proven bool, used int) {
 	all := append(slices.Clone(acc), rej...)
 	sigma := alphabet(all)
+	complete := true
+	if len(sigma) > maxAlphabet {
+		// Too many classes to try each: the most readable ones can still
+		// find a string, but an exhausted search proves nothing.
+		sigma, complete = sigma[:maxAlphabet], false
+	}
 	start := &node{sets: make([][]uint32, len(all)), matched: make([]bool, len(all))}
 	for i, n := range all {
 		start.sets[i], start.matched[i] = n.closure([]uint32{uint32(n.prog.Start)}, true, false)
 	}
 	queue := []*node{start}
 	seen := map[string]bool{lenKey(start, minLen, maxLen): true}
-	for explored := 0; len(queue) > 0; explored++ {
+	for explored := 0; len(queue) > 0; explored += len(sigma) {
 		if explored >= limit {
-			return "", false, false
+			return "", false, false, explored
 		}
 		cur := queue[0]
 		queue = queue[1:]
 		if cur.n >= minLen && accepts(all, len(acc), cur) {
-			return cur.text(), true, false
+			return cur.text(), true, false, explored
 		}
 		if maxLen >= 0 && cur.n >= maxLen || dead(all, len(acc), cur) {
 			continue
@@ -273,13 +281,20 @@ func search(acc, rej []*nfa, minLen, maxLen, limit int) (s string, found, proven
 				next.matched[i] = next.matched[i] || m
 			}
 			if k := lenKey(next, minLen, maxLen); !seen[k] {
+				if len(seen) >= 4*limit {
+					complete = false // memory is bounded too
+					continue
+				}
 				seen[k] = true
 				queue = append(queue, next)
 			}
 		}
 	}
-	return "", false, minLen == 0 && maxLen < 0
+	return "", false, complete && minLen == 0 && maxLen < 0, limit
 }
+
+// maxAlphabet bounds the runes tried at each step of a search.
+const maxAlphabet = 256
 
 // lenKey is the state key of a node plus what its length still decides:
 // whether minLen is reached, and how much room is left under maxLen.

@@ -112,7 +112,7 @@ func (d *doc) edges(n sref) []edge {
 	}
 	if pp, ok := m["patternProperties"].(map[string]any); ok {
 		for _, k := range sortedKeys(pp) {
-			name, ok := patternString([]string{k}, 1, -1, 2000)
+			name, ok, _ := patternString([]string{k}, 1, -1, 2000)
 			if !ok {
 				continue
 			}

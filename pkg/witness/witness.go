@@ -13,6 +13,10 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
+// maxPatternWork bounds the transitions all pattern searches of one Find
+// may try together.
+const maxPatternWork = 200000
+
 // Options tune the search. The zero value is ready to use.
 type Options struct {
 	// Budget bounds the validations one Find may run. Default 2000.
@@ -131,7 +135,7 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	for k, v := range rR.choose {
 		choose[k] = v
 	}
-	g := &gen{choose: choose}
+	g := &gen{choose: choose, pwork: maxPatternWork}
 	_, propFocus := rA.levels[len(rA.levels)-1].seg.(string)
 	budget := p.opts.Budget
 	tried := map[string]bool{}
