@@ -109,10 +109,7 @@ func numberIn(flat []sref, integer bool, near *big.Rat) (any, bool) {
 			}
 		}
 	}
-	if len(b.mult) > 1 || integer && !step.IsInt() {
-		return nil, false
-	}
-	return nil, false
+	return nil, false // several multipleOf, or a grid too far from the bounds
 }
 
 // number renders an exact rational as a JSON number when it has a finite

@@ -3,6 +3,8 @@ package witness
 import (
 	"slices"
 	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 )
 
 // propNodes is every subschema a property of the given name must match in
@@ -216,6 +218,4 @@ func distinct(v any, i int) any {
 	return v
 }
 
-func esc(tok string) string {
-	return jsonptrEscape(tok)
-}
+func esc(tok string) string { return jsonptr.Escape(tok) }

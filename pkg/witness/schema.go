@@ -195,7 +195,7 @@ func within(loc, p string) bool {
 	return loc == p || strings.HasPrefix(loc, p+"/") || p == ""
 }
 
-// lastTokens splits the last n tokens off a pointer.
+// parentOf splits the last token (unescaped) off a pointer.
 func parentOf(p string) (string, string) {
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 {
@@ -203,5 +203,3 @@ func parentOf(p string) (string, string) {
 	}
 	return p[:i], jsonptr.Unescape(p[i+1:])
 }
-
-func jsonptrEscape(tok string) string { return jsonptr.Escape(tok) }
