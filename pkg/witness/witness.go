@@ -116,6 +116,8 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 		pA, pR = pR, pA
 	}
 	nA, nR := acc.doc.nodePrefix(pA), rej.doc.nodePrefix(pR)
+	_, present := rej.doc.at(pR)
+	absent := !present
 	rA, ok := acc.doc.findRoute(nA)
 	if !ok {
 		return finding.Witness{}, false
@@ -158,7 +160,7 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 		if rr.ok || !rr.trusted {
 			return true
 		}
-		some, every := attributed(rr.leaves, pR, nR)
+		some, every := attributed(rr.leaves, pR, nR, absent)
 		if !some {
 			return true
 		}
@@ -195,8 +197,13 @@ func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
 // changed property's presence. A value matching two oneOf branches is
 // rejected at each of them (see leafLocations), so an overlap is
 // attributed to a changed branch only when that branch is one it matched.
-func attributed(leaves []string, ptr, node string) (some, every bool) {
+func attributed(leaves []string, ptr, node string, absent bool) (some, every bool) {
 	allowed := []string{ptr}
+	if absent {
+		// What changed is not there on the rejecting side (a branch or
+		// keyword added): the nearest subschema that is rejects for it.
+		allowed = append(allowed, node)
+	}
 	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
 		// ptr names a keyword (or a member of one) of node's subschema:
 		// the whole keyword, as the validator reports it ("/enum", not
