@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -141,6 +142,10 @@ func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir sch
 		what, side = "result", finding.SideHead
 	}
 	fd.Level, fd.Severity = rules.LevelWarning, rules.SeverityRisky
+	if err := pair.Err(); err != nil {
+		fd.Message += "; not proven: the schemas could not be compiled to check a " + what + " (" + clip(err.Error(), 160) + ")"
+		return
+	}
 	fd.Message += "; not proven: no " + what + " the " + side + " schema accepts and the other rejects was found within the search budget"
 }
 
@@ -165,4 +170,15 @@ func provePattern(fd *finding.Finding, c schemadiff.Change, dir schemadiff.Direc
 		fd.Message = fd.Message[:i]
 	}
 	fd.Message += "; " + claim
+}
+
+// clip bounds a message part to n bytes, cut at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

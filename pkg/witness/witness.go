@@ -3,6 +3,7 @@ package witness
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -67,20 +68,25 @@ func (p *Pair) prepare() error {
 				raw = json.RawMessage("{}")
 			}
 			v, err := canonjson.Decode(raw)
-			if err != nil {
-				p.err = errors.Join(p.err, err)
-				continue
+			if err == nil {
+				var val *validator
+				if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
+					p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
+					continue
+				}
 			}
-			val, err := compileSide(name, v, p.opts.Dialect)
-			if err != nil {
-				p.err = errors.Join(p.err, err)
-				continue
+			if p.err == nil { // the first side's reason; the other's is usually the same
+				p.err = fmt.Errorf("%s schema: %w", name, err)
 			}
-			p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
 		}
 	})
 	return p.err
 }
+
+// Err reports why the pair cannot be searched at all: a schema that is
+// not JSON or that the validator does not compile (an external reference,
+// an invalid keyword). nil when both sides compile.
+func (p *Pair) Err() error { return p.prepare() }
 
 // Check validates one instance against both schemas. An error says the
 // schemas do not compile (external references, invalid keywords), the
