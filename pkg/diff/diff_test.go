@@ -38,6 +38,7 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 //	want                  findings of Diff(base, head), one per line:
 //	                      RULE SUBJECTKIND SUBJECTNAME POINTER
 //	reversed              findings of Diff(head, base), same format
+//	witness               witness-*.txtar: schema findings with level and witness (witness_test.go)
 //
 // base and head are JSON merge patches (RFC 7386, see internal/base/
 // mergepatch) in which an item list (tools, prompts, resources,
@@ -104,7 +105,7 @@ func loadFixtures(t *testing.T) []*fixture {
 		fx := &fixture{path: p, archive: a}
 		for _, f := range a.Files {
 			switch f.Name {
-			case "base", "head", "want", "reversed":
+			case "base", "head", "want", "reversed", "witness":
 			case "options.json":
 				if err := json.Unmarshal(f.Data, &fx.opts); err != nil {
 					t.Fatalf("%s: options.json: %v", p, err)
@@ -242,7 +243,7 @@ func TestFindingShape(t *testing.T) {
 				t.Errorf("%s: unknown rule %s", fx.path, f.Rule)
 				continue
 			}
-			if f.Level != rule.Level || f.Severity != rule.Severity || f.Message == "" || len(f.Fingerprint) != 16 {
+			if !levelFits(f, rule) || f.Message == "" || len(f.Fingerprint) != 16 {
 				t.Errorf("%s: malformed finding %+v", fx.path, f)
 			}
 			if f.Fingerprint != finding.Fingerprint(f.Rule, f.Subject, f.Pointer, f.Before, f.After) {

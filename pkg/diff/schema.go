@@ -3,11 +3,14 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/witness"
 )
 
 // schema compares one of a tool's schemas (key "inputSchema" or
@@ -24,6 +27,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable
 	}
 	dialectOnly := sameButDialect(base, head)
+	pair := witness.NewPair(base, head, dir, witness.Options{})
 	enumOnly := d.enumOrder(subj, root, base, head, dir)
 	for _, c := range oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{})) {
 		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
@@ -54,6 +58,9 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		}
 		fd := finding.New(rule, subj, p, msg, nilIfEmpty(c.Before), nilIfEmpty(c.After))
 		fd.BasePointer, fd.HeadPointer = root+c.BasePointer, root+c.HeadPointer
+		if rule == c.Rule {
+			prove(&fd, c, pair, dir)
+		}
 		d.out = append(d.out, fd)
 	}
 }
@@ -68,4 +75,110 @@ func sameButDialect(a, b json.RawMessage) bool {
 	delete(ao, "$schema")
 	delete(bo, "$schema")
 	return bytes.Equal(encodeObject(ao), encodeObject(bo))
+}
+
+// structural lists the breaks that keep their level without a witness:
+// a named argument that must now be sent, a field clients read that may
+// now be missing, a renamed or removed member of a closed object. Those
+// break every caller that used the old shape, whatever the values, and a
+// search that fails to build the instance (a schema it cannot fill) must
+// not turn them into warnings. contentEncoding and contentMediaType are
+// annotations to a validator, so no instance can show their break, yet the
+// bytes clients decode change meaning. Each still gets a witness when one
+// is found (a call without the new required argument).
+var structural = map[string]bool{
+	rules.InputRequiredPropertyAdded:            true,
+	rules.InputRequiredPropertyWithDefaultAdded: true,
+	rules.InputPropertyBecameRequired:           true,
+	rules.InputPropertyRemovedClosedSchema:      true,
+	rules.InputPropertyRemovedNotCovered:        true,
+	rules.InputPropertyRenamed:                  true,
+	rules.OutputRequiredPropertyRemoved:         true,
+	rules.OutputPropertyBecameOptional:          true,
+	rules.OutputPropertyRenamed:                 true,
+	rules.OutputPropertyAddedToClosedSchema:     true,
+	rules.OutputContentEncodingChanged:          true,
+	rules.OutputContentMediaTypeChanged:         true,
+}
+
+// patternSearchLimit bounds the transitions a pattern inclusion proof
+// tries.
+const patternSearchLimit = 100000
+
+// prove applies "errors need proof" to one schema finding (its rule and
+// pointers, hence its fingerprint, are left alone; the policy overrides
+// that run later still win):
+//   - a breaking change with a witness keeps its level and carries it;
+//     without one within the budget it is a warning (risky) that says so,
+//     unless it is structural;
+//   - a risky change with a witness is raised to error (breaking): an
+//     overlap the rules could only suspect, a change they could not decide;
+//   - a replaced pattern is what the search shows: a witness makes it an
+//     error, a proven inclusion in the compatible direction a note;
+//   - minor, patch and info changes are not searched.
+func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir schemadiff.Direction) {
+	switch fd.Severity {
+	case rules.SeverityBreaking, rules.SeverityRisky:
+	default:
+		return
+	}
+	if w, ok := pair.Find(c); ok {
+		fd.Witness = &w
+		if fd.Severity == rules.SeverityRisky {
+			fd.Message = strings.TrimSuffix(fd.Message, "; inclusion could not be proven") + "; proven by a witness"
+		}
+		fd.Level, fd.Severity = rules.LevelError, rules.SeverityBreaking
+		return
+	}
+	if fd.Rule == rules.InputPatternChanged || fd.Rule == rules.OutputPatternChanged {
+		provePattern(fd, c, dir)
+		return
+	}
+	if fd.Severity != rules.SeverityBreaking || structural[fd.Rule] {
+		return
+	}
+	what, side := "call", finding.SideBase
+	if dir == schemadiff.Output {
+		what, side = "result", finding.SideHead
+	}
+	fd.Level, fd.Severity = rules.LevelWarning, rules.SeverityRisky
+	if err := pair.Err(); err != nil {
+		fd.Message += "; not proven: the schemas could not be compiled to check a " + what + " (" + clip(err.Error(), 160) + ")"
+		return
+	}
+	fd.Message += "; not proven: no " + what + " the " + side + " schema accepts and the other rejects was found within the search budget"
+}
+
+// provePattern turns a replaced pattern without a witness into a note when
+// the compatible direction is proven: for input every string the old
+// pattern matched the new one matches, for output every string the new one
+// matches the old one did.
+func provePattern(fd *finding.Finding, c schemadiff.Change, dir schemadiff.Direction) {
+	var before, after string
+	if json.Unmarshal(c.Before, &before) != nil || json.Unmarshal(c.After, &after) != nil {
+		return
+	}
+	acc, rej, claim := before, after, "proven widening: the new pattern matches every string the old one did"
+	if dir == schemadiff.Output {
+		acc, rej, claim = after, before, "proven narrowing: the old pattern matches every string the new one does"
+	}
+	if _, _, proven := witness.PatternDifference(acc, rej, patternSearchLimit); !proven {
+		return
+	}
+	fd.Level, fd.Severity = rules.LevelNote, rules.SeverityMinor
+	if i := strings.LastIndex(fd.Message, "; inclusion could not be proven"); i >= 0 {
+		fd.Message = fd.Message[:i]
+	}
+	fd.Message += "; " + claim
+}
+
+// clip bounds a message part to n bytes, cut at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

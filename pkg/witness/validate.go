@@ -1,0 +1,147 @@
+package witness
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+)
+
+// errNoLoading answers every reference outside the schema being compiled:
+// a tool's schema comes from the server under test, and a witness is
+// judged on what the schema says by itself.
+var errNoLoading = errors.New("external references are not followed")
+
+type refusingLoader struct{}
+
+func (refusingLoader) Load(string) (any, error) { return nil, errNoLoading }
+
+// validator is one side's raw schema compiled by the real validator.
+type validator struct {
+	url string
+	sch *jsonschema.Schema
+	t   *taint
+}
+
+// compileSide compiles doc (decoded) in the dialect its $schema declares,
+// dialect ("2020-12" or "draft-07") when it declares none, with formats as
+// annotations and no loading.
+func compileSide(name string, doc any, dialect string) (*validator, error) {
+	v := &validator{url: "mem:///" + name + ".json", t: &taint{}}
+	c := jsonschema.NewCompiler()
+	if dialect == "draft-07" {
+		c.DefaultDraft(jsonschema.Draft7)
+	} else {
+		c.DefaultDraft(jsonschema.Draft2020)
+	}
+	c.UseLoader(refusingLoader{})
+	c.UseRegexpEngine(v.t.engine)
+	for _, f := range formatNames(doc) {
+		c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
+	}
+	if err := c.AddResource(v.url, doc); err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile(v.url)
+	if err != nil {
+		return nil, err
+	}
+	v.sch = sch
+	return v, nil
+}
+
+// formatNames lists every "format" value in doc, sorted by first
+// appearance in a depth-first walk with sorted keys (bounded by the
+// document, which the decoder bounds in depth).
+func formatNames(doc any) []string {
+	seen := map[string]bool{}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(v) {
+				if s, ok := v[k].(string); ok && k == "format" && !seen[s] {
+					seen[s] = true
+					out = append(out, s)
+				}
+				walk(v[k])
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// result is one validation: whether the instance is valid, the keyword
+// locations (JSON Pointers into the schema, references followed) of the
+// leaf errors, and whether the answer can be trusted (see taint).
+type result struct {
+	ok      bool
+	leaves  []string
+	trusted bool
+}
+
+func (v *validator) validate(inst any) result {
+	v.t.set.Store(false)
+	err := v.sch.Validate(inst)
+	r := result{ok: err == nil}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		r.leaves = leafLocations(ve, v.url, nil, 0)
+	} else if err != nil {
+		r.ok = false
+		r.trusted = false
+		return r
+	}
+	r.trusted = !v.t.set.Load()
+	return r
+}
+
+// leafLocations collects the keyword locations of the errors without
+// causes, bounded in depth and count. A value that matched several oneOf
+// branches is located at the branches it matched.
+func leafLocations(e *jsonschema.ValidationError, base string, out []string, depth int) []string {
+	if depth > 64 || len(out) > 256 {
+		return out
+	}
+	if len(e.Causes) == 0 {
+		loc := fragment(e.SchemaURL, base)
+		if k, ok := e.ErrorKind.(*kind.OneOf); ok && len(k.Subschemas) > 0 {
+			for _, i := range k.Subschemas {
+				out = append(out, jsonptr.Pointer(loc).Append("oneOf", itoa(i)).String())
+			}
+			return out
+		}
+		if _, ref := e.ErrorKind.(*kind.Reference); !ref && e.ErrorKind != nil {
+			loc = jsonptr.Pointer(loc).Append(e.ErrorKind.KeywordPath()...).String()
+		}
+		return append(out, loc)
+	}
+	for _, c := range e.Causes {
+		out = leafLocations(c, base, out, depth+1)
+	}
+	return out
+}
+
+// fragment is the JSON Pointer of a schema location inside this side's
+// document ("" for the root).
+func fragment(loc, base string) string {
+	rest, ok := strings.CutPrefix(loc, base)
+	if !ok {
+		return "?" + loc
+	}
+	rest = strings.TrimPrefix(rest, "#")
+	if s, err := url.PathUnescape(rest); err == nil {
+		rest = s
+	}
+	return rest
+}

@@ -1,0 +1,241 @@
+package witness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+)
+
+// maxPatternWork bounds the transitions all pattern searches of one Find
+// may try together.
+const maxPatternWork = 200000
+
+// Options tune the search. The zero value is ready to use.
+type Options struct {
+	// Budget bounds the validations one Find may run. Default 2000.
+	Budget int
+	// Dialect is assumed for a schema without $schema: "2020-12" (default)
+	// or "draft-07", as schemadiff.Options.Dialect.
+	Dialect string
+}
+
+// Pair is the two schemas of one tool's inputSchema or outputSchema. Each
+// side is decoded and compiled once, on first use, and reused for every
+// change of the pair. A Pair is not safe for concurrent use.
+type Pair struct {
+	raw  [2]json.RawMessage
+	dir  schemadiff.Direction
+	opts Options
+
+	once  sync.Once
+	err   error
+	sides [2]*side
+}
+
+type side struct {
+	name string
+	doc  *doc
+	v    *validator
+}
+
+// NewPair prepares the search for one schema pair in one direction: for
+// Input a witness is a value base accepts and head rejects (a call that
+// worked and now fails), for Output one head accepts and base rejects (a
+// result clients did not expect).
+func NewPair(base, head json.RawMessage, dir schemadiff.Direction, opts Options) *Pair {
+	if opts.Budget <= 0 {
+		opts.Budget = 2000
+	}
+	if opts.Dialect == "" {
+		opts.Dialect = "2020-12"
+	}
+	return &Pair{raw: [2]json.RawMessage{base, head}, dir: dir, opts: opts}
+}
+
+func (p *Pair) prepare() error {
+	p.once.Do(func() {
+		for i, name := range []string{finding.SideBase, finding.SideHead} {
+			raw := p.raw[i]
+			if len(raw) == 0 {
+				raw = json.RawMessage("{}")
+			}
+			v, err := canonjson.Decode(raw)
+			if err == nil {
+				var val *validator
+				if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
+					p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
+					continue
+				}
+			}
+			if p.err == nil { // the first side's reason; the other's is usually the same
+				p.err = fmt.Errorf("%s schema: %w", name, err)
+			}
+		}
+	})
+	return p.err
+}
+
+// Err reports why the pair cannot be searched at all: a schema that is
+// not JSON or that the validator does not compile (an external reference,
+// an invalid keyword). nil when both sides compile.
+func (p *Pair) Err() error { return p.prepare() }
+
+// Check validates one instance against both schemas. An error says the
+// schemas do not compile (external references, invalid keywords), the
+// instance is not JSON, or the answer cannot be trusted (a pattern the
+// engines might read differently was consulted).
+func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
+	if err := p.prepare(); err != nil {
+		return false, false, err
+	}
+	inst, err := canonjson.Decode(value)
+	if err != nil {
+		return false, false, err
+	}
+	b, h := p.sides[0].v.validate(inst), p.sides[1].v.validate(inst)
+	if !b.trusted || !h.trusted {
+		return b.ok, h.ok, errors.New("a pattern outside the subset both regular expression engines agree on was consulted")
+	}
+	return b.ok, h.ok, nil
+}
+
+// Find searches for a witness of one change: a whole instance that the
+// accepting side validates and the other rejects, where a leaf error of
+// the rejection lies at or under the change's pointer on that side.
+// Among those, one whose every rejection is the change's is preferred.
+func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
+	if p.prepare() != nil {
+		return finding.Witness{}, false
+	}
+	acc, rej := p.sides[0], p.sides[1]
+	pA, pR := c.BasePointer, c.HeadPointer
+	if p.dir == schemadiff.Output {
+		acc, rej = rej, acc
+		pA, pR = pR, pA
+	}
+	nA, nR := acc.doc.nodePrefix(pA), rej.doc.nodePrefix(pR)
+	_, present := rej.doc.at(pR)
+	absent := !present
+	rA, ok := acc.doc.findRoute(nA)
+	if !ok {
+		return finding.Witness{}, false
+	}
+	rR, okR := rej.doc.findRoute(nR)
+	focusA := rA.levels[len(rA.levels)-1].nodes
+	var focusR []sref
+	if okR && segsEqual(rA, rR) {
+		focusR = rR.levels[len(rR.levels)-1].nodes
+	} else if v, ok := rej.doc.at(nR); ok {
+		focusR = []sref{{v, nR, rej.doc}}
+	}
+	choose := map[at]int{}
+	for k, v := range rA.choose {
+		choose[k] = v
+	}
+	for k, v := range rR.choose {
+		choose[k] = v
+	}
+	g := &gen{choose: choose, pwork: maxPatternWork}
+	_, propFocus := rA.levels[len(rA.levels)-1].seg.(string)
+	budget := p.opts.Budget
+	tried := map[string]bool{}
+	var found, partial json.RawMessage
+	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+		if budget < 2 {
+			return false
+		}
+		inst, ok := g.build(rA, cd)
+		if !ok {
+			return true
+		}
+		raw, err := canonjson.CanonicalizeValue(inst)
+		if err != nil || tried[string(raw)] {
+			return true
+		}
+		tried[string(raw)] = true
+		budget--
+		rr := rej.v.validate(inst)
+		if rr.ok || !rr.trusted {
+			return true
+		}
+		some, every := attributed(rr.leaves, pR, nR, absent)
+		if !some {
+			return true
+		}
+		budget--
+		ra := acc.v.validate(inst)
+		if !ra.ok || !ra.trusted {
+			return true
+		}
+		if every {
+			found = raw
+			return false
+		}
+		if partial == nil {
+			partial = raw
+		}
+		return true
+	})
+	if found != nil {
+		return p.witness(found, acc, rej), true
+	}
+	if partial != nil {
+		return p.witness(partial, acc, rej), true
+	}
+	return finding.Witness{}, false
+}
+
+func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
+	return finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
+}
+
+// attributed reports whether some (and whether every) leaf error of a
+// rejection belongs to the change at pointer ptr (whose subschema is at
+// node): at or under ptr or node, at the object keywords that decide a
+// changed property's presence. A value matching two oneOf branches is
+// rejected at each of them (see leafLocations), so an overlap is
+// attributed to a changed branch only when that branch is one it matched.
+func attributed(leaves []string, ptr, node string, absent bool) (some, every bool) {
+	allowed := []string{ptr}
+	if absent {
+		// What changed is not there on the rejecting side (a branch or
+		// keyword added): the nearest subschema that is rejects for it.
+		allowed = append(allowed, node)
+	}
+	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
+		// ptr names a keyword (or a member of one) of node's subschema:
+		// the whole keyword, as the validator reports it ("/enum", not
+		// "/enum/1"), or the named member of a map of schemas.
+		toks := strings.SplitN(rest, "/", 3)
+		kw := node + "/" + toks[0]
+		if mapSchemas[jsonptr.Unescape(toks[0])] && len(toks) > 1 {
+			kw += "/" + toks[1]
+		}
+		allowed = append(allowed, kw)
+	}
+	parent, _ := parentOf(ptr)
+	gp, kw := parentOf(parent)
+	switch kw {
+	case "properties", "patternProperties":
+		// The change is the property itself (added, removed, became
+		// required): the object keywords decide its presence.
+		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames", "minProperties", "maxProperties"} {
+			allowed = append(allowed, gp+"/"+k)
+		}
+	}
+	every = len(leaves) > 0
+	for _, l := range leaves {
+		ok := slices.ContainsFunc(allowed, func(a string) bool { return within(l, a) })
+		some = some || ok
+		every = every && ok
+	}
+	return some, every
+}
