@@ -11,7 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/pkg/diff"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/witness"
 )
 
 var updateHistory = flag.Bool("update-history", false, "rewrite the finding lines of testdata/history.txt (comments are kept only for lines that stay)")
@@ -97,6 +102,7 @@ func TestPublishedHistory(t *testing.T) {
 				Findings []struct {
 					Rule, Level, Pointer string
 					Subject              struct{ Kind, Name string }
+					Witness              *finding.Witness
 				}
 			}
 			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
@@ -106,6 +112,7 @@ func TestPublishedHistory(t *testing.T) {
 				if f.Level == "error" {
 					got = append(got, strings.Join([]string{pair, f.Rule, f.Subject.Kind + ":" + f.Subject.Name, f.Pointer}, " "))
 				}
+				checkWitness(t, pair, snaps[i-1], snaps[i], f.Rule, f.Level, f.Subject.Name, f.Pointer, f.Witness)
 			}
 		}
 	}
@@ -145,5 +152,56 @@ func TestPublishedHistory(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("errors on the published history differ from %s (-want +got):\n%s", historyFile, d)
+	}
+}
+
+// checkWitness holds a schema finding of a real pair to its proof: an
+// error of a schema rule carries a witness (unless the rule is one of the
+// structural ones that keep their level without one), and every witness
+// is accepted by the side it names and rejected by the other, validated
+// again against the two raw schemas of the snapshots.
+func checkWitness(t *testing.T, pair, basePath, headPath, rule, level, tool, pointer string, w *finding.Witness) {
+	t.Helper()
+	r, ok := rules.Lookup(rule)
+	if !ok || !slices.Contains(r.Producers, "pkg/schemadiff") {
+		if w != nil {
+			t.Errorf("%s: %s on %s carries a witness, but it is no schema rule", pair, rule, tool)
+		}
+		return
+	}
+	if w == nil {
+		if level == "error" && !diff.Structural(rule) {
+			t.Errorf("%s: schema error %s on %s at %s has no witness", pair, rule, tool, pointer)
+		}
+		return
+	}
+	key, dir := "inputSchema", schemadiff.Input
+	if strings.HasPrefix(pointer, "/outputSchema") {
+		key, dir = "outputSchema", schemadiff.Output
+	}
+	schemaOf := func(path string) json.RawMessage {
+		m, err := manifest.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range m.Tools {
+			if it.ID == tool {
+				var item map[string]json.RawMessage
+				if err := json.Unmarshal(it.Raw, &item); err != nil {
+					t.Fatal(err)
+				}
+				return item[key]
+			}
+		}
+		return nil
+	}
+	p := witness.NewPair(schemaOf(basePath), schemaOf(headPath), dir, witness.Options{})
+	baseOK, headOK, err := p.Check(w.Value)
+	if err != nil {
+		t.Errorf("%s: %s on %s: the witness cannot be checked: %v", pair, rule, tool, err)
+		return
+	}
+	if accepts := map[string]bool{finding.SideBase: baseOK, finding.SideHead: headOK}; !accepts[w.Accepts] || accepts[w.Rejects] || w.Accepts == w.Rejects {
+		t.Errorf("%s: %s on %s: witness %s claims accepts=%s rejects=%s; base accepts it: %v, head: %v", pair, rule, tool, w.Value, w.Accepts, w.Rejects, baseOK, headOK)
 	}
 }

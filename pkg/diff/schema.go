@@ -101,6 +101,10 @@ var structural = map[string]bool{
 	rules.OutputContentMediaTypeChanged:         true,
 }
 
+// Structural reports whether a schema rule is a structural break: one
+// that keeps its level without a witness (see structural).
+func Structural(rule string) bool { return structural[rule] }
+
 // patternSearchLimit bounds the transitions a pattern inclusion proof
 // tries.
 const patternSearchLimit = 100000
