@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
@@ -126,7 +127,7 @@ func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir sch
 	default:
 		return
 	}
-	if w, ok := pair.Find(c); ok {
+	if w, ok := findAttributable(pair, c); ok {
 		fd.Witness = &w
 		if fd.Severity == rules.SeverityRisky {
 			fd.Message = strings.TrimSuffix(fd.Message, "; inclusion could not be proven") + "; proven by a witness"
@@ -151,6 +152,44 @@ func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir sch
 		return
 	}
 	fd.Message += "; not proven: no " + what + " the " + side + " schema accepts and the other rejects was found within the search budget"
+}
+
+// findAttributable is pair.Find, except for a change to a keyword that
+// never validates (an annotation: default, deprecated, format, ...): no
+// instance can be rejected because of it, so a witness found "near" it is
+// another change's, and proves nothing about this one.
+func findAttributable(pair *witness.Pair, c schemadiff.Change) (finding.Witness, bool) {
+	if annotationKeyword(c.BasePointer) || annotationKeyword(c.HeadPointer) {
+		return finding.Witness{}, false
+	}
+	return pair.Find(c)
+}
+
+// annotationKeyword reports whether a schema pointer ends at a keyword
+// that is only an annotation to a validator (formats are annotations
+// here, as everywhere in mcp-surface); a property or definition of that
+// name is not one.
+func annotationKeyword(ptr string) bool {
+	p, err := jsonptr.Parse(ptr)
+	if err != nil {
+		return false
+	}
+	toks := p.Tokens()
+	if len(toks) == 0 {
+		return false
+	}
+	last := toks[len(toks)-1]
+	if len(toks) >= 2 {
+		switch toks[len(toks)-2] {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependentRequired":
+			return false
+		}
+	}
+	switch last {
+	case "default", "deprecated", "readOnly", "writeOnly", "format", "contentEncoding", "contentMediaType", "contentSchema":
+		return true
+	}
+	return jsonschemakw.Doc(last)
 }
 
 // provePattern turns a replaced pattern without a witness into a note when
