@@ -223,6 +223,16 @@ func (g *gen) objects(a, fa, fr []sref, add func(any, bool)) {
 	o := clone(obj)
 	o[extra] = v
 	add(o, true)
+	// An extra property of each type: additionalProperties given a
+	// schema rejects the values it does not describe.
+	for _, x := range []any{nil, true, json.Number("1"), "a", []any{}, map[string]any{}} {
+		if g.stopped {
+			return
+		}
+		o := clone(obj)
+		o[extra] = x
+		add(o, true)
+	}
 }
 
 // arrays adds arrays of the lengths either side bounds, and one with a

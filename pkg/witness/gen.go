@@ -25,7 +25,10 @@ type gen struct {
 const (
 	maxDepth  = 24
 	maxWork   = 4000
-	maxString = 4096
+	// maxString bounds the strings built: long enough for a maxLength
+	// of tens of thousands (prompts, queries), short enough to validate
+	// at once.
+	maxString = 1 << 16
 	maxItems  = 64
 )
 

@@ -181,3 +181,25 @@ func TestNoCompileNoWitness(t *testing.T) {
 		}
 	}
 }
+
+// Shapes of real upgrades the search once missed: a maxLength of ten
+// thousand added to a prompt (a witness one character longer), and
+// additionalProperties given a schema on headers that took anything (an
+// extra header of another type).
+func TestFindRealUpgradeShapes(t *testing.T) {
+	got := findAll(t,
+		`{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}`,
+		`{"type":"object","properties":{"prompt":{"type":"string","maxLength":10000}},"required":["prompt"]}`,
+		schemadiff.Input, Options{})
+	var w struct{ Prompt string }
+	if err := json.Unmarshal([]byte(got["input-max-length-decreased"]), &w); err != nil || len(w.Prompt) != 10001 {
+		t.Errorf("maxLength 10000 added: witness of %d characters (%v), want 10001; all: %d rules", len(w.Prompt), err, len(got))
+	}
+	got = findAll(t,
+		`{"type":"object","properties":{"url":{"type":"string"},"webhook":{"type":"object","properties":{"url":{"type":"string"},"headers":{"type":"object"}},"required":["url"]}},"required":["url"]}`,
+		`{"type":"object","properties":{"url":{"type":"string"},"webhook":{"type":"object","properties":{"url":{"type":"string"},"headers":{"type":"object","additionalProperties":{"type":"string"}}},"required":["url"]}},"required":["url"]}`,
+		schemadiff.Input, Options{})
+	if w := got["input-additional-properties-schema-narrowed"]; w == "" {
+		t.Errorf("headers narrowed to strings: no witness; all: %v", got)
+	}
+}
