@@ -23,8 +23,8 @@ type gen struct {
 }
 
 const (
-	maxDepth  = 24
-	maxWork   = 4000
+	maxDepth = 24
+	maxWork  = 4000
 	// maxString bounds the strings built: long enough for a maxLength
 	// of tens of thousands (prompts, queries), short enough to validate
 	// at once.
