@@ -26,6 +26,22 @@
 // (pkg/spec) uses; a schema the text walk cannot read whole is reported
 // where it stopped (text-injection-marker-added), never passed as clean.
 //
+// Proof. A schema change is judged by an instance, not by keywords alone
+// (pkg/witness): for each input-* or output-* change the rules call
+// breaking or risky, a bounded search looks for a whole instance (the
+// arguments object, the structuredContent) that one side's schema accepts
+// and the other's rejects because of that change, checked by a validator
+// against both raw schemas. A breaking change with such a witness carries
+// it (Finding.Witness); without one it is a warning that says it is not
+// proven, unless it is structural (Structural); a risky change with one is
+// raised to an error; a replaced pattern whose compatible direction the
+// automata search proves is a note. A change to an annotation (default,
+// format, ...) takes no witness: nothing is rejected for it.
+//
+// Failed lists. A side whose list of some kind failed (a partial
+// snapshot) is not compared for that kind: surface-list-failed says so,
+// and nothing of the kind is reported removed or added.
+//
 // What a snapshot cannot show is documented in the rule's help rather than
 // guessed: the order of tools (snapshots are sorted), rendered prompts and
 // resource contents (not captured yet), the protocol version the harness
