@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -84,6 +83,14 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 	stale := b.stale(i)
 	other := countsPhrase(summaryOf(unacknowledged(specLint)), o.ShowInfo)
 	switch {
+	case len(incompleteLists(b.items[i])) > 0:
+		// A list that failed leads: the rest of the verdict is about what
+		// could be compared, and the check cannot pass on it.
+		sv.icon, sv.text = "❌", "incomplete: "+strings.Join(incompleteLists(b.items[i]), "; ")
+		other = ""
+		if sv.breaking {
+			sv.text += " · " + breakPhrase(brk)
+		}
 	case failed && sv.breaking:
 		sv.icon, sv.text = "❌", breakPhrase(brk)
 		if n := countFailing(specLint, o.FailOn); n > 0 {
@@ -106,9 +113,6 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		if o.AcceptedByLabel && o.AcceptLabel != "" {
 			sv.text = "breaking changes accepted by label " + b.code(o.AcceptLabel)
 		}
-	case slices.ContainsFunc(b.items[i], func(it Item) bool { return it.Rule == rules.SurfaceListFailed }):
-		// A list that failed is never "unchanged": it was not compared.
-		sv.icon, sv.text = "❌", "incomplete: a list the server advertises failed, and nothing of its kind was compared"
 	case !changed:
 		sv.unchanged = true
 		sv.icon, sv.text = "✅", "surface unchanged"
@@ -125,6 +129,22 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		sv.text += " · " + other + " to review"
 	}
 	return sv
+}
+
+// incompleteLists says, for each list that failed at base or head, what
+// was not compared ("tools/list failed at head, so no tool was compared"):
+// the lead of its finding's message, which is ours; the server's error
+// follows it there and is left to the table.
+func incompleteLists(items []Item) []string {
+	var out []string
+	for _, it := range items {
+		if it.Rule != rules.SurfaceListFailed {
+			continue
+		}
+		lead, _, _ := strings.Cut(it.Message, " (")
+		out = append(out, Markdown(lead, maxCellMessage))
+	}
+	return out
 }
 
 // isStale reports whether an item says the committed snapshot is out of
