@@ -128,7 +128,7 @@ func (o *Options) eachConcurrent(ctx context.Context, n int, revisions []string,
 			select {
 			case sem <- struct{}{}:
 			case <-r.ctx.Done():
-				r.err = fmt.Errorf("%s %s: %w", verb, s.Target(o.Environ, o.RepoDir).Describe(), context.Cause(r.ctx))
+				r.err = fmt.Errorf("%s %s: %w", verb, s.label(), context.Cause(r.ctx))
 				close(r.done)
 				continue
 			}
@@ -171,6 +171,11 @@ func (o *Options) captureServer(ctx context.Context, s Server, revisions []strin
 		revs = []string{copts.ProtocolVersion}
 	}
 	t := s.Target(o.Environ, o.RepoDir)
+	// Several servers may share a command: the name tells them apart.
+	what := t.Describe()
+	if s.Name != "" && len(o.Servers) > 1 {
+		what = s.Name + " (" + what + ")"
+	}
 	var caps []*capture.Capture
 	for _, v := range revs {
 		copts.ProtocolVersion = v
@@ -183,10 +188,10 @@ func (o *Options) captureServer(ctx context.Context, s Server, revisions []strin
 			prev = c
 		}
 		if err != nil {
-			return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, err)
+			return caps, fmt.Errorf("%s %s at %s: %w", verb, what, v, err)
 		}
 		if fs := c.ListFailures(); complete && len(fs) > 0 {
-			return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, &capture.IncompleteError{Failures: fs})
+			return caps, fmt.Errorf("%s %s at %s: %w", verb, what, v, &capture.IncompleteError{Failures: fs})
 		}
 	}
 	siblingTrials(caps)
