@@ -245,11 +245,24 @@ func diffHint(path, hint string) string {
 	return cmd + " && mcp-surface diff " + cmdline.Word(path) + " " + cmdline.Word(live)
 }
 
-// rerunHint repeats the user's arguments without --check.
+// rerunHint repeats the user's arguments without --check, and without
+// --jobs, which changes nothing in the files (and so the hint is the
+// same whatever it is).
 func rerunHint(args []string) string {
 	var out []string
-	for _, a := range args {
-		if a == "--check" || a == "-check" {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		switch {
+		case a == "--check" || a == "-check":
+			continue
+		case a == "--jobs" || a == "-jobs":
+			i++ // and its value
+			continue
+		case strings.HasPrefix(a, "--jobs=") || strings.HasPrefix(a, "-jobs="):
 			continue
 		}
 		out = append(out, a)
