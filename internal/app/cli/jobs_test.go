@@ -129,3 +129,65 @@ func TestSnapshotJobsDoNotChangeTheOutput(t *testing.T) {
 		t.Errorf("snapshot --check: --jobs 3 gave\n%+v\nwant (exit 1, beta drifted):\n%+v", checks[1], checks[0])
 	}
 }
+
+// Three servers of the configuration probed at once report what one at a
+// time reports, byte for byte, and write the same pins.
+func TestProbeJobsDoNotChangeTheOutput(t *testing.T) {
+	env := offlineSchemas(t)
+	dir := t.TempDir()
+	var cfg strings.Builder
+	cfg.WriteString("servers:\n")
+	for _, name := range threeNames {
+		fmt.Fprintf(&cfg, "  - name: %s\n    command: [%q]\n    snapshot: %s/mcp-surface.json\n    env: {%s: %s}\n",
+			name, os.Args[0], name, testserver.EnvVar, testserver.ModeProbes)
+		cfg.WriteString("    probes:\n      - {id: echo, method: tools/call, name: echo, arguments: {message: hi}, pin: shape}\n")
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".mcp-surface.yaml"), []byte(cfg.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var runs []result
+	var pins []string
+	for _, jobs := range []string{"1", "3"} {
+		r := run(t, env, "probe", "--update", "--format", "json", "--jobs", jobs)
+		if r.code != ExitOK {
+			t.Fatalf("probe --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
+		}
+		runs = append(runs, r)
+		var all strings.Builder
+		for _, name := range threeNames {
+			entries, err := os.ReadDir(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				b, err := os.ReadFile(filepath.Join(name, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&all, "%s/%s\n%s", name, e.Name(), b)
+			}
+			if err := os.RemoveAll(name); err != nil || os.Mkdir(name, 0o755) != nil {
+				t.Fatal(err)
+			}
+		}
+		pins = append(pins, all.String())
+	}
+	if runs[0] != runs[1] {
+		t.Errorf("--jobs 3 printed another output than --jobs 1:\n%+v\nwant:\n%+v", runs[1], runs[0])
+	}
+	if pins[0] != pins[1] || !strings.Contains(pins[1], "alpha/") || !strings.Contains(pins[1], "gamma/") {
+		t.Errorf("pins differ with --jobs 3 (or are missing):\n%s\n---\n%s", pins[0], pins[1])
+	}
+	for _, name := range threeNames {
+		if !strings.Contains(runs[1].stdout, `"`+name) {
+			t.Errorf("the report does not name %s:\n%s", name, runs[1].stdout)
+		}
+	}
+	if r := run(t, env, "probe", "--call", "echo"); r.code != ExitFailure || !strings.Contains(r.stderr, "choose it with --server") {
+		t.Errorf("--call with three servers: exit %d, %s", r.code, r.stderr)
+	}
+}
