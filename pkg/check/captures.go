@@ -125,9 +125,15 @@ func (o *Options) eachConcurrent(ctx context.Context, n int, revisions []string,
 		defer wg.Done()
 		for i, s := range o.Servers {
 			r := runs[i]
-			select {
-			case sem <- struct{}{}:
-			case <-r.ctx.Done():
+			stopped := r.ctx.Err() != nil // never started when already stopped
+			if !stopped {
+				select {
+				case sem <- struct{}{}:
+				case <-r.ctx.Done():
+					stopped = true
+				}
+			}
+			if stopped {
 				r.err = fmt.Errorf("%s %s: %w", verb, s.label(), context.Cause(r.ctx))
 				close(r.done)
 				continue
