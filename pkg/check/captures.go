@@ -1,13 +1,16 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -19,9 +22,11 @@ import (
 )
 
 // Captures captures every server at every revision (when revisions is
-// empty: the server's own, else Options.ProtocolVersion, else the latest),
-// in order, with its declared probes. On failure it returns the captures
-// made so far, the failed one partial, with the error, so that their
+// empty: the server's own, else Options.ProtocolVersion, else the latest)
+// with its declared probes, at most Options.Jobs servers at once (see
+// EachCapture), and returns the captures in the servers' order. On
+// failure it returns the captures of the servers up to the first one in
+// order that failed, that one's partial, with its error, so that their
 // frames can still be written. A capture one of whose advertised lists
 // failed (capture.ListFailures) is such a failure, a
 // *capture.IncompleteError, unless Options.AllowPartial.
@@ -33,40 +38,169 @@ func (o *Options) captures(ctx context.Context, revisions []string, verb string)
 	return o.capturesChecked(ctx, revisions, verb, false)
 }
 
-// capturesChecked is captures; complete stops at the first capture whose
-// list failed, before any other server starts.
+// capturesChecked is captures; complete makes a capture whose list failed
+// a failure of its server.
 func (o *Options) capturesChecked(ctx context.Context, revisions []string, verb string, complete bool) ([]*capture.Capture, error) {
 	caps := []*capture.Capture{} // not nil: capturing was attempted
-	for _, s := range o.Servers {
-		copts := o.captureOptions(s)
-		revs := revisions
-		if len(revs) == 0 {
-			revs = []string{copts.ProtocolVersion}
-		}
-		t := s.Target(o.Environ, o.RepoDir)
-		first := len(caps)
-		for _, v := range revs {
-			copts.ProtocolVersion = v
-			// One server at a time: the previous one is reaped before the
-			// next starts, so that orphans are attributed to the right one
-			// (see capture.AdoptOrphans). Only the last shutdown overlaps
-			// the caller's work.
-			if n := len(caps); n > 0 {
-				caps[n-1].Wait()
-			}
-			c, err := capture.Run(ctx, t, copts)
-			if c != nil {
-				caps = append(caps, c)
-			}
-			if err != nil {
-				return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, err)
-			}
-			if fs := c.ListFailures(); complete && len(fs) > 0 {
-				return caps, fmt.Errorf("%s %s at %s: %w", verb, t.Describe(), v, &capture.IncompleteError{Failures: fs})
-			}
-		}
-		siblingTrials(caps[first:])
+	err := o.eachCapture(ctx, revisions, verb, complete, func(_ int, got []*capture.Capture, err error) error {
+		caps = append(caps, got...)
+		return err
+	})
+	return caps, err
+}
+
+// EachCapture captures the servers as Captures does and calls f with
+// each server's index in Options.Servers, its captures (one per revision)
+// and its error, in the servers' order: f sees server i once it and every
+// server before it are done, one call at a time, so that what f prints
+// or writes is what a run one server at a time gives.
+//
+// At most Options.Jobs servers are captured at once (0: the number of
+// CPUs); the revisions of one server are captured one after the other.
+// With one job each server is captured, and f called, before the next
+// starts, and each capture is reaped before the next one starts.
+//
+// A server that failed, or an error f returns, stops the run: the
+// servers after it are cancelled and their processes reaped before
+// EachCapture returns f's error (the server's when f returns nil). The
+// servers before it run to their end, so that the error is the first
+// server's in order whatever finished first. The captures given to f
+// are the caller's: with Options.DeferShutdown it waits for them.
+func EachCapture(ctx context.Context, o Options, revisions []string, f func(i int, caps []*capture.Capture, err error) error) error {
+	return o.eachCapture(ctx, revisions, "capturing", !o.AllowPartial, f)
+}
+
+func (o *Options) eachCapture(ctx context.Context, revisions []string, verb string, complete bool, f func(int, []*capture.Capture, error) error) error {
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.NumCPU()
 	}
+	if n == 1 || len(o.Servers) < 2 {
+		var last *capture.Capture
+		for i, s := range o.Servers {
+			caps, err := o.captureServer(ctx, s, revisions, verb, complete, last)
+			if len(caps) > 0 {
+				last = caps[len(caps)-1]
+			}
+			if ferr := f(i, caps, err); ferr != nil || err != nil {
+				return cmp.Or(ferr, err)
+			}
+		}
+		return nil
+	}
+	return o.eachConcurrent(ctx, n, revisions, verb, complete, f)
+}
+
+// serverRun is one server's part of a concurrent EachCapture.
+type serverRun struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	caps   []*capture.Capture
+	err    error
+}
+
+func (o *Options) eachConcurrent(ctx context.Context, n int, revisions []string, verb string, complete bool, f func(int, []*capture.Capture, error) error) error {
+	runs := make([]*serverRun, len(o.Servers))
+	for i := range runs {
+		c, cancel := context.WithCancel(ctx)
+		runs[i] = &serverRun{ctx: c, cancel: cancel, done: make(chan struct{})}
+	}
+	// stopAfter cancels every server after i: a failure of i stops them,
+	// never the ones before it, whose outcome decides the error reported.
+	stopAfter := func(i int) {
+		for _, r := range runs[i+1:] {
+			r.cancel()
+		}
+	}
+	var wg sync.WaitGroup
+	defer func() {
+		stopAfter(-1)
+		wg.Wait()
+	}()
+	// Servers start in order, as slots free up.
+	sem := make(chan struct{}, n)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i, s := range o.Servers {
+			r := runs[i]
+			stopped := r.ctx.Err() != nil // never started when already stopped
+			if !stopped {
+				select {
+				case sem <- struct{}{}:
+				case <-r.ctx.Done():
+					stopped = true
+				}
+			}
+			if stopped {
+				r.err = fmt.Errorf("%s %s: %w", verb, s.label(), context.Cause(r.ctx))
+				close(r.done)
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer close(r.done)
+				defer func() { <-sem }()
+				r.caps, r.err = o.captureServer(r.ctx, s, revisions, verb, complete, nil)
+				if r.err != nil {
+					stopAfter(i)
+				}
+			}()
+		}
+	}()
+	for i, r := range runs {
+		<-r.done
+		if ferr := f(i, r.caps, r.err); ferr != nil || r.err != nil {
+			stopAfter(i)
+			wg.Wait()
+			for _, later := range runs[i+1:] {
+				waitAll(later.caps)
+			}
+			return cmp.Or(ferr, r.err)
+		}
+	}
+	return nil
+}
+
+// captureServer captures one server at every revision, one after the
+// other, each reaped before the next starts (and prev, the capture made
+// before this server's, before the first), so that orphans are
+// attributed to the right one (see capture.AdoptOrphans). Only its last
+// shutdown overlaps the caller's work. On failure it returns the
+// captures made so far, the failed one partial, with the error.
+func (o *Options) captureServer(ctx context.Context, s Server, revisions []string, verb string, complete bool, prev *capture.Capture) ([]*capture.Capture, error) {
+	copts := o.captureOptions(s)
+	revs := revisions
+	if len(revs) == 0 {
+		revs = []string{copts.ProtocolVersion}
+	}
+	t := s.Target(o.Environ, o.RepoDir)
+	// Several servers may share a command: the name tells them apart.
+	what := t.Describe()
+	if s.Name != "" && len(o.Servers) > 1 {
+		what = s.Name + " (" + what + ")"
+	}
+	var caps []*capture.Capture
+	for _, v := range revs {
+		copts.ProtocolVersion = v
+		if prev != nil {
+			prev.Wait()
+		}
+		c, err := capture.Run(ctx, t, copts)
+		if c != nil {
+			caps = append(caps, c)
+			prev = c
+		}
+		if err != nil {
+			return caps, fmt.Errorf("%s %s at %s: %w", verb, what, v, err)
+		}
+		if fs := c.ListFailures(); complete && len(fs) > 0 {
+			return caps, fmt.Errorf("%s %s at %s: %w", verb, what, v, &capture.IncompleteError{Failures: fs})
+		}
+	}
+	siblingTrials(caps)
 	return caps, nil
 }
 
@@ -107,7 +241,17 @@ func Validate(ctx context.Context, o Options, revisions []string) (*Result, erro
 	if err := o.schemas(ctx); err != nil {
 		return &Result{}, err
 	}
-	caps, err := o.captures(ctx, revisions, "capturing")
+	caps := []*capture.Capture{} // not nil: capturing was attempted
+	var names []string           // the server of each capture, when several
+	err := o.eachCapture(ctx, revisions, "capturing", false, func(i int, got []*capture.Capture, err error) error {
+		caps = append(caps, got...)
+		for range got {
+			if len(o.Servers) > 1 {
+				names = append(names, o.Servers[i].Name)
+			}
+		}
+		return err
+	})
 	res := &Result{Captures: caps}
 	if err != nil {
 		waitAll(caps)
@@ -115,12 +259,15 @@ func Validate(ctx context.Context, o Options, revisions []string) (*Result, erro
 	}
 	defer waitAll(caps) // when validation fails
 	var runs []validation
-	for _, c := range caps {
+	for i, c := range caps {
 		found, err := spec.ValidateWith(c, o.Schemas, o.lintOptions())
 		if err != nil {
 			return res, fmt.Errorf("validating %s: %w", c.Target, err)
 		}
 		v := validation{target: c.Target, revision: c.ProtocolVersion, handshake: c.Handshake, findings: found, capture: c}
+		if names != nil {
+			v.server = names[i]
+		}
 		if m, err := manifest.Build(c); err == nil {
 			v.manifest = m
 		}
@@ -161,6 +308,7 @@ func ValidateSnapshot(ctx context.Context, o Options, label string, m *manifest.
 
 // validation is the outcome for one capture or snapshot.
 type validation struct {
+	server    string // the server's name, when several were validated
 	target    string
 	revision  string
 	handshake string
@@ -174,11 +322,20 @@ type validation struct {
 func (o *Options) validationReport(res *Result, runs []validation) {
 	policy := o.policy()
 	res.Report = &report.Report{Version: o.Version}
+	revisions := map[string]int{} // captures per named server
+	for _, v := range runs {
+		revisions[v.server]++
+	}
 	for _, v := range runs {
 		kept := policy.Apply(v.findings)
 		res.Findings = append(res.Findings, kept...)
 		sec := report.Section{Command: "validate", Head: &report.Side{Label: v.target, Revision: v.revision}}
-		if len(runs) > 1 {
+		switch {
+		case v.server != "" && revisions[v.server] > 1:
+			sec.Server = v.server + " (MCP " + v.revision + ")"
+		case v.server != "":
+			sec.Server = v.server
+		case len(runs) > 1:
 			sec.Server = "MCP " + v.revision
 			var info struct {
 				Name string `json:"name"`
@@ -218,61 +375,80 @@ type ProbeOptions struct {
 // Probe captures every server with its probes (Server.Probes) and judges
 // the results: each against the published schema, outcomes against what
 // the probe expects, coverage against Server.Require, shapes against the
-// pinned ones. One report section per capture, after policy.
+// pinned ones. One report section per capture, after policy. Servers are
+// captured at once as EachCapture does, judged in order.
 // Result.Captures holds the captures made, also when an error stops it.
 func Probe(ctx context.Context, o Options, p ProbeOptions) (*Result, error) {
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
 	}
 	res := &Result{Report: &report.Report{Version: o.Version}}
-	for _, s := range o.Servers {
-		if err := o.probeServer(ctx, s, p, res); err != nil {
+	// Every pinned shapes file is read, and the schemas loaded, before
+	// any server starts.
+	pins := make([]serverPins, len(o.Servers))
+	for i, s := range o.Servers {
+		var err error
+		if pins[i], err = o.readPins(s, p); err != nil {
 			return res, err
 		}
 	}
-	return res, nil
+	if len(o.Servers) == 0 {
+		return res, nil
+	}
+	if err := o.schemas(ctx); err != nil {
+		return res, err
+	}
+	err := o.eachCapture(ctx, p.Revisions, "probing", false, func(i int, caps []*capture.Capture, err error) error {
+		// Probes are few and quick to judge: nothing worth overlapping.
+		waitAll(caps)
+		if res.Captures == nil {
+			res.Captures = []*capture.Capture{} // not nil: capturing was attempted
+		}
+		res.Captures = append(res.Captures, caps...)
+		if err != nil {
+			return err
+		}
+		return o.judgeProbes(o.Servers[i], caps, p, pins[i], res)
+	})
+	return res, err
 }
 
-func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res *Result) error {
-	pins := p.PinsFile
-	if pins == "" {
-		pins = probe.PinsPath(s.Snapshot)
+// serverPins is where a server's pinned shapes are, and what they hold
+// (nil when the file does not exist, or is to be written).
+type serverPins struct {
+	file, path string
+	pinned     *probe.Pins
+}
+
+func (o *Options) readPins(s Server, p ProbeOptions) (serverPins, error) {
+	sp := serverPins{file: p.PinsFile}
+	if sp.file == "" {
+		sp.file = probe.PinsPath(s.Snapshot)
 	}
-	path := filepath.Join(o.RepoDir, pins)
-	var pinned *probe.Pins
-	if !p.UpdatePins {
-		var err error
-		pinned, err = probe.ReadPins(path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("reading the pinned shapes: %w", err)
-		}
+	sp.path = filepath.Join(o.RepoDir, sp.file)
+	if p.UpdatePins {
+		return sp, nil
 	}
-	// Schemas first: no server is started when validation cannot happen.
-	if err := o.schemas(ctx); err != nil {
-		return err
+	var err error
+	sp.pinned, err = probe.ReadPins(sp.path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return sp, fmt.Errorf("reading the pinned shapes: %w", err)
 	}
-	one := *o
-	one.Servers = []Server{s}
-	caps, err := one.captures(ctx, p.Revisions, "probing")
-	// Probes are few and quick to judge: nothing worth overlapping.
-	waitAll(caps)
-	if res.Captures == nil {
-		res.Captures = caps // not nil: capturing was attempted
-	} else {
-		res.Captures = append(res.Captures, caps...)
-	}
-	if err != nil {
-		return err
-	}
+	return sp, nil
+}
+
+// judgeProbes judges the captures of one server.
+func (o *Options) judgeProbes(s Server, caps []*capture.Capture, p ProbeOptions, sp serverPins, res *Result) error {
+	pinned := sp.pinned
 	if p.UpdatePins {
 		pp, err := probe.PinsOf(caps[0])
 		if err != nil {
 			return err
 		}
-		if err := probe.WritePins(path, pp); err != nil {
+		if err := probe.WritePins(sp.path, pp); err != nil {
 			return fmt.Errorf("writing the pinned shapes: %w", err)
 		}
-		o.Log("wrote %s (%s)", path, plural(len(pp.Probes), "pinned probe"))
+		o.Log("wrote %s (%s)", sp.path, plural(len(pp.Probes), "pinned probe"))
 		pinned = pp
 	}
 	policy := o.policy()
@@ -285,7 +461,7 @@ func (o *Options) probeServer(ctx context.Context, s Server, p ProbeOptions, res
 		if err != nil {
 			return fmt.Errorf("validating the probes of %s: %w", c.Target, err)
 		}
-		judged, cov := probe.Evaluate(c, m, probe.Options{Require: s.Require, Pins: pinned, PinsFile: filepath.ToSlash(pins), Secrets: s.Secrets})
+		judged, cov := probe.Evaluate(c, m, probe.Options{Require: s.Require, Pins: pinned, PinsFile: filepath.ToSlash(sp.file), Secrets: s.Secrets})
 		kept := policy.Apply(append(found, judged...))
 		res.Findings = append(res.Findings, kept...)
 

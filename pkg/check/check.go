@@ -152,7 +152,8 @@ type Options struct {
 	// several servers'. 0 means the number of CPUs; 1 makes them one
 	// after the other (the head's build, the base's, then each server's
 	// head and base), as a sequential run. The report is the same
-	// whatever the number.
+	// whatever the number. Captures, Validate and Probe bound the servers
+	// they capture at once by it too (see EachCapture).
 	Jobs int
 	// Log receives progress lines, one call at a time. Run prints the
 	// lines and the build output of the steps it runs at once in the

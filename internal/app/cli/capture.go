@@ -39,6 +39,8 @@ type captureFlags struct {
 	// capture whose list failed, marked partial; offersPartial is set
 	// where the flag exists, for the hint of an incomplete capture.
 	partial, offersPartial bool
+	// jobs is --jobs (validate, snapshot): servers captured at once.
+	jobs int
 }
 
 func (cf *captureFlags) register(fs *flag.FlagSet) {
@@ -104,13 +106,19 @@ func (cf *captureFlags) limits() capture.Limits {
 // every server before the process exits.
 func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options {
 	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil),
-		DeferShutdown: true, AllowPartial: cf.partial}
+		DeferShutdown: true, AllowPartial: cf.partial, Jobs: cf.jobs}
 }
 
 // registerPartial adds --partial, for the commands that write snapshots.
 func (cf *captureFlags) registerPartial(fs *flag.FlagSet) {
 	cf.offersPartial = true
 	fs.BoolVar(&cf.partial, "partial", false, "write the snapshot even when a list the server advertises fails (other than -32601), marked partial: that list holds nothing and the file says it failed; never commit one (without it such a capture exits 2)")
+}
+
+// registerJobs adds --jobs, for the commands that capture the servers of
+// a configuration.
+func (cf *captureFlags) registerJobs(fs *flag.FlagSet) {
+	fs.IntVar(&cf.jobs, "jobs", 0, "at most `n` servers of the configuration captured at once (default: the number of CPUs; 1: one after the other); the output is the same whatever it is")
 }
 
 // partialHint adds to an incomplete capture's error how to write what
@@ -136,6 +144,9 @@ func warnPartial(env *Env, path string, m *manifest.Manifest) {
 func (cf *captureFlags) checkLimits() error {
 	if cf.maxPages < 1 || cf.maxBytes < 1 || cf.startupTimeout <= 0 || cf.requestTimeout <= 0 || cf.shutdownGrace.d <= 0 {
 		return usagef("--max-pages, --max-bytes, --startup-timeout, --request-timeout and --shutdown-grace must be positive")
+	}
+	if cf.jobs < 0 {
+		return usagef("--jobs %d: give a positive number, or 0 for the number of CPUs", cf.jobs)
 	}
 	return checkOutput("--frames", cf.frames)
 }

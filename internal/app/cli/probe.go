@@ -65,7 +65,8 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	sf.register(fset)
 	var cf captureFlags
 	cf.register(fset)
-	server := fset.String("server", "", "probe the server of this `name` in .mcp-surface.yaml (default: the only one)")
+	cf.registerJobs(fset)
+	server := fset.String("server", "", "probe the server of this `name` in .mcp-surface.yaml (default: every one)")
 	var inline inlineProbes
 	fset.Func("call", "call a tool: `TOOL='{json arguments}'` (repeatable)", inline.named("--call", capture.MethodToolsCall, false))
 	fset.Func("get", "get a prompt: `PROMPT='{json string arguments}'` (repeatable)", inline.named("--get", capture.MethodPromptsGet, true))
@@ -100,54 +101,69 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		cfgPath = config.DefaultFile
 	}
 
-	// The server: from the command line, or from the configuration.
+	// The servers: from the command line, or from the configuration.
 	live := len(cmd) > 0 || cf.url != ""
-	var entry *config.Server
+	var entries []config.Server
 	switch {
 	case *server != "":
 		if rf.cfg == nil {
 			return 0, usagef("--server %s: no configuration file (%s) to find it in", *server, cfgPath)
 		}
-		var err error
-		if entry, err = rf.cfg.ServerNamed(*server); err != nil {
+		entry, err := rf.cfg.ServerNamed(*server)
+		if err != nil {
 			return 0, usagef("--server %s: %s %v", *server, cfgPath, err)
 		}
+		entries = []config.Server{*entry}
 	case rf.cfg != nil && len(rf.cfg.Servers) == 1:
-		entry = &rf.cfg.Servers[0]
+		entries = rf.cfg.Servers
 	case rf.cfg != nil && len(rf.cfg.Servers) > 1 && !live:
-		return 0, usagef("%s lists %d servers: choose one with --server NAME", cfgPath, len(rf.cfg.Servers))
+		if len(inline.probes) > 0 || *pinsFlag != "" {
+			return 0, usagef("%s lists %d servers, and --call, --get, --read and --pins are for one: choose it with --server NAME", cfgPath, len(rf.cfg.Servers))
+		}
+		entries = rf.cfg.Servers
 	}
-	if !live && entry == nil {
+	if !live && len(entries) == 0 {
 		return 0, usagef("no server to probe: pass the command after --, use --url, or list it under servers: in %s", cfgPath)
 	}
-
-	// The server: its probes from the configuration, its command from
-	// the command line when one is given.
-	var srv check.Server
-	var err error
-	if entry != nil {
-		if srv, err = check.ServerFromConfig(*entry, cfgPath, "", env.Getenv); err != nil {
+	extra, sec, err := probe.Expand(inline.probes, env.Getenv)
+	if err != nil {
+		return 0, usagef("%v", err)
+	}
+	var srvs []check.Server
+	var secrets []string
+	for _, e := range entries {
+		srv, err := check.ServerFromConfig(e, cfgPath, "", env.Getenv)
+		if err != nil {
 			return 0, err
 		}
+		srvs = append(srvs, srv)
 	}
 	if live {
+		// Its probes from the configuration, its command from the
+		// command line.
+		var srv check.Server
+		if len(srvs) == 1 {
+			srv = srvs[0]
+		}
 		flagged, err := cf.server(env, cmd)
 		if err != nil {
 			return 0, err
 		}
 		flagged.Name, flagged.Snapshot, flagged.Probes, flagged.Secrets = srv.Name, srv.Snapshot, srv.Probes, srv.Secrets
 		flagged.Require, flagged.ProtocolVersion = srv.Require, srv.ProtocolVersion
-		srv = flagged
+		srvs = []check.Server{flagged}
 	}
-	extra, sec, err := probe.Expand(inline.probes, env.Getenv)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
-	if srv, err = srv.WithProbes(require, extra, sec); err != nil {
-		return 0, usagef("%v", err)
-	}
-	if len(srv.Probes) == 0 && len(srv.Require) == 0 {
-		return 0, usagef("nothing to probe: declare probes: for the server in %s, or pass --call, --get or --read", cfgPath)
+	for i, srv := range srvs {
+		if srvs[i], err = srv.WithProbes(require, extra, sec); err != nil {
+			return 0, usagef("%v", err)
+		}
+		if len(srvs[i].Probes) == 0 && len(srvs[i].Require) == 0 {
+			if len(srvs) > 1 {
+				return 0, usagef("nothing to probe on server %s: declare probes: for it in %s, or choose the others with --server NAME", srv.Name, cfgPath)
+			}
+			return 0, usagef("nothing to probe: declare probes: for the server in %s, or pass --call, --get or --read", cfgPath)
+		}
+		secrets = append(secrets, srvs[i].Secrets...)
 	}
 	var revs []string
 	if len(cf.versions) > 0 {
@@ -159,11 +175,11 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 
-	o := cf.options(env, srv)
+	o := cf.options(env, srvs...)
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(ctx, env, res.Captures, srv.Secrets, frontend.FlagHints.Wrap(err)); err != nil {
+	if err := cf.writeFrames(ctx, env, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
 		return 0, frontend.SchemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {

@@ -22,6 +22,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	var cf captureFlags
 	cf.register(fs)
 	cf.registerPartial(fs)
+	cf.registerJobs(fs)
 	out := fs.String("o", "mcp-surface.json", "the snapshot `file`")
 	verify := fs.Bool("check", false, "do not write: exit 1 with a summary when the file no longer matches the server")
 	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
@@ -50,16 +51,17 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 
 	// The servers: the command line's, else the configuration's list.
 	type job struct {
-		path string
-		caps func() ([]*capture.Capture, error)
-		hint string // the arguments that rewrite the file
+		path   string
+		hint   string // the arguments that rewrite the file
+		server check.Server
 	}
 	var jobs []job
-	if len(cmd) > 0 || cf.url != "" {
+	fromList := len(cmd) == 0 && cf.url == ""
+	if !fromList {
 		if *server != "" {
 			return 0, usagef("--server picks a server of the servers: list; with a command or --url, name the file with -o")
 		}
-		jobs = append(jobs, job{*out, func() ([]*capture.Capture, error) { return cf.captureAll(ctx, env, cmd) }, rerunHint(args)})
+		jobs = append(jobs, job{path: *out, hint: rerunHint(args)})
 	} else {
 		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
@@ -103,10 +105,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			if *server == "" && len(entries) > 1 {
 				hint += " --server " + cmdline.Word(s.Name)
 			}
-			jobs = append(jobs, job{path, func() ([]*capture.Capture, error) {
-				caps, err := check.Captures(ctx, cf.options(env, s), revs)
-				return caps, cf.writeFrames(ctx, env, caps, s.Secrets, partialHint(frontend.FlagHints.Wrap(err)))
-			}, hint})
+			jobs = append(jobs, job{path, hint, s})
 		}
 	}
 
@@ -121,17 +120,31 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 		}
 	}
+	if !fromList {
+		caps, err := cf.captureAll(ctx, env, cmd)
+		if err != nil {
+			return 0, err
+		}
+		return snapshotOne(ctx, env, caps, jobs[0].path, len(revs) > 1, *verify, jobs[0].hint, maxSnapshot)
+	}
+	// The servers are captured at once (--jobs); each one's snapshot is
+	// written, and its lines printed, in the list's order, as soon as it
+	// and the ones before it are done.
+	servers := make([]check.Server, len(jobs))
+	for i, j := range jobs {
+		servers[i] = j.server
+	}
 	code := ExitOK
-	for _, j := range jobs {
-		caps, err := j.caps()
-		if err != nil {
-			return 0, err
+	err = check.EachCapture(ctx, cf.options(env, servers...), revs, func(i int, caps []*capture.Capture, err error) error {
+		if err := cf.writeFrames(ctx, env, caps, servers[i].Secrets, partialHint(frontend.FlagHints.Wrap(err))); err != nil {
+			return err
 		}
-		c, err := snapshotOne(ctx, env, caps, j.path, len(revs) > 1, *verify, j.hint, maxSnapshot)
-		if err != nil {
-			return 0, err
-		}
+		c, err := snapshotOne(ctx, env, caps, jobs[i].path, len(revs) > 1, *verify, jobs[i].hint, maxSnapshot)
 		code = max(code, c)
+		return err
+	})
+	if err != nil {
+		return 0, err
 	}
 	return code, nil
 }
@@ -232,11 +245,24 @@ func diffHint(path, hint string) string {
 	return cmd + " && mcp-surface diff " + cmdline.Word(path) + " " + cmdline.Word(live)
 }
 
-// rerunHint repeats the user's arguments without --check.
+// rerunHint repeats the user's arguments without --check, and without
+// --jobs, which changes nothing in the files (and so the hint is the
+// same whatever it is).
 func rerunHint(args []string) string {
 	var out []string
-	for _, a := range args {
-		if a == "--check" || a == "-check" {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		switch {
+		case a == "--check" || a == "-check":
+			continue
+		case a == "--jobs" || a == "-jobs":
+			i++ // and its value
+			continue
+		case strings.HasPrefix(a, "--jobs=") || strings.HasPrefix(a, "-jobs="):
 			continue
 		}
 		out = append(out, a)
