@@ -59,23 +59,26 @@ func (c *walker) renames(b, h *node, removed, added []named) {
 // renameEvidence: beside an equal schema, what makes a removed and an
 // added property one renamed property:
 //
-//   - related names: the same words in another case style or order, a
-//     shared word (path → file_path), or a small edit (recieve → receive);
-//   - the same description, or one that keeps most of its words;
+//   - related names: the same words in another case style, most of their
+//     words shared (path → file_path, not allowBackwardLinks →
+//     allowSubdomains), or a small edit (recieve → receive);
+//   - the same description, or one that keeps most of the shorter one's
+//     words;
 //   - both required: a call must have sent the old one and must send the
-//     new one, which is what a renamed argument looks like (unless their
-//     descriptions say they are different things).
+//     new one, which is what a renamed argument looks like.
 //
-// Two descriptions that share few words are evidence against.
+// Two descriptions that share few words (under a third of the shorter
+// one's) are evidence against, whatever the names.
 func renameEvidence(r, a named, reqB, reqH bool) bool {
-	if namesRelated(r.name, a.name) {
-		return true
-	}
 	dr, da := docText(r.n, "description"), docText(a.n, "description")
 	if dr != "" && da != "" {
-		return wordOverlap(dr, da) >= 0.6
+		if o := wordContainment(dr, da); o < 0.3 {
+			return false
+		} else if o >= 0.6 {
+			return true
+		}
 	}
-	return reqB && reqH
+	return namesRelated(r.name, a.name) || (reqB && reqH)
 }
 
 // docText is a documentation keyword of the node as written (through its
@@ -117,16 +120,13 @@ func nameWords(s string) []string {
 	return out
 }
 
-// namesRelated: two property names share a word of two letters or more, or
-// are a small edit apart once case and separators are folded.
+// namesRelated: two property names share at least half of their words
+// (counted together), or are a small edit apart once case and separators
+// are folded.
 func namesRelated(x, y string) bool {
 	wx, wy := nameWords(x), nameWords(y)
-	for _, a := range wx {
-		for _, b := range wy {
-			if a == b && len([]rune(a)) >= 2 {
-				return true
-			}
-		}
+	if len(wx) > 0 && len(wy) > 0 && wordOverlap(strings.Join(wx, " "), strings.Join(wy, " ")) >= 0.5 {
+		return true
 	}
 	fx, fy := []rune(strings.Join(wx, "")), []rune(strings.Join(wy, ""))
 	n := max(len(fx), len(fy))
@@ -139,24 +139,40 @@ func namesRelated(x, y string) bool {
 
 // wordOverlap is the Jaccard index of two texts' word sets.
 func wordOverlap(x, y string) float64 {
-	split := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(m) < 512 {
-				m[w] = true
-			}
-		}
-		return m
-	}
-	a, b := split(x), split(y)
+	a, b := wordSet(x), wordSet(y)
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
+	inter := common(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// wordContainment is the share of the shorter text's words that the other
+// text has too: a description that grew a sentence still keeps them all.
+func wordContainment(x, y string) float64 {
+	a, b := wordSet(x), wordSet(y)
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	return float64(common(a, b)) / float64(min(len(a), len(b)))
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(m) < 512 {
+			m[w] = true
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return m
+}
+
+func common(a, b map[string]bool) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
 }
