@@ -330,6 +330,10 @@ func (c *walker) unionWrapped(b, h *node) bool {
 				for k := range h.anyOf {
 					if k != j {
 						x := h.anyOf[k]
+						if c.dir == Output && c.subset(x, b) {
+							c.emit(rules.OutputSchemaEquivalentRewrite, b.P(), x.entryP(), nil, x.raw, "anyOf branch %d added; the %s beside it already allowed all its values", branchNo(x, k), pureUnion(b))
+							continue
+						}
 						c.emit(c.rule(rules.InputAnyOfBranchAdded, rules.OutputAnyOfBranchAdded), b.P(), x.entryP(), nil, x.raw,
 							"%s now stands as anyOf branch %d; anyOf branch %d added", pureUnion(b), branchNo(br, j), branchNo(x, k))
 					}
@@ -344,6 +348,10 @@ func (c *walker) unionWrapped(b, h *node) bool {
 				for k := range b.anyOf {
 					if k != i {
 						x := b.anyOf[k]
+						if c.dir == Input && c.subset(x, h) {
+							c.emit(rules.InputSchemaEquivalentRewrite, x.entryP(), h.P(), x.raw, nil, "anyOf branch %d removed; the %s left still accepts all its values", branchNo(x, k), pureUnion(h))
+							continue
+						}
 						c.emit(c.rule(rules.InputAnyOfBranchRemoved, rules.OutputAnyOfBranchRemoved), x.entryP(), h.P(), x.raw, nil,
 							"anyOf branch %d removed; its branch %d, a %s, now stands alone", branchNo(x, k), branchNo(br, i), pureUnion(h))
 					}
