@@ -345,7 +345,8 @@ func (c *walker) body(b, h *node) {
 		c.opaquePair(b, h)
 		return
 	}
-	if c.liftUnion(b, h) {
+	b, h = foldPair(b, h)
+	if c.unionWrapped(b, h) || c.liftUnion(b, h) {
 		return
 	}
 	c.family(b, h, "type", c.types, eqTypes)
@@ -452,8 +453,7 @@ func (c *walker) wrappers(bo, ho, b, h *node) {
 // as structure shows (a coinductive comparison, so recursive schemas
 // terminate). False when unsure.
 func (s *shared) eq(x, y *node) bool {
-	x = x.d.res(x)
-	y = y.d.res(y)
+	x, y = foldPair(x.d.res(x), y.d.res(y))
 	if x == y {
 		return true
 	}

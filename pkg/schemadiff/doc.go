@@ -44,7 +44,15 @@
 // keywords of a type the node's type excludes, and not {not X} (read as
 // X); additionalProperties true, items {} and the like compare as absent.
 // A union inside a single-branch wrapper ({anyOf: [{oneOf: [A, B]}]}) is
-// lifted out, so it pairs with the same union written in place.
+// lifted out, so it pairs with the same union written in place, and an
+// anyOf branch that is an anyOf, or a oneOf over provably disjoint
+// branches, is its branches written in place. Where a union meets a schema
+// that is not one, a union of value lists is the enum of their values
+// (anyOf [{const: a}, {const: b}] is enum [a, b]) and a union of objects
+// that differ only in the values one property lists is one object listing
+// them all (for oneOf: values disjoint, property required); a union that
+// is, whole, one branch of an anyOf on the other side only gained (or lost)
+// the anyOf's other branches.
 // Documentation keywords (description, title, examples, default,
 // deprecated, readOnly/writeOnly, x-mcp-header, $comment) are compared on
 // their own. A raw difference that leaves the normalised form unchanged is

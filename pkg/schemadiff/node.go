@@ -59,6 +59,16 @@ type keywords struct {
 	// foldedFrom keeps the branches of a union of plain types that was
 	// folded into a type set, so a union on the other side pairs with them.
 	foldedFrom []*node
+	// valsFrom keeps the resolved branches a union of value lists was
+	// folded from (unions.go): pointers to a value name the branch that
+	// lists it.
+	valsFrom []*node
+	// valsAt is where the values of a folded union are listed (the union
+	// keyword), for a change to the value set as a whole.
+	valsAt string
+	// folded is the union's single-schema form (unions.go), once computed.
+	folded   *node
+	foldDone bool
 	// entryPtr is where a virtual branch stands as a member of a union: the
 	// type keyword of the type set it was split from (its P() is the
 	// schema's own place, where the keywords inside it would be written).

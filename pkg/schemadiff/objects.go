@@ -109,7 +109,7 @@ func (c *walker) objects(b, h *node) {
 		c.propAdded(b, h, p)
 	}
 	if !c.sandbox {
-		c.renames(removed, added)
+		c.renames(b, h, removed, added)
 	}
 	c.requiredOnly(b, h)
 	c.additional(b, h)
@@ -362,47 +362,6 @@ func (c *walker) propAdded(b, h *node, p named) {
 		} else {
 			c.emitNP(rules.OutputPropertyAddedToClosedSchema, bp, hp, nil, p.n.raw, "property %q added with values base %s does not allow", path, cov.by)
 		}
-	}
-}
-
-// renames re-labels a removed and an added property with equal schemas.
-// The pair's own findings stay, so their severity still applies.
-func (c *walker) renames(removed, added []named) {
-	if len(removed) == 0 || len(added) == 0 {
-		return
-	}
-	match := func(a named, list []named, rev bool) int {
-		found := -1
-		for k, x := range list {
-			var ok bool
-			if rev {
-				ok = c.sh.eq(x.n, a.n)
-			} else {
-				ok = c.sh.eq(a.n, x.n)
-			}
-			if ok {
-				if found >= 0 {
-					return -2
-				}
-				found = k
-			}
-		}
-		return found
-	}
-	for _, r := range removed {
-		if trueish(r.n) {
-			continue
-		}
-		k := match(r, added, false)
-		if k < 0 {
-			continue
-		}
-		if match(added[k], removed, true) < 0 {
-			continue
-		}
-		a := added[k]
-		c.emitNP(c.rule(rules.InputPropertyRenamed, rules.OutputPropertyRenamed), r.n.P(), a.n.P(), strValue(r.name), strValue(a.name),
-			"property %q looks renamed to %q (same schema)", c.propPath(r.name), c.propPath(a.name))
 	}
 }
 

@@ -56,6 +56,9 @@ func (d *doc) finish(n *node) *node {
 	if len(n.oneOf) > 0 {
 		n.oneOf = d.stripNull(n, n.oneOf, true)
 	}
+	if len(n.anyOf) >= 2 {
+		n.anyOf = d.flattenAnyOf(n.anyOf)
+	}
 	if !n.hasOwnAssertionsIgnoringNull() && len(n.allOf) == 0 {
 		for _, kw := range []string{"anyOf", "oneOf"} {
 			list := n.anyOf

@@ -262,12 +262,25 @@ func (n *node) valsKw() string {
 	if constOnly(n) {
 		return "const"
 	}
-	return "enum"
+	return n.kw("enum")
+}
+
+// valsP is the pointer of the node's value set as a whole.
+func (n *node) valsP() string {
+	if n.valsAt != "" {
+		return n.valsAt
+	}
+	return ptrJoin(n.P(), n.valsKw())
 }
 
 // enumIndex is the index of a value in the raw enum, for the pointer.
 func (n *node) enumPtr(key string) string {
-	if n.hasEnum {
+	for _, br := range n.valsFrom {
+		if _, ok := slices.BinarySearch(br.vals, key); ok {
+			return br.enumPtr(key)
+		}
+	}
+	if n.hasEnum && n.valsFrom == nil {
 		for i, e := range n.enumV.elems() {
 			if canonString(e) == key {
 				return ptrJoin(n.P(), "enum", strconv.Itoa(i))
@@ -283,7 +296,10 @@ func (c *walker) values(b, h *node) {
 	case !b.hasVals && !h.hasVals:
 		return
 	case !b.hasVals:
-		bp, hp := ptrJoin(b.P(), h.valsKw()), ptrJoin(h.P(), h.valsKw())
+		bp, hp := ptrJoin(b.P(), "enum"), h.valsP()
+		if constOnly(h) {
+			bp = ptrJoin(b.P(), "const")
+		}
 		if constOnly(h) {
 			c.emit(c.rule(rules.InputConstAdded, rules.OutputConstAdded), bp, hp, nil, h.constV, "const %s added", short(h.constV))
 		} else {
@@ -291,7 +307,10 @@ func (c *walker) values(b, h *node) {
 		}
 		return
 	case !h.hasVals:
-		bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), b.valsKw())
+		bp, hp := b.valsP(), ptrJoin(h.P(), "enum")
+		if constOnly(b) {
+			hp = ptrJoin(h.P(), "const")
+		}
 		if constOnly(b) {
 			c.emit(c.rule(rules.InputConstRemoved, rules.OutputConstRemoved), bp, hp, b.constV, nil, "const %s removed", short(b.constV))
 		} else {
@@ -304,7 +323,7 @@ func (c *walker) values(b, h *node) {
 	}
 	added, removed := valsDiff(b, h)
 	bc, hc := constOnly(b), constOnly(h)
-	bp, hp := ptrJoin(b.P(), b.valsKw()), ptrJoin(h.P(), h.valsKw())
+	bp, hp := b.valsP(), h.valsP()
 	switch {
 	case bc && hc:
 		c.emit(c.rule(rules.InputConstChanged, rules.OutputConstChanged), bp, hp, b.constV, h.constV, "const changed from %s to %s", short(b.constV), short(h.constV))
