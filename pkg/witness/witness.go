@@ -156,7 +156,7 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 		if !ok {
 			return true
 		}
-		raw, err := canonjson.CanonicalizeValue(inst)
+		raw, err := encode(inst)
 		if err != nil || tried[string(raw)] {
 			return true
 		}
