@@ -310,9 +310,20 @@ func clone(m map[string]any) map[string]any {
 }
 
 // build places a candidate at the end of a route, inside minimal values of
-// every level above it.
-func (g *gen) build(r route, c cand) (any, bool) {
+// every level above it. ctx, when not nil, is the rejecting side's route to
+// the same instance location: the values around the candidate (the other
+// members of each object, the other items of each array) are then built
+// to satisfy both sides where they can, so that the rejection is the
+// candidate's alone and not a sibling's that only the accepting side
+// allows.
+func (g *gen) build(r route, ctx *route, c cand) (any, bool) {
 	last := len(r.levels) - 1
+	both := func(k int) []sref {
+		if ctx == nil || k >= len(ctx.levels) {
+			return r.levels[k].nodes
+		}
+		return append(slices.Clone(r.levels[k].nodes), ctx.levels[k].nodes...)
+	}
 	var rec func(k int) (any, bool)
 	rec = func(k int) (any, bool) {
 		if k == last {
@@ -326,7 +337,12 @@ func (g *gen) build(r route, c cand) (any, bool) {
 		}
 		switch s := next.seg.(type) {
 		case string:
-			v, _ := g.valueAs(lv.nodes, "object", 0)
+			g.work = maxWork
+			v, ok := g.valueAs(both(k), "object", 0)
+			if !ok && ctx != nil {
+				g.work = maxWork
+				v, _ = g.valueAs(lv.nodes, "object", 0)
+			}
 			obj, isObj := v.(map[string]any)
 			if !isObj {
 				obj = map[string]any{}
@@ -339,10 +355,17 @@ func (g *gen) build(r route, c cand) (any, bool) {
 			}
 			return obj, true
 		case int:
-			v, _ := g.valueAs(lv.nodes, "array", 0)
+			nodes := both(k)
+			g.work = maxWork
+			v, ok := g.valueAs(nodes, "array", 0)
+			if !ok && ctx != nil {
+				nodes = lv.nodes
+				g.work = maxWork
+				v, _ = g.valueAs(nodes, "array", 0)
+			}
 			arr, _ := v.([]any)
 			arr = slices.Clone(arr)
-			flat, _ := g.flat(lv.nodes)
+			flat, _ := g.flat(nodes)
 			for len(arr) <= s && len(arr) <= maxItems {
 				g.work = maxWork
 				item, ok := g.value(g.itemNodes(flat, len(arr)), 1)

@@ -111,7 +111,10 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 // accepting side validates and the other rejects, where a leaf error of
 // the rejection lies at or under the change's pointer on that side.
 // Among those, one whose every rejection is the change's is preferred.
-func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
+// others are the pair's other changes (c among them or not): a rejection
+// inside one of them is that change's, so that a second change in the
+// same schema never proves the wrong finding.
+func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.Witness, bool) {
 	if p.prepare() != nil {
 		return finding.Witness{}, false
 	}
@@ -122,6 +125,7 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 		pA, pR = pR, pA
 	}
 	nA, nR := acc.doc.nodePrefix(pA), rej.doc.nodePrefix(pR)
+	excluded := exclusions(others, c, pR, p.dir == schemadiff.Output)
 	_, present := rej.doc.at(pR)
 	absent := !present
 	rA, ok := acc.doc.findRoute(nA)
@@ -131,8 +135,10 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	rR, okR := rej.doc.findRoute(nR)
 	focusA := rA.levels[len(rA.levels)-1].nodes
 	var focusR []sref
+	var ctx *route
 	if okR && segsEqual(rA, rR) {
 		focusR = rR.levels[len(rR.levels)-1].nodes
+		ctx = &rR
 	} else if v, ok := rej.doc.at(nR); ok {
 		focusR = []sref{{v, nR, rej.doc}}
 	}
@@ -148,39 +154,51 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	budget := p.opts.Budget
 	tried := map[string]bool{}
 	var found, partial json.RawMessage
-	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
-		if budget < 2 {
-			return false
-		}
-		inst, ok := g.build(rA, cd)
-		if !ok {
-			return true
-		}
+	// try validates one instance; it reports whether the search is over
+	// (a witness whose every rejection is the change's, or no budget).
+	try := func(inst any) bool {
 		raw, err := encode(inst)
 		if err != nil || tried[string(raw)] {
-			return true
+			return false
 		}
 		tried[string(raw)] = true
 		budget--
 		rr := rej.v.validate(inst)
 		if rr.ok || !rr.trusted {
-			return true
+			return budget < 2
 		}
-		some, every := attributed(rr.leaves, pR, nR, absent)
+		some, every := attributed(rr.leaves, pR, nR, absent, excluded)
 		if !some {
-			return true
+			return budget < 2
 		}
 		budget--
 		ra := acc.v.validate(inst)
 		if !ra.ok || !ra.trusted {
-			return true
+			return budget < 2
 		}
 		if every {
 			found = raw
-			return false
+			return true
 		}
 		if partial == nil {
 			partial = raw
+		}
+		return budget < 2
+	}
+	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+		if budget < 2 {
+			return false
+		}
+		// The context both sides allow first; the accepting side's alone
+		// when that one is not a witness (the same instance is not
+		// validated twice).
+		for _, c := range []*route{ctx, nil} {
+			if inst, ok := g.build(rA, c, cd); ok && try(inst) {
+				return false
+			}
+			if ctx == nil {
+				break
+			}
 		}
 		return true
 	})
@@ -199,15 +217,23 @@ func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
 
 // attributed reports whether some (and whether every) leaf error of a
 // rejection belongs to the change at pointer ptr (whose subschema is at
-// node): at or under ptr or node, at the object keywords that decide a
-// changed property's presence. A value matching two oneOf branches is
-// rejected at each of them (see leafLocations), so an overlap is
-// attributed to a changed branch only when that branch is one it matched.
-func attributed(leaves []string, ptr, node string, absent bool) (some, every bool) {
+// node): at or under ptr or node, or, for a change to a property itself
+// (added, removed, became required), at the object keywords that decide
+// its presence when the error is about that name. A value matching two
+// oneOf branches is rejected at each of them (see leafLocations), so an
+// overlap is attributed to a changed branch only when that branch is one
+// it matched. A leaf inside an excluded pointer (another change of the
+// pair, not an enclosing one) is that change's, never this one's.
+func attributed(leaves []leaf, ptr, node string, absent bool, excluded []string) (some, every bool) {
+	parent, name := parentOf(ptr)
+	gp, kw := parentOf(parent)
+	property := kw == "properties" || kw == "patternProperties"
 	allowed := []string{ptr}
-	if absent {
+	if absent && !property {
 		// What changed is not there on the rejecting side (a branch or
 		// keyword added): the nearest subschema that is rejects for it.
+		// A property is not: the object keywords below decide whether
+		// its name is accepted, and only an error about its name is its.
 		allowed = append(allowed, node)
 	}
 	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
@@ -221,21 +247,48 @@ func attributed(leaves []string, ptr, node string, absent bool) (some, every boo
 		}
 		allowed = append(allowed, kw)
 	}
-	parent, _ := parentOf(ptr)
-	gp, kw := parentOf(parent)
-	switch kw {
-	case "properties", "patternProperties":
-		// The change is the property itself (added, removed, became
-		// required): the object keywords decide its presence.
-		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames", "minProperties", "maxProperties"} {
-			allowed = append(allowed, gp+"/"+k)
+	var objKw []string
+	var about func(names []string) bool
+	if property {
+		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames"} {
+			objKw = append(objKw, gp+"/"+k)
 		}
+		about = func(names []string) bool { return slices.Contains(names, name) }
+		if kw == "patternProperties" {
+			re, ok := compileECMA(name)
+			about = func(names []string) bool {
+				return !ok || slices.ContainsFunc(names, re.MatchString)
+			}
+		}
+	}
+	in := func(loc string) func(string) bool {
+		return func(a string) bool { return within(loc, a) }
 	}
 	every = len(leaves) > 0
 	for _, l := range leaves {
-		ok := slices.ContainsFunc(allowed, func(a string) bool { return within(l, a) })
+		ok := slices.ContainsFunc(allowed, in(l.loc)) ||
+			about != nil && slices.ContainsFunc(objKw, in(l.loc)) && about(l.names)
+		ok = ok && !slices.ContainsFunc(excluded, in(l.loc))
 		some = some || ok
 		every = every && ok
 	}
 	return some, every
+}
+
+// exclusions are the rejecting side's pointers of the pair's other
+// changes, but for those at or above the change's own pointer (a change
+// to an enclosing subschema contains this one).
+func exclusions(others []schemadiff.Change, c schemadiff.Change, pR string, output bool) []string {
+	var out []string
+	for _, o := range others {
+		oR := o.HeadPointer
+		if output {
+			oR = o.BasePointer
+		}
+		if o.BasePointer == c.BasePointer && o.HeadPointer == c.HeadPointer || within(pR, oR) || slices.Contains(out, oR) {
+			continue
+		}
+		out = append(out, oR)
+	}
+	return out
 }
