@@ -146,6 +146,8 @@ var reviewEdits = []edit{
 	func(r *rand.Rand, s map[string]any) { s["additionalProperties"] = false },
 	func(r *rand.Rand, s map[string]any) { s["maxProperties"] = num(2 + r.IntN(2)) },
 	func(r *rand.Rand, s map[string]any) { s["not"] = obj("required", []any{"zz"}) },
+	func(r *rand.Rand, s map[string]any) { delete(prop(s, "properties"), pick(r, "a", "b", "n")) },
+	func(r *rand.Rand, s map[string]any) { delete(prop(s, "$defs", "F", "properties"), "v") },
 }
 
 var legacyEdits = []edit{
@@ -447,5 +449,15 @@ func TestWitnessAttribution(t *testing.T) {
 	t.Logf("witnesses by rule: %v", byRule)
 	if witnesses == 0 || separated < witnesses*9/10 {
 		t.Errorf("%d witnesses, %d separated: the review needs most witnesses checked", witnesses, separated)
+	}
+}
+
+// BenchmarkDiffWitness is BenchmarkDiff at 5,000 tools alone (it builds no
+// larger snapshot), to measure what the witness search adds.
+func BenchmarkDiffWitness(b *testing.B) {
+	base, head := synthetic(b, 5000, false), synthetic(b, 5000, true)
+	b.ReportAllocs()
+	for b.Loop() {
+		Diff(base, head, Options{})
 	}
 }

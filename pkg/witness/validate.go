@@ -123,24 +123,21 @@ func leafLocations(e *jsonschema.ValidationError, base string, names []string, o
 	if depth > 64 || len(out) > 256 {
 		return out
 	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		names = append(slices.Clone(names), k.Missing...)
-	case *kind.AdditionalProperties:
-		names = append(slices.Clone(names), k.Properties...)
-	case *kind.DependentRequired:
-		names = append(slices.Clone(names), k.Prop)
-		names = append(names, k.Missing...)
-	case *kind.Dependency:
-		names = append(slices.Clone(names), k.Prop)
-		names = append(names, k.Missing...)
-	case *kind.PropertyNames:
-		names = append(slices.Clone(names), k.Property)
-	}
-	if n := len(e.InstanceLocation); n > 0 {
-		names = append(slices.Clone(names), e.InstanceLocation[n-1])
-	}
 	if len(e.Causes) == 0 {
+		names := slices.Clone(names)
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			names = append(names, k.Missing...)
+		case *kind.AdditionalProperties:
+			names = append(names, k.Properties...)
+		case *kind.DependentRequired:
+			names = append(append(names, k.Prop), k.Missing...)
+		case *kind.Dependency:
+			names = append(append(names, k.Prop), k.Missing...)
+		}
+		if n := len(e.InstanceLocation); n > 0 {
+			names = append(names, e.InstanceLocation[n-1])
+		}
 		loc := fragment(e.SchemaURL, base)
 		if k, ok := e.ErrorKind.(*kind.OneOf); ok && len(k.Subschemas) > 0 {
 			for _, i := range k.Subschemas {
@@ -152,6 +149,10 @@ func leafLocations(e *jsonschema.ValidationError, base string, names []string, o
 			loc = jsonptr.Pointer(loc).Append(e.ErrorKind.KeywordPath()...).String()
 		}
 		return append(out, leaf{loc, names})
+	}
+	if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+		// the name's own errors are below: they are about that name
+		names = append(slices.Clone(names), k.Property)
 	}
 	for _, c := range e.Causes {
 		out = leafLocations(c, base, names, out, depth+1)

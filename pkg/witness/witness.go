@@ -125,9 +125,9 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 		pA, pR = pR, pA
 	}
 	nA, nR := acc.doc.nodePrefix(pA), rej.doc.nodePrefix(pR)
-	excluded := exclusions(others, c, pR, p.dir == schemadiff.Output)
 	_, present := rej.doc.at(pR)
 	absent := !present
+	attr := newAttribution(pR, nR, absent, exclusions(others, c, pR, p.dir == schemadiff.Output))
 	rA, ok := acc.doc.findRoute(nA)
 	if !ok {
 		return finding.Witness{}, false
@@ -154,53 +154,63 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 	budget := p.opts.Budget
 	tried := map[string]bool{}
 	var found, partial json.RawMessage
-	// try validates one instance; it reports whether the search is over
-	// (a witness whose every rejection is the change's, or no budget).
-	try := func(inst any) bool {
+	// try validates one instance: stop when the search is over (a witness
+	// whose every rejection is the change's, or no budget left), retry
+	// when its context may be at fault (the accepting side rejected it, or
+	// not every rejection was the change's).
+	const (
+		next = iota
+		retry
+		stop
+	)
+	try := func(inst any) int {
 		raw, err := encode(inst)
 		if err != nil || tried[string(raw)] {
-			return false
+			return retry
 		}
 		tried[string(raw)] = true
 		budget--
 		rr := rej.v.validate(inst)
 		if rr.ok || !rr.trusted {
-			return budget < 2
+			return next
 		}
-		some, every := attributed(rr.leaves, pR, nR, absent, excluded)
+		some, every := attr.of(rr.leaves)
 		if !some {
-			return budget < 2
+			return retry
 		}
 		budget--
 		ra := acc.v.validate(inst)
-		if !ra.ok || !ra.trusted {
-			return budget < 2
-		}
-		if every {
+		switch {
+		case !ra.ok || !ra.trusted:
+			return retry
+		case every:
 			found = raw
-			return true
+			return stop
 		}
 		if partial == nil {
 			partial = raw
 		}
-		return budget < 2
+		return retry
 	}
 	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
-		if budget < 2 {
-			return false
-		}
 		// The context both sides allow first; the accepting side's alone
-		// when that one is not a witness (the same instance is not
-		// validated twice).
+		// when that one may be what failed.
 		for _, c := range []*route{ctx, nil} {
-			if inst, ok := g.build(rA, c, cd); ok && try(inst) {
+			if budget < 2 {
 				return false
 			}
-			if ctx == nil {
+			st := retry
+			if inst, ok := g.build(rA, c, cd); ok {
+				st = try(inst)
+			}
+			if st == stop {
+				return false
+			}
+			if st == next || ctx == nil {
 				break
 			}
 		}
-		return true
+		return budget >= 2
 	})
 	if found != nil {
 		return p.witness(found, acc, rej), true
@@ -215,64 +225,80 @@ func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
 	return finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
 }
 
-// attributed reports whether some (and whether every) leaf error of a
-// rejection belongs to the change at pointer ptr (whose subschema is at
-// node): at or under ptr or node, or, for a change to a property itself
-// (added, removed, became required), at the object keywords that decide
-// its presence when the error is about that name. A value matching two
-// oneOf branches is rejected at each of them (see leafLocations), so an
-// overlap is attributed to a changed branch only when that branch is one
-// it matched. A leaf inside an excluded pointer (another change of the
-// pair, not an enclosing one) is that change's, never this one's.
-func attributed(leaves []leaf, ptr, node string, absent bool, excluded []string) (some, every bool) {
+// attribution decides which leaf errors of a rejection belong to the
+// change at pointer ptr (whose subschema is at node): those at or under
+// ptr or node, or, for a change to a property itself (added, removed,
+// became required), at the object keywords that decide its presence when
+// the error is about that name. A value matching two oneOf branches is
+// rejected at each of them (see leafLocations), so an overlap is
+// attributed to a changed branch only when that branch is one it matched.
+// A leaf inside an excluded pointer (another change of the pair, not an
+// enclosing one) is that change's, never this one's.
+type attribution struct {
+	allowed  []string
+	objKw    []string // property changes: the object keywords
+	about    func(names []string) bool
+	excluded []string
+}
+
+func newAttribution(ptr, node string, absent bool, excluded []string) *attribution {
 	parent, name := parentOf(ptr)
 	gp, kw := parentOf(parent)
 	property := kw == "properties" || kw == "patternProperties"
-	allowed := []string{ptr}
+	a := &attribution{allowed: []string{ptr}, excluded: excluded}
 	if absent && !property {
 		// What changed is not there on the rejecting side (a branch or
 		// keyword added): the nearest subschema that is rejects for it.
 		// A property is not: the object keywords below decide whether
 		// its name is accepted, and only an error about its name is its.
-		allowed = append(allowed, node)
+		a.allowed = append(a.allowed, node)
 	}
 	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
 		// ptr names a keyword (or a member of one) of node's subschema:
 		// the whole keyword, as the validator reports it ("/enum", not
 		// "/enum/1"), or the named member of a map of schemas.
 		toks := strings.SplitN(rest, "/", 3)
-		kw := node + "/" + toks[0]
+		k := node + "/" + toks[0]
 		if mapSchemas[jsonptr.Unescape(toks[0])] && len(toks) > 1 {
-			kw += "/" + toks[1]
+			k += "/" + toks[1]
 		}
-		allowed = append(allowed, kw)
+		a.allowed = append(a.allowed, k)
 	}
-	var objKw []string
-	var about func(names []string) bool
 	if property {
 		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames"} {
-			objKw = append(objKw, gp+"/"+k)
+			a.objKw = append(a.objKw, gp+"/"+k)
 		}
-		about = func(names []string) bool { return slices.Contains(names, name) }
+		a.about = func(names []string) bool { return slices.Contains(names, name) }
 		if kw == "patternProperties" {
 			re, ok := compileECMA(name)
-			about = func(names []string) bool {
+			a.about = func(names []string) bool {
 				return !ok || slices.ContainsFunc(names, re.MatchString)
 			}
 		}
 	}
-	in := func(loc string) func(string) bool {
-		return func(a string) bool { return within(loc, a) }
-	}
+	return a
+}
+
+// of reports whether some (and whether every) leaf is the change's.
+func (a *attribution) of(leaves []leaf) (some, every bool) {
 	every = len(leaves) > 0
 	for _, l := range leaves {
-		ok := slices.ContainsFunc(allowed, in(l.loc)) ||
-			about != nil && slices.ContainsFunc(objKw, in(l.loc)) && about(l.names)
-		ok = ok && !slices.ContainsFunc(excluded, in(l.loc))
+		ok := withinAny(l.loc, a.allowed) ||
+			a.about != nil && withinAny(l.loc, a.objKw) && a.about(l.names)
+		ok = ok && !withinAny(l.loc, a.excluded)
 		some = some || ok
 		every = every && ok
 	}
 	return some, every
+}
+
+func withinAny(loc string, ps []string) bool {
+	for _, p := range ps {
+		if within(loc, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // exclusions are the rejecting side's pointers of the pair's other
