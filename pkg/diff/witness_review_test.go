@@ -148,6 +148,15 @@ var reviewEdits = []edit{
 	func(r *rand.Rand, s map[string]any) { s["not"] = obj("required", []any{"zz"}) },
 	func(r *rand.Rand, s map[string]any) { delete(prop(s, "properties"), pick(r, "a", "b", "n")) },
 	func(r *rand.Rand, s map[string]any) { delete(prop(s, "$defs", "F", "properties"), "v") },
+	func(r *rand.Rand, s map[string]any) {
+		prop(s, "properties")["zz"] = obj("type", "string")
+		req, _ := s["required"].([]any)
+		s["required"] = append(req, "zz")
+	},
+	func(r *rand.Rand, s map[string]any) {
+		prop(s, "properties", "b")["deprecated"] = true
+		delete(prop(s, "properties"), "b")
+	},
 }
 
 var legacyEdits = []edit{
