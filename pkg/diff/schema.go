@@ -30,7 +30,8 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 	dialectOnly := sameButDialect(base, head)
 	pair := witness.NewPair(base, head, dir, witness.Options{})
 	enumOnly := d.enumOrder(subj, root, base, head, dir)
-	for _, c := range oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{})) {
+	changes := oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{}))
+	for _, c := range changes {
 		if c.BasePointer == "/$schema" || c.HeadPointer == "/$schema" {
 			continue
 		}
@@ -60,7 +61,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		fd := finding.New(rule, subj, p, msg, nilIfEmpty(c.Before), nilIfEmpty(c.After))
 		fd.BasePointer, fd.HeadPointer = root+c.BasePointer, root+c.HeadPointer
 		if rule == c.Rule {
-			prove(&fd, c, pair, dir)
+			prove(&fd, c, changes, pair, dir)
 		}
 		d.out = append(d.out, fd)
 	}
@@ -121,13 +122,13 @@ const patternSearchLimit = 100000
 //   - a replaced pattern is what the search shows: a witness makes it an
 //     error, a proven inclusion in the compatible direction a note;
 //   - minor, patch and info changes are not searched.
-func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir schemadiff.Direction) {
+func prove(fd *finding.Finding, c schemadiff.Change, changes []schemadiff.Change, pair *witness.Pair, dir schemadiff.Direction) {
 	switch fd.Severity {
 	case rules.SeverityBreaking, rules.SeverityRisky:
 	default:
 		return
 	}
-	if w, ok := findAttributable(pair, c); ok {
+	if w, ok := findAttributable(pair, c, changes, fd.Severity == rules.SeverityRisky); ok {
 		fd.Witness = &w
 		if fd.Severity == rules.SeverityRisky {
 			fd.Message = strings.TrimSuffix(fd.Message, "; inclusion could not be proven") + "; proven by a witness"
@@ -158,9 +159,21 @@ func prove(fd *finding.Finding, c schemadiff.Change, pair *witness.Pair, dir sch
 // never validates (an annotation: default, deprecated, format, ...): no
 // instance can be rejected because of it, so a witness found "near" it is
 // another change's, and proves nothing about this one.
-func findAttributable(pair *witness.Pair, c schemadiff.Change) (finding.Witness, bool) {
+//
+// A witness that would raise a risky change to error must be rejected at
+// the change itself, not inside another change of the schema: "oneOf
+// branch 0 may now overlap" is not proven by a call its narrowed
+// maxLength rejects, nor "composition keywords changed" at an object by a
+// call one of its own keywords' findings already proves. A breaking
+// change keeps any witness rejected at it (a prefixItems entry added is
+// proven by the call its new type rejects, which a type finding below it
+// reports too).
+func findAttributable(pair *witness.Pair, c schemadiff.Change, changes []schemadiff.Change, raise bool) (finding.Witness, bool) {
 	if annotationKeyword(c.BasePointer) || annotationKeyword(c.HeadPointer) {
 		return finding.Witness{}, false
+	}
+	if raise {
+		return pair.Find(c, changes...)
 	}
 	return pair.Find(c)
 }

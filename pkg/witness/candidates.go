@@ -310,28 +310,30 @@ func clone(m map[string]any) map[string]any {
 }
 
 // build places a candidate at the end of a route, inside minimal values of
-// every level above it.
-func (g *gen) build(r route, c cand) (any, bool) {
+// every level above it. ctx, when not nil, is the rejecting side's route to
+// the same instance location: the values around the candidate (the other
+// members of each object, the other items of each array) are then built
+// to satisfy both sides where they can, so that the rejection is the
+// candidate's alone and not a sibling's that only the accepting side
+// allows. Every call of one gen must pass the same route r.
+func (g *gen) build(r route, ctx *route, c cand) (any, bool) {
 	last := len(r.levels) - 1
 	var rec func(k int) (any, bool)
 	rec = func(k int) (any, bool) {
 		if k == last {
 			return c.v, true
 		}
-		lv, next := r.levels[k], r.levels[k+1]
-		g.work = maxWork
 		child, ok := rec(k + 1)
 		if !ok {
 			return nil, false
 		}
-		switch s := next.seg.(type) {
+		v, ok := g.aroundAt(r, ctx, k)
+		if !ok {
+			return nil, false
+		}
+		switch s := r.levels[k+1].seg.(type) {
 		case string:
-			v, _ := g.valueAs(lv.nodes, "object", 0)
-			obj, isObj := v.(map[string]any)
-			if !isObj {
-				obj = map[string]any{}
-			}
-			obj = clone(obj)
+			obj := clone(v.(map[string]any))
 			if c.absent && k+1 == last {
 				delete(obj, s)
 			} else {
@@ -339,17 +341,11 @@ func (g *gen) build(r route, c cand) (any, bool) {
 			}
 			return obj, true
 		case int:
-			v, _ := g.valueAs(lv.nodes, "array", 0)
-			arr, _ := v.([]any)
-			arr = slices.Clone(arr)
-			flat, _ := g.flat(lv.nodes)
-			for len(arr) <= s && len(arr) <= maxItems {
-				g.work = maxWork
-				item, ok := g.value(g.itemNodes(flat, len(arr)), 1)
-				if !ok {
-					item = child
+			arr := slices.Clone(v.([]any))
+			for i, x := range arr {
+				if x == (unbuilt{}) {
+					arr[i] = child // an item that could not be built
 				}
-				arr = append(arr, item)
 			}
 			if s >= len(arr) {
 				return nil, false
@@ -363,4 +359,64 @@ func (g *gen) build(r route, c cand) (any, bool) {
 		return nil, false
 	}
 	return rec(0)
+}
+
+// unbuilt marks an item aroundAt could not build: build puts the
+// candidate there.
+type unbuilt struct{}
+
+// aroundAt is the value at level k of route r that the candidate's level
+// k+1 is placed in: an object (the member named by the next level is then
+// set) or an array long enough to set the next level's index. It is built
+// once per level and kind of context.
+func (g *gen) aroundAt(r route, ctx *route, k int) (any, bool) {
+	key := aroundKey{k, ctx != nil}
+	if a, ok := g.around[key]; ok {
+		return a.v, a.ok
+	}
+	lv := r.levels[k]
+	nodes := lv.nodes
+	if ctx != nil && k < len(ctx.levels) {
+		nodes = append(slices.Clone(nodes), ctx.levels[k].nodes...)
+	}
+	var out aroundVal
+	switch s := r.levels[k+1].seg.(type) {
+	case string:
+		g.work = maxWork
+		v, ok := g.valueAs(nodes, "object", 0)
+		if !ok && ctx != nil {
+			g.work = maxWork
+			v, _ = g.valueAs(lv.nodes, "object", 0)
+		}
+		obj, isObj := v.(map[string]any)
+		if !isObj {
+			obj = map[string]any{}
+		}
+		out = aroundVal{obj, true}
+	case int:
+		g.work = maxWork
+		v, ok := g.valueAs(nodes, "array", 0)
+		if !ok && ctx != nil {
+			nodes = lv.nodes
+			g.work = maxWork
+			v, _ = g.valueAs(nodes, "array", 0)
+		}
+		arr, _ := v.([]any)
+		arr = slices.Clone(arr)
+		flat, _ := g.flat(nodes)
+		for len(arr) <= s && len(arr) <= maxItems {
+			g.work = maxWork
+			item, ok := g.value(g.itemNodes(flat, len(arr)), 1)
+			if !ok {
+				item = unbuilt{}
+			}
+			arr = append(arr, item)
+		}
+		out = aroundVal{arr, true}
+	}
+	if g.around == nil {
+		g.around = map[aroundKey]aroundVal{}
+	}
+	g.around[key] = out
+	return out.v, out.ok
 }

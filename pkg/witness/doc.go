@@ -26,10 +26,18 @@
 // that needs one does not compile, and gets no witness). The rejection
 // must come from the change: some leaf error on the rejecting side lies at
 // or under the change's pointer there (or, for a changed property, at the
-// object keywords that decide its presence; for an overlap, at the oneOf
-// branch that changed), so that a second, unrelated change cannot prove
-// the wrong finding. A witness whose every rejection is the change's is
-// preferred.
+// object keywords that decide its presence when the error names that
+// property: a missing required name, an additional one, a rejected
+// property name; for an overlap, at the oneOf branch that changed), so
+// that a second, unrelated change cannot prove the wrong finding. Given
+// the pair's other changes, a leaf inside one of them (not an enclosing
+// one) is never this change's: pkg/diff passes them when a witness would
+// raise a risky finding. A witness whose every rejection is the change's
+// is preferred, and the values around the distinguishing one are built to
+// satisfy both sides where they can, so that a sibling only one side
+// allows does not share the rejection. The witness is written in the
+// canonical form with arrays in their order (an instance's array is a
+// tuple, not a set).
 //
 // Patterns. JSON Schema patterns are ECMA-262 and unanchored; the
 // validator here runs RE2 on a rewrite of each pattern that gives ".",

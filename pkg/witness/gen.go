@@ -20,6 +20,20 @@ type gen struct {
 	// pwork is what is left of the transitions the pattern searches of
 	// one Find may try.
 	pwork int
+	// around caches the value around the candidate at each level of the
+	// one route a Find builds along (see build): it does not depend on the
+	// candidate, and a 50-property object is costly to build 600 times.
+	around map[aroundKey]aroundVal
+}
+
+type aroundKey struct {
+	level int
+	both  bool
+}
+
+type aroundVal struct {
+	v  any
+	ok bool
 }
 
 const (

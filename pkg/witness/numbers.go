@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"math/big"
 	"strconv"
-
-	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // bounds is the numeric range a flat conjunction allows.
@@ -129,10 +127,10 @@ func number(x *big.Rat) any {
 	return json.Number(s)
 }
 
-// equal compares two JSON values by their canonical form.
+// equal compares two JSON values as JSON Schema does (arrays in order).
 func equal(a, b any) bool {
-	x, err1 := canonjson.CanonicalizeValue(a)
-	y, err2 := canonjson.CanonicalizeValue(b)
+	x, err1 := encode(a)
+	y, err2 := encode(b)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 

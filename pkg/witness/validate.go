@@ -3,6 +3,7 @@ package witness
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -81,13 +82,22 @@ func formatNames(doc any) []string {
 	return out
 }
 
-// result is one validation: whether the instance is valid, the keyword
-// locations (JSON Pointers into the schema, references followed) of the
-// leaf errors, and whether the answer can be trusted (see taint).
+// result is one validation: whether the instance is valid, the leaf
+// errors, and whether the answer can be trusted (see taint).
 type result struct {
 	ok      bool
-	leaves  []string
+	leaves  []leaf
 	trusted bool
+}
+
+// leaf is one error without causes: its keyword location (a JSON Pointer
+// into the schema, references followed) and the property names it is
+// about: those the keyword names (the missing required ones, the
+// additional ones, the dependent ones, the name propertyNames rejected)
+// and the member of the instance the error is at.
+type leaf struct {
+	loc   string
+	names []string
 }
 
 func (v *validator) validate(inst any) result {
@@ -96,7 +106,7 @@ func (v *validator) validate(inst any) result {
 	r := result{ok: err == nil}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
-		r.leaves = leafLocations(ve, v.url, nil, 0)
+		r.leaves = leafLocations(ve, v.url, nil, nil, 0)
 	} else if err != nil {
 		r.ok = false
 		r.trusted = false
@@ -106,28 +116,46 @@ func (v *validator) validate(inst any) result {
 	return r
 }
 
-// leafLocations collects the keyword locations of the errors without
-// causes, bounded in depth and count. A value that matched several oneOf
-// branches is located at the branches it matched.
-func leafLocations(e *jsonschema.ValidationError, base string, out []string, depth int) []string {
+// leafLocations collects the errors without causes, bounded in depth and
+// count. A value that matched several oneOf branches is located at the
+// branches it matched. names are those the errors above it are about.
+func leafLocations(e *jsonschema.ValidationError, base string, names []string, out []leaf, depth int) []leaf {
 	if depth > 64 || len(out) > 256 {
 		return out
 	}
 	if len(e.Causes) == 0 {
+		names := slices.Clone(names)
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			names = append(names, k.Missing...)
+		case *kind.AdditionalProperties:
+			names = append(names, k.Properties...)
+		case *kind.DependentRequired:
+			names = append(append(names, k.Prop), k.Missing...)
+		case *kind.Dependency:
+			names = append(append(names, k.Prop), k.Missing...)
+		}
+		if n := len(e.InstanceLocation); n > 0 {
+			names = append(names, e.InstanceLocation[n-1])
+		}
 		loc := fragment(e.SchemaURL, base)
 		if k, ok := e.ErrorKind.(*kind.OneOf); ok && len(k.Subschemas) > 0 {
 			for _, i := range k.Subschemas {
-				out = append(out, jsonptr.Pointer(loc).Append("oneOf", itoa(i)).String())
+				out = append(out, leaf{jsonptr.Pointer(loc).Append("oneOf", itoa(i)).String(), names})
 			}
 			return out
 		}
 		if _, ref := e.ErrorKind.(*kind.Reference); !ref && e.ErrorKind != nil {
 			loc = jsonptr.Pointer(loc).Append(e.ErrorKind.KeywordPath()...).String()
 		}
-		return append(out, loc)
+		return append(out, leaf{loc, names})
+	}
+	if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+		// the name's own errors are below: they are about that name
+		names = append(slices.Clone(names), k.Property)
 	}
 	for _, c := range e.Causes {
-		out = leafLocations(c, base, out, depth+1)
+		out = leafLocations(c, base, names, out, depth+1)
 	}
 	return out
 }

@@ -111,7 +111,10 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 // accepting side validates and the other rejects, where a leaf error of
 // the rejection lies at or under the change's pointer on that side.
 // Among those, one whose every rejection is the change's is preferred.
-func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
+// others are the pair's other changes (c among them or not): a rejection
+// inside one of them is that change's, so that a second change in the
+// same schema never proves the wrong finding.
+func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.Witness, bool) {
 	if p.prepare() != nil {
 		return finding.Witness{}, false
 	}
@@ -124,6 +127,7 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	nA, nR := acc.doc.nodePrefix(pA), rej.doc.nodePrefix(pR)
 	_, present := rej.doc.at(pR)
 	absent := !present
+	attr := newAttribution(pR, nR, absent, exclusions(others, c, pR, p.dir == schemadiff.Output))
 	rA, ok := acc.doc.findRoute(nA)
 	if !ok {
 		return finding.Witness{}, false
@@ -131,8 +135,10 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	rR, okR := rej.doc.findRoute(nR)
 	focusA := rA.levels[len(rA.levels)-1].nodes
 	var focusR []sref
+	var ctx *route
 	if okR && segsEqual(rA, rR) {
 		focusR = rR.levels[len(rR.levels)-1].nodes
+		ctx = &rR
 	} else if v, ok := rej.doc.at(nR); ok {
 		focusR = []sref{{v, nR, rej.doc}}
 	}
@@ -148,41 +154,63 @@ func (p *Pair) Find(c schemadiff.Change) (finding.Witness, bool) {
 	budget := p.opts.Budget
 	tried := map[string]bool{}
 	var found, partial json.RawMessage
-	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
-		if budget < 2 {
-			return false
-		}
-		inst, ok := g.build(rA, cd)
-		if !ok {
-			return true
-		}
-		raw, err := canonjson.CanonicalizeValue(inst)
+	// try validates one instance: stop when the search is over (a witness
+	// whose every rejection is the change's, or no budget left), retry
+	// when its context may be at fault (the accepting side rejected it, or
+	// not every rejection was the change's).
+	const (
+		next = iota
+		retry
+		stop
+	)
+	try := func(inst any) int {
+		raw, err := encode(inst)
 		if err != nil || tried[string(raw)] {
-			return true
+			return retry
 		}
 		tried[string(raw)] = true
 		budget--
 		rr := rej.v.validate(inst)
 		if rr.ok || !rr.trusted {
-			return true
+			return next
 		}
-		some, every := attributed(rr.leaves, pR, nR, absent)
+		some, every := attr.of(rr.leaves)
 		if !some {
-			return true
+			return retry
 		}
 		budget--
 		ra := acc.v.validate(inst)
-		if !ra.ok || !ra.trusted {
-			return true
-		}
-		if every {
+		switch {
+		case !ra.ok || !ra.trusted:
+			return retry
+		case every:
 			found = raw
-			return false
+			return stop
 		}
 		if partial == nil {
 			partial = raw
 		}
-		return true
+		return retry
+	}
+	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+		// The context both sides allow first; the accepting side's alone
+		// when that one may be what failed.
+		for _, c := range []*route{ctx, nil} {
+			if budget < 2 {
+				return false
+			}
+			st := retry
+			if inst, ok := g.build(rA, c, cd); ok {
+				st = try(inst)
+			}
+			if st == stop {
+				return false
+			}
+			if st == next || ctx == nil {
+				break
+			}
+		}
+		return budget >= 2
 	})
 	if found != nil {
 		return p.witness(found, acc, rej), true
@@ -197,45 +225,96 @@ func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
 	return finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
 }
 
-// attributed reports whether some (and whether every) leaf error of a
-// rejection belongs to the change at pointer ptr (whose subschema is at
-// node): at or under ptr or node, at the object keywords that decide a
-// changed property's presence. A value matching two oneOf branches is
+// attribution decides which leaf errors of a rejection belong to the
+// change at pointer ptr (whose subschema is at node): those at or under
+// ptr or node, or, for a change to a property itself (added, removed,
+// became required), at the object keywords that decide its presence when
+// the error is about that name. A value matching two oneOf branches is
 // rejected at each of them (see leafLocations), so an overlap is
 // attributed to a changed branch only when that branch is one it matched.
-func attributed(leaves []string, ptr, node string, absent bool) (some, every bool) {
-	allowed := []string{ptr}
-	if absent {
+// A leaf inside an excluded pointer (another change of the pair, not an
+// enclosing one) is that change's, never this one's.
+type attribution struct {
+	allowed  []string
+	objKw    []string // property changes: the object keywords
+	about    func(names []string) bool
+	excluded []string
+}
+
+func newAttribution(ptr, node string, absent bool, excluded []string) *attribution {
+	parent, name := parentOf(ptr)
+	gp, kw := parentOf(parent)
+	property := kw == "properties" || kw == "patternProperties"
+	a := &attribution{allowed: []string{ptr}, excluded: excluded}
+	if absent && !property {
 		// What changed is not there on the rejecting side (a branch or
 		// keyword added): the nearest subschema that is rejects for it.
-		allowed = append(allowed, node)
+		// A property is not: the object keywords below decide whether
+		// its name is accepted, and only an error about its name is its.
+		a.allowed = append(a.allowed, node)
 	}
 	if rest, ok := strings.CutPrefix(ptr, node+"/"); ok && node != ptr {
 		// ptr names a keyword (or a member of one) of node's subschema:
 		// the whole keyword, as the validator reports it ("/enum", not
 		// "/enum/1"), or the named member of a map of schemas.
 		toks := strings.SplitN(rest, "/", 3)
-		kw := node + "/" + toks[0]
+		k := node + "/" + toks[0]
 		if mapSchemas[jsonptr.Unescape(toks[0])] && len(toks) > 1 {
-			kw += "/" + toks[1]
+			k += "/" + toks[1]
 		}
-		allowed = append(allowed, kw)
+		a.allowed = append(a.allowed, k)
 	}
-	parent, _ := parentOf(ptr)
-	gp, kw := parentOf(parent)
-	switch kw {
-	case "properties", "patternProperties":
-		// The change is the property itself (added, removed, became
-		// required): the object keywords decide its presence.
-		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames", "minProperties", "maxProperties"} {
-			allowed = append(allowed, gp+"/"+k)
+	if property {
+		for _, k := range []string{"required", "additionalProperties", "unevaluatedProperties", "dependentRequired", "dependencies", "propertyNames"} {
+			a.objKw = append(a.objKw, gp+"/"+k)
+		}
+		a.about = func(names []string) bool { return slices.Contains(names, name) }
+		if kw == "patternProperties" {
+			re, ok := compileECMA(name)
+			a.about = func(names []string) bool {
+				return !ok || slices.ContainsFunc(names, re.MatchString)
+			}
 		}
 	}
+	return a
+}
+
+// of reports whether some (and whether every) leaf is the change's.
+func (a *attribution) of(leaves []leaf) (some, every bool) {
 	every = len(leaves) > 0
 	for _, l := range leaves {
-		ok := slices.ContainsFunc(allowed, func(a string) bool { return within(l, a) })
+		ok := withinAny(l.loc, a.allowed) ||
+			a.about != nil && withinAny(l.loc, a.objKw) && a.about(l.names)
+		ok = ok && !withinAny(l.loc, a.excluded)
 		some = some || ok
 		every = every && ok
 	}
 	return some, every
+}
+
+func withinAny(loc string, ps []string) bool {
+	for _, p := range ps {
+		if within(loc, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// exclusions are the rejecting side's pointers of the pair's other
+// changes, but for those at or above the change's own pointer (a change
+// to an enclosing subschema contains this one).
+func exclusions(others []schemadiff.Change, c schemadiff.Change, pR string, output bool) []string {
+	var out []string
+	for _, o := range others {
+		oR := o.HeadPointer
+		if output {
+			oR = o.BasePointer
+		}
+		if o.BasePointer == c.BasePointer && o.HeadPointer == c.HeadPointer || within(pR, oR) || slices.Contains(out, oR) {
+			continue
+		}
+		out = append(out, oR)
+	}
+	return out
 }

@@ -203,3 +203,30 @@ func TestFindRealUpgradeShapes(t *testing.T) {
 		t.Errorf("headers narrowed to strings: no witness; all: %v", got)
 	}
 }
+
+// A tuple's witness is the instance the validator judged: its items in
+// their order (canonical form would sort an array of primitives, and
+// {"g":[0,""]} would be written as {"g":["",0]}, which the accepting side
+// rejects).
+func TestTupleWitnessKeepsOrder(t *testing.T) {
+	base := json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"g":{"additionalItems":{"type":"integer"},"items":[{"type":"string"}],"type":"array"}},"type":"object"}`)
+	head := json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"g":{"additionalItems":{"type":"string"},"items":[{"type":"integer"}],"type":"array"}},"type":"object"}`)
+	for _, dir := range []schemadiff.Direction{schemadiff.Input, schemadiff.Output} {
+		p := NewPair(base, head, dir, Options{})
+		n := 0
+		for _, c := range schemadiff.Compare(base, head, dir, schemadiff.Options{}) {
+			w, ok := p.Find(c)
+			if !ok {
+				continue
+			}
+			n++
+			b, h, err := NewPair(base, head, dir, Options{}).Check(w.Value)
+			if err != nil || b != (w.Accepts == finding.SideBase) || h != (w.Accepts == finding.SideHead) {
+				t.Errorf("%v %s: witness %s accepts=%s; base valid %v, head valid %v (%v)", dir, c.Rule, w.Value, w.Accepts, b, h, err)
+			}
+		}
+		if n != 2 {
+			t.Errorf("%v: %d witnesses, want 2 (both item types changed)", dir, n)
+		}
+	}
+}
