@@ -34,12 +34,8 @@ func Captures(ctx context.Context, o Options, revisions []string) ([]*capture.Ca
 	return o.capturesChecked(ctx, revisions, "capturing", !o.AllowPartial)
 }
 
-func (o *Options) captures(ctx context.Context, revisions []string, verb string) ([]*capture.Capture, error) {
-	return o.capturesChecked(ctx, revisions, verb, false)
-}
-
-// capturesChecked is captures; complete makes a capture whose list failed
-// a failure of its server.
+// capturesChecked captures every server at every revision (as Captures);
+// complete makes a capture whose list failed a failure of its server.
 func (o *Options) capturesChecked(ctx context.Context, revisions []string, verb string, complete bool) ([]*capture.Capture, error) {
 	caps := []*capture.Capture{} // not nil: capturing was attempted
 	err := o.eachCapture(ctx, revisions, verb, complete, func(_ int, got []*capture.Capture, err error) error {
