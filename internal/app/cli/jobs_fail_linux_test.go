@@ -24,9 +24,9 @@ var pids = regexp.MustCompile(`pid [0-9]+`)
 // writes what --jobs 1 does (the first server's snapshot, no other), and
 // no process of the servers outlives it, the third's included, which was
 // cancelled or captured in vain. (A third server that daemonizes while
-// its capture is cancelled can leave its daemon behind: an orphan that
-// reaches this process while captures overlap is only named, see
-// capture.AdoptOrphans.)
+// its capture is cancelled can leave its daemon behind: its orphan
+// reaches this process when no capture claims it, after they have all
+// ended or while they overlap; see capture.AdoptOrphans.)
 func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 	for _, cmd := range [][]string{
 		{"snapshot"},
