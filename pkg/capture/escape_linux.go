@@ -350,7 +350,9 @@ type adoption struct {
 // this process instead (its server exited before its shutdown) is
 // attributed to a capture when it is a child of ours in a session other
 // than ours that appeared while that capture ran and no other capture was
-// running; if captures overlapped, it is named in a diagnostic instead.
+// running; if captures overlapped, it is named in a diagnostic instead,
+// and left to ReapStrays, which the program calls once every capture has
+// ended (as it kills an orphan that arrives after its capture ended).
 //
 // Call it first thing in main, before any other work: in the shim it
 // never returns. Call it from a program that starts no detached processes
@@ -483,4 +485,58 @@ func (t *tracked) unownedPids() []int {
 		return nil
 	}
 	return t.adopted.unowned
+}
+
+// ReapStrays kills and reaps, for at most d, every child this process
+// still has: once every capture has ended (Capture.Wait, WaitShutdowns),
+// a child of a program that adopts orphans and starts nothing detached of
+// its own is an orphan no capture claimed, such as the daemon of a server
+// whose capture was cancelled while it was starting one, which reaches
+// this process only after its capture ended. A child that appears while
+// it sweeps (a middle process forking its daemon) is swept too; it
+// returns once a look finds none (at once when there was none), or when d
+// is over. It returns the pids killed; without AdoptOrphans it does
+// nothing.
+func ReapStrays(d time.Duration) []int {
+	adoptions.Lock()
+	on := adoptions.on
+	adoptions.Unlock()
+	if !on {
+		return nil
+	}
+	var killed []int
+	deadline := time.Now().Add(d)
+	self := os.Getpid()
+	// Every server has been reaped, so whatever it orphaned has been
+	// reparented already: no child at the first look means none will come.
+	// After a sweep that killed some, look again a little later, for a
+	// middle process that forked before it was killed.
+	for swept := false; time.Now().Before(deadline); swept = true {
+		if swept {
+			time.Sleep(20 * time.Millisecond)
+		}
+		kids := childrenOf(self)
+		if len(kids) == 0 {
+			break
+		}
+		for _, pid := range kids {
+			fd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue
+			}
+			if st, ok := readStat(pid); ok && st.ppid == self {
+				if unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil {
+					killed = append(killed, pid)
+				}
+				var info unix.Siginfo
+				ms := max(int(time.Until(deadline)/time.Millisecond), 0)
+				fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+				if n, err := unix.Poll(fds, ms); err == nil && n > 0 {
+					_ = unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil)
+				}
+			}
+			unix.Close(fd)
+		}
+	}
+	return killed
 }

@@ -35,3 +35,6 @@ func endAdoption(a *adoption) *adoption { return nil }
 func AdoptOrphans() error {
 	return fmt.Errorf("adopting orphaned processes: %w (Linux only)", errors.ErrUnsupported)
 }
+
+// ReapStrays does nothing where orphans are not adopted.
+func ReapStrays(d time.Duration) []int { return nil }

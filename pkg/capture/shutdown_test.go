@@ -161,7 +161,7 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 				t.Errorf("capture %d: no diagnostic names its orphan %d as killed: %+v", i, pid, c.Diagnostics)
 			}
 			for _, d := range c.Diagnostics {
-				if strings.Contains(d.Message, "not killed") {
+				if strings.Contains(d.Message, "not by this capture") {
 					t.Errorf("capture %d: an orphan left unattributed: %s", i, d.Message)
 				}
 			}

@@ -420,7 +420,7 @@ func (sc *stdioConn) stop() {
 	}
 	if pids := tracked.unownedPids(); len(pids) > 0 {
 		sc.addDiag(Diagnostic{Code: DiagEscapedProcesses,
-			Message: fmt.Sprintf("%d orphaned process(es) (pid %s) appeared while this and other captures ran; they were not killed, since which server started them is not known",
+			Message: fmt.Sprintf("%d orphaned process(es) (pid %s) appeared while this and other captures ran; which server started them is not known, so they are killed when the run ends (ReapStrays), not by this capture",
 				len(pids), joinInts(pids))})
 	}
 }

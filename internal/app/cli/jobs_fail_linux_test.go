@@ -18,15 +18,21 @@ import (
 
 var pids = regexp.MustCompile(`pid [0-9]+`)
 
+// unownedLine is the diagnostic of an orphan that reached the program
+// while captures overlapped: whether the cancelled third server got as far
+// as starting its daemon, and whether that happened while the first
+// capture ran, is timing, so the line is left out of the comparison.
+var unownedLine = regexp.MustCompile(`(?m)^warning: [0-9]+ orphaned process\(es\) \(pid [0-9 ,]+\) appeared while this and other captures ran;[^\n]*\n`)
+
 // The real program (Main: it adopts orphans) snapshots and validates
 // three servers at once, the second of which fails its handshake, the
 // first leaving a daemon behind: it exits 2 naming the second, prints and
 // writes what --jobs 1 does (the first server's snapshot, no other), and
 // no process of the servers outlives it, the third's included, which was
-// cancelled or captured in vain. (A third server that daemonizes while
-// its capture is cancelled can leave its daemon behind: its orphan
-// reaches this process when no capture claims it, after they have all
-// ended or while they overlap; see capture.AdoptOrphans.)
+// cancelled or captured in vain. The third daemonizes too: cancelled
+// while it starts its daemon, the daemon reaches the program when no
+// capture can claim it (after they ended, or while they overlapped), and
+// the program kills it before it exits (capture.ReapStrays).
 func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 	for _, cmd := range [][]string{
 		{"snapshot"},
@@ -35,7 +41,7 @@ func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 		t.Run(cmd[0], func(t *testing.T) {
 			dir := t.TempDir()
 			marker := fmt.Sprintf("MCP_SURFACE_TEST_JOBS_MARKER=%d", time.Now().UnixNano())
-			threeServersConfig(t, dir, [3]string{testserver.ModeQuietDaemon, testserver.ModeCrashHandshake, testserver.ModeFull}, marker)
+			threeServersConfig(t, dir, [3]string{testserver.ModeQuietDaemon, testserver.ModeCrashHandshake, testserver.ModeQuietDaemon}, marker)
 			var runs []string
 			for _, jobs := range []string{"1", "3"} {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -62,7 +68,7 @@ func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 					t.Fatal(err)
 				}
 				// The pids of the daemons killed differ from run to run.
-				runs = append(runs, pids.ReplaceAllString(stdout.String()+"\x00"+stderr.String(), "pid N"))
+				runs = append(runs, pids.ReplaceAllString(unownedLine.ReplaceAllString(stdout.String()+"\x00"+stderr.String(), ""), "pid N"))
 				if left := marked(marker); len(left) > 0 {
 					t.Errorf("--jobs %s: processes of the servers outlived the run: %v", jobs, left)
 					for _, pid := range left {

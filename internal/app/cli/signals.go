@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -33,7 +34,7 @@ func Main() int {
 	}
 	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, exitNow)
 	defer stop()
-	return RunEnv(ctx, os.Args[1:], &Env{
+	code := RunEnv(ctx, os.Args[1:], &Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, Environ: os.Environ,
 		IsTerminal: func() bool {
@@ -41,6 +42,11 @@ func Main() int {
 			return err == nil && fi.Mode()&os.ModeCharDevice != 0
 		},
 	})
+	// Every capture has ended (RunEnv waits for their shutdowns): a child
+	// still here is an orphan none of them claimed, such as the daemon of
+	// a server cancelled while it started one. None outlives the program.
+	capture.ReapStrays(time.Second)
+	return code
 }
 
 // interruptedError is the cause of a context cancelled by a signal.
