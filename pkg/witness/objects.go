@@ -1,6 +1,7 @@
 package witness
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -17,14 +18,14 @@ func propNodes(flat []sref, name string) []sref {
 		matched := false
 		if ps, ok := m["properties"].(map[string]any); ok {
 			if s, ok := ps[name]; ok {
-				out = append(out, f.child(s, "/properties/"+esc(name)))
+				out = append(out, f.child(s, "/properties/"+jsonptr.Escape(name)))
 				matched = true
 			}
 		}
 		if pp, ok := m["patternProperties"].(map[string]any); ok {
-			for _, p := range sortedKeys(pp) {
+			for _, p := range slices.Sorted(maps.Keys(pp)) {
 				if re, ok := compileECMA(p); ok && re.MatchString(name) {
-					out = append(out, f.child(pp[p], "/patternProperties/"+esc(p)))
+					out = append(out, f.child(pp[p], "/patternProperties/"+jsonptr.Escape(p)))
 					matched = true
 				}
 			}
@@ -44,7 +45,7 @@ func declared(flat []sref) []string {
 	var out []string
 	for _, f := range flat {
 		if ps, ok := f.v.(map[string]any)["properties"].(map[string]any); ok {
-			for _, k := range sortedKeys(ps) {
+			for _, k := range slices.Sorted(maps.Keys(ps)) {
 				if !slices.Contains(out, k) {
 					out = append(out, k)
 				}
@@ -217,5 +218,3 @@ func distinct(v any, i int) any {
 	}
 	return v
 }
-
-func esc(tok string) string { return jsonptr.Escape(tok) }

@@ -1,8 +1,11 @@
 package witness
 
 import (
+	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 )
 
 // A route leads from a schema's root to one of its subschemas the way an
@@ -101,22 +104,22 @@ func (d *doc) edges(n sref) []edge {
 		}
 	}
 	if ds, ok := m["dependentSchemas"].(map[string]any); ok {
-		for _, k := range sortedKeys(ds) {
-			out = append(out, edge{node: n.child(ds[k], "/dependentSchemas/"+esc(k))})
+		for _, k := range slices.Sorted(maps.Keys(ds)) {
+			out = append(out, edge{node: n.child(ds[k], "/dependentSchemas/"+jsonptr.Escape(k))})
 		}
 	}
 	if ps, ok := m["properties"].(map[string]any); ok {
-		for _, k := range sortedKeys(ps) {
-			out = append(out, edge{seg: k, node: n.child(ps[k], "/properties/"+esc(k))})
+		for _, k := range slices.Sorted(maps.Keys(ps)) {
+			out = append(out, edge{seg: k, node: n.child(ps[k], "/properties/"+jsonptr.Escape(k))})
 		}
 	}
 	if pp, ok := m["patternProperties"].(map[string]any); ok {
-		for _, k := range sortedKeys(pp) {
+		for _, k := range slices.Sorted(maps.Keys(pp)) {
 			name, ok, _ := patternString([]string{k}, 1, -1, 2000)
 			if !ok {
 				continue
 			}
-			out = append(out, edge{seg: name, node: n.child(pp[k], "/patternProperties/"+esc(k))})
+			out = append(out, edge{seg: name, node: n.child(pp[k], "/patternProperties/"+jsonptr.Escape(k))})
 		}
 	}
 	for _, kw := range []string{"additionalProperties", "unevaluatedProperties"} {

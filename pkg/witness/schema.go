@@ -1,12 +1,14 @@
 package witness
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 )
 
 // doc is one side's schema, decoded, with what generation needs to read
@@ -101,7 +103,7 @@ func (d *doc) deref(ref string) (sref, bool) {
 			found = sref{m, ptr.String(), d}
 			return true
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			switch c := m[k].(type) {
 			case map[string]any:
 				if walk(c, ptr.Append(k), depth+1) {
@@ -119,25 +121,6 @@ func (d *doc) deref(ref string) (sref, bool) {
 	}
 	return found, walk(d.root, jsonptr.Root, 0)
 }
-
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
-// Keywords whose value is a schema, a map of schemas or an array of
-// schemas: the positions a JSON Pointer into a schema walks through.
-var (
-	oneSchema = map[string]bool{"additionalProperties": true, "unevaluatedProperties": true, "propertyNames": true,
-		"items": true, "contains": true, "not": true, "if": true, "then": true, "else": true,
-		"additionalItems": true, "unevaluatedItems": true, "contentSchema": true}
-	mapSchemas   = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
-	arraySchemas = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true, "items": true}
-)
 
 // nodePrefix is the longest prefix of ptr that names a subschema of d
 // (ptr itself when it does): "/properties/a/minimum" → "/properties/a".
@@ -158,16 +141,16 @@ func (d *doc) nodePrefix(ptr string) string {
 		kw := toks[i]
 		child, present := m[kw]
 		switch {
-		case arraySchemas[kw] && i+1 < len(toks) && isArray(child, present):
+		case jsonschemakw.HoldsList(kw) && i+1 < len(toks) && isArray(child, present):
 			arr := child.([]any)
 			n, err := strconv.Atoi(toks[i+1])
 			if err != nil || n < 0 || n >= len(arr) {
 				return best.String()
 			}
 			cur, val, i = cur.Append(kw, toks[i+1]), arr[n], i+2
-		case oneSchema[kw] && present:
+		case jsonschemakw.HoldsOne(kw) && present:
 			cur, val, i = cur.Append(kw), child, i+1
-		case mapSchemas[kw] && i+1 < len(toks) && present:
+		case jsonschemakw.HoldsMap(kw) && i+1 < len(toks) && present:
 			cm, ok := child.(map[string]any)
 			if !ok {
 				return best.String()

@@ -2,6 +2,7 @@ package witness
 
 import (
 	"errors"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func formatNames(doc any) []string {
 	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(v) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				if s, ok := v[k].(string); ok && k == "format" && !seen[s] {
 					seen[s] = true
 					out = append(out, s)

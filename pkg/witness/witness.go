@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
@@ -259,7 +260,7 @@ func newAttribution(ptr, node string, absent bool, excluded []string) *attributi
 		// "/enum/1"), or the named member of a map of schemas.
 		toks := strings.SplitN(rest, "/", 3)
 		k := node + "/" + toks[0]
-		if mapSchemas[jsonptr.Unescape(toks[0])] && len(toks) > 1 {
+		if jsonschemakw.HoldsMap(jsonptr.Unescape(toks[0])) && len(toks) > 1 {
 			k += "/" + toks[1]
 		}
 		a.allowed = append(a.allowed, k)
