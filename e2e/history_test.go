@@ -82,6 +82,8 @@ func TestPublishedHistory(t *testing.T) {
 	t.Parallel()
 	requireNode(t)
 	var got []string
+	// Each snapshot is read once, however many witnesses it is asked for.
+	read := map[string]*manifest.Manifest{}
 	for _, h := range histories {
 		var snaps []string
 		for _, v := range h.versions {
@@ -112,7 +114,7 @@ func TestPublishedHistory(t *testing.T) {
 				if f.Level == "error" {
 					got = append(got, strings.Join([]string{pair, f.Rule, f.Subject.Kind + ":" + f.Subject.Name, f.Pointer}, " "))
 				}
-				checkWitness(t, pair, snaps[i-1], snaps[i], f.Rule, f.Level, f.Subject.Name, f.Pointer, f.Witness)
+				checkWitness(t, read, pair, snaps[i-1], snaps[i], f.Rule, f.Level, f.Subject.Name, f.Pointer, f.Witness)
 			}
 		}
 	}
@@ -160,7 +162,7 @@ func TestPublishedHistory(t *testing.T) {
 // structural ones that keep their level without one), and every witness
 // is accepted by the side it names and rejected by the other, validated
 // again against the two raw schemas of the snapshots.
-func checkWitness(t *testing.T, pair, basePath, headPath, rule, level, tool, pointer string, w *finding.Witness) {
+func checkWitness(t *testing.T, read map[string]*manifest.Manifest, pair, basePath, headPath, rule, level, tool, pointer string, w *finding.Witness) {
 	t.Helper()
 	r, ok := rules.Lookup(rule)
 	if !ok || !slices.Contains(r.Producers, "pkg/schemadiff") {
@@ -180,9 +182,13 @@ func checkWitness(t *testing.T, pair, basePath, headPath, rule, level, tool, poi
 		key, dir = "outputSchema", schemadiff.Output
 	}
 	schemaOf := func(path string) json.RawMessage {
-		m, err := manifest.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		m, ok := read[path]
+		if !ok {
+			var err error
+			if m, err = manifest.ReadFile(path); err != nil {
+				t.Fatal(err)
+			}
+			read[path] = m
 		}
 		for _, it := range m.Tools {
 			if it.ID == tool {
