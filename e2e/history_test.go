@@ -12,11 +12,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
-	"github.com/mcp-surface/mcp-surface/pkg/witness"
 )
 
 var updateHistory = flag.Bool("update-history", false, "rewrite the finding lines of testdata/history.txt (comments are kept only for lines that stay)")
@@ -165,7 +165,7 @@ func TestPublishedHistory(t *testing.T) {
 func checkWitness(t *testing.T, read map[string]*manifest.Manifest, pair, basePath, headPath, rule, level, tool, pointer string, w *finding.Witness) {
 	t.Helper()
 	r, ok := rules.Lookup(rule)
-	if !ok || !slices.Contains(r.Producers, "pkg/schemadiff") {
+	if !ok || !slices.Contains(r.Producers, "pkg/diff/schemadiff") {
 		if w != nil {
 			t.Errorf("%s: %s on %s carries a witness, but it is no schema rule", pair, rule, tool)
 		}

@@ -2,7 +2,7 @@
 // change as a finding of the rule table (pkg/rules): the server, protocol,
 // capability, tool, prompt, resource, resource template and text rules
 // itself, the input-* and output-* rules (inside a tool's inputSchema and
-// outputSchema) through pkg/schemadiff.
+// outputSchema) through pkg/diff/schemadiff.
 //
 // Matching. Items are matched by identity: tools and prompts by name,
 // resources by uri, resource templates by uriTemplate. Whatever is left
@@ -27,7 +27,7 @@
 // where it stopped (text-injection-marker-added), never passed as clean.
 //
 // Proof. A schema change is judged by an instance, not by keywords alone
-// (pkg/witness): for each input-* or output-* change the rules call
+// (pkg/diff/witness): for each input-* or output-* change the rules call
 // breaking or risky, a bounded search looks for a whole instance (the
 // arguments object, the structuredContent) that one side's schema accepts
 // and the other's rejects because of that change, checked by a validator

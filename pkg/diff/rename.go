@@ -9,9 +9,9 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 // maxRenamePairs bounds the pairwise similarity search (removed × added)

@@ -8,14 +8,14 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
-	"github.com/mcp-surface/mcp-surface/pkg/witness"
 )
 
 // schema compares one of a tool's schemas (key "inputSchema" or
-// "outputSchema"), both present, through pkg/schemadiff. The root $schema is judged by the tool-*-schema-dialect-changed rules;
+// "outputSchema"), both present, through pkg/diff/schemadiff. The root $schema is judged by the tool-*-schema-dialect-changed rules;
 // the schema comparer reads it to pick the dialect and treats it as
 // metadata.
 func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMessage, dir schemadiff.Direction) {

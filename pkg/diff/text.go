@@ -470,7 +470,7 @@ func Visible(s string) string { return visible(s) }
 // text-cross-tool-reference-added rule reads a mention: a word shaped like
 // an identifier (a separator, a digit or an inner capital), or a quoted
 // name, for which known is true. Each name appears once, in the order of
-// its first mention. pkg/lock reads it across servers: a description that
+// its first mention. internal/app/lock reads it across servers: a description that
 // names another server's tool.
 func NamesIn(text string, known func(string) bool) []string {
 	var out []string

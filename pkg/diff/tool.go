@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 func toolSubject(name string) finding.Subject {

@@ -118,7 +118,7 @@ func decodeSchema(t *testing.T, s string) map[string]any {
 
 // plainValidator compiles a schema with the validator's defaults (2020-12,
 // Go regexps: the property test's patterns mean the same in both engines),
-// sharing nothing with pkg/witness.
+// sharing nothing with pkg/diff/witness.
 func plainValidator(t *testing.T, schema []byte) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(schema)))

@@ -12,11 +12,11 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
-	"github.com/mcp-surface/mcp-surface/pkg/witness"
 )
 
 // levelFits reports whether a finding's level and severity are its rule's,

@@ -10,10 +10,10 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 // DefaultPinsFile is the pins file beside the default snapshot.

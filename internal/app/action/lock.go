@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
-	"github.com/mcp-surface/mcp-surface/pkg/lock"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

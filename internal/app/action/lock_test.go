@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/githubtest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/lock"
 )
 
 // lockServerEnv makes the re-executed test binary serve the tools of a

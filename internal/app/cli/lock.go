@@ -14,12 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/lock"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
@@ -145,7 +145,7 @@ func lockRoot(ctx context.Context, root string) (string, error) {
 	return filepath.Abs(root)
 }
 
-// options are pkg/lock's options for this run.
+// options are internal/app/lock's options for this run.
 func (lf *lockFlags) options(env *Env, root string) lock.Options {
 	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
 		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now, Jobs: lf.jobs,

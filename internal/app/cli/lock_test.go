@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
-	"github.com/mcp-surface/mcp-surface/pkg/lock"
 )
 
 // lockServerEnv makes the re-executed test binary serve the tools of a

@@ -5,7 +5,7 @@
 // Everything on the page comes from data that tests keep true: the rule
 // table (pkg/rules, the same text `mcp-surface explain` prints) and, for
 // change rules, the smallest diff fixture that triggers the rule
-// (pkg/diff/testdata and pkg/schemadiff/testdata), whose expected findings
+// (pkg/diff/testdata and pkg/diff/schemadiff/testdata), whose expected findings
 // the fixture tests check. A test fails when the committed page differs
 // from what Generate writes; regenerate it with go generate.
 package rulesdoc

@@ -31,7 +31,7 @@ import (
 const (
 	diffFixtures       = "pkg/diff/testdata"
 	diffSkeleton       = "pkg/diff/testdata/skeleton.json"
-	schemadiffFixtures = "pkg/schemadiff/testdata"
+	schemadiffFixtures = "pkg/diff/schemadiff/testdata"
 )
 
 // compared gives the two files a fixture compares.

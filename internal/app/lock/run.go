@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
-	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

@@ -20,7 +20,7 @@ import (
 //     on every schema before its first comparison (and would still have
 //     to sort each object's keys and canonicalize its numbers).
 //
-// Run: go test -run '^$' -bench Reader ./pkg/schemadiff/
+// Run: go test -run '^$' -bench Reader ./pkg/diff/schemadiff/
 func BenchmarkReader(b *testing.B) {
 	docs := []struct {
 		name string

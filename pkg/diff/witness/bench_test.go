@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 )
 
 // largePair is a tool's inputSchema of 40 properties (strings with

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
-	"github.com/mcp-surface/mcp-surface/pkg/witness"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 )
 
 // A required suffix narrows a pattern: the shortest name the old pattern

@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 // The pair: a required suffix narrows (the shortest name the old

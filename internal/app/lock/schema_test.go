@@ -13,7 +13,7 @@ import (
 func TestLockFileMatchesItsSchema(t *testing.T) {
 	c := jsonschema.NewCompiler()
 	// The lock's snapshots are the snapshot file's schema, by its $id.
-	snap, err := os.ReadFile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
+	snap, err := os.ReadFile(filepath.Join("..", "..", "..", "schema", "snapshot.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestLockFileMatchesItsSchema(t *testing.T) {
 	if err := c.AddResource("https://github.com/mcp-surface/mcp-surface/schema/snapshot.schema.json", doc); err != nil {
 		t.Fatal(err)
 	}
-	sch, err := c.Compile(filepath.Join("..", "..", "schema", "lock.schema.json"))
+	sch, err := c.Compile(filepath.Join("..", "..", "..", "schema", "lock.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
 )
 
 // maxPatternWork bounds the transitions all pattern searches of one Find

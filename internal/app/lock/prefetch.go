@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/mcp-surface/mcp-surface/pkg/clientconfig"
+	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 

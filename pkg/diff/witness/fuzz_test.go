@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/pkg/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 )
 
 // FuzzFind: whatever the schemas, Find does not panic and every witness it

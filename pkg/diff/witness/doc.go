@@ -1,6 +1,6 @@
 // Package witness proves schema changes by example. Given the two raw
 // schemas of one tool's inputSchema (or outputSchema), a direction and one
-// change pkg/schemadiff classified, it searches for a witness: a whole
+// change pkg/diff/schemadiff classified, it searches for a witness: a whole
 // instance at the schema root (the arguments object, or structuredContent)
 // that the compatible side accepts and the other rejects. For input the
 // base must accept it and head reject it (a call that worked and now
