@@ -19,7 +19,7 @@ func TestVisibleAgreesWithDetector(t *testing.T) {
 		}
 		s := string(r)
 		detected := len(textscan.HiddenRunes(s)) == 1
-		if escaped := Visible(s) != s; escaped != (detected || r == utf8.RuneError) {
+		if escaped := visible(s) != s; escaped != (detected || r == utf8.RuneError) {
 			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)
 		}
 	}

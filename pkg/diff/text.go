@@ -369,27 +369,7 @@ func hiddenAdded(b, h string) (codes, span string, ok bool) {
 }
 
 // visible renders hidden characters as <U+XXXX> (keeping tab and newline).
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if textscan.Hidden(r) || r == utf8.RuneError {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if textscan.Hidden(r) || r == utf8.RuneError {
-			fmt.Fprintf(&b, "<U+%04X>", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func visible(s string) string { return textscan.Visible(s, textscan.CodePoints) }
 
 // scanItemTexts scans every model-visible text of an item against its base
 // version (nil for a new item).
@@ -461,10 +441,6 @@ func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut
 	}
 	return out, cut, why
 }
-
-// Visible renders invisible and control characters as <U+XXXX>, keeping
-// tab and newline, so that server text is safe to print and reviewable.
-func Visible(s string) string { return visible(s) }
 
 // NamesIn returns the names that text mentions the way the
 // text-cross-tool-reference-added rule reads a mention: a word shaped like

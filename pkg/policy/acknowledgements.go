@@ -7,14 +7,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcp-surface/mcp-surface/pkg/diff"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // oneLine makes server text printable on one line, bounded.
 func oneLine(s string, n int) string {
-	s = strings.ReplaceAll(diff.Visible(s), "\n", `\n`)
+	s = strings.ReplaceAll(textscan.Visible(s, textscan.CodePoints), "\n", `\n`)
 	if r := []rune(s); len(r) > n {
 		s = string(r[:n-1]) + "…"
 	}

@@ -14,9 +14,9 @@ import (
 // before it reaches a reader. Every renderer uses them; nothing else in the
 // package writes untrusted text.
 //
-//   - Visible: invisible, bidirectional and control characters become
-//     visible escapes (\u202e, \u200b, \u001b, \x80 for a stray byte).
-//   - Line: Visible, one line (\n, \r, \t shown as escapes), bounded.
+//   - Line: textscan.Visible (invisible, bidirectional and control
+//     characters become visible escapes: \u202e, \u200b, \e, \x80 for a
+//     stray byte), one line (\n, \r, \t shown as escapes), bounded.
 //   - Markdown: Line, then safe inline in markdown, in a table cell and in
 //     HTML (<summary>): no markup, no HTML, no images, no @mentions, no
 //     issue references, no autolinks, no math.
@@ -43,71 +43,9 @@ const zwsp = "&#8203;"
 
 // hidden reports whether r must be made visible: the hidden characters
 // of textscan.Hidden (the one definition the detectors use too) and the
-// line breaks and tabs, which the callers that keep them handle first.
+// line breaks and tabs.
 func hidden(r rune) bool {
 	return r == '\n' || r == '\r' || r == '\t' || textscan.Hidden(r)
-}
-
-// escapeRune writes the visible form of a hidden rune.
-func escapeRune(b *strings.Builder, r rune) {
-	switch r {
-	case '\n':
-		b.WriteString(`\n`)
-	case '\r':
-		b.WriteString(`\r`)
-	case '\t':
-		b.WriteString(`\t`)
-	case 0x1b:
-		b.WriteString(`\e`)
-	default:
-		if r > 0xffff {
-			fmt.Fprintf(b, `\U%08x`, r)
-		} else {
-			fmt.Fprintf(b, `\u%04x`, r)
-		}
-	}
-}
-
-// Visible returns s with every hidden character replaced by a visible
-// escape, invalid UTF-8 bytes as \xNN. Newlines and tabs are kept when
-// keepLines is set (for code blocks), escaped otherwise.
-func Visible(s string, keepLines bool) string {
-	if isPlain(s, keepLines) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case keepLines && (r == '\n' || r == '\t'):
-			b.WriteRune(r)
-		case hidden(r):
-			escapeRune(&b, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func isPlain(s string, keepLines bool) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			return false // checked rune by rune
-		}
-		if c < 0x20 || c == 0x7f {
-			if keepLines && (c == '\n' || c == '\t') {
-				continue
-			}
-			return false
-		}
-	}
-	return true
 }
 
 // Truncate cuts s to at most max runes (max <= 0: no limit), ending with
@@ -117,7 +55,7 @@ func Truncate(s string, max int) string { return textscan.Truncate(s, max, Trunc
 // Line is untrusted text for one line of a log or a terminal: bounded to
 // max runes, every hidden character (newlines included) visible.
 func Line(s string, max int) string {
-	return Visible(Truncate(s, max), false)
+	return textscan.Visible(Truncate(s, max), textscan.Escapes)
 }
 
 // Markdown is untrusted text for inline markdown: a paragraph, a table
@@ -183,7 +121,7 @@ func Code(s string, max int) string {
 // the fence longer than any backtick run in the content, so that nothing
 // inside can close it. lang is ours.
 func CodeBlock(s, lang string) string {
-	s = Uncommented(Visible(s, true))
+	s = Uncommented(textscan.Visible(s, textscan.EscapesKeepLines))
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	s = strings.TrimRight(s, "\n")
 	return fence + lang + "\n" + s + "\n" + fence

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -29,11 +30,11 @@ func TestVisible(t *testing.T) {
 		"sep\u2028":        `sep\u2028`,
 		"vs\ufe0f":         `vs\ufe0f`,
 	} {
-		if got := report.Visible(in, false); got != want {
+		if got := textscan.Visible(in, textscan.Escapes); got != want {
 			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := report.Visible("a\nb\tc\u202e", true); got != "a\nb\tc\\u202e" {
+	if got := textscan.Visible("a\nb\tc\u202e", textscan.EscapesKeepLines); got != "a\nb\tc\\u202e" {
 		t.Errorf("Visible keeping lines = %q", got)
 	}
 }

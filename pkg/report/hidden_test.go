@@ -20,10 +20,10 @@ func TestEscaperAgreesWithDetector(t *testing.T) {
 		s := string(r)
 		detected := len(textscan.HiddenRunes(s)) == 1
 		layout := r == '\n' || r == '\r' || r == '\t'
-		if escaped := report.Visible(s, false) != s; escaped != (detected || layout) {
+		if escaped := textscan.Visible(s, textscan.Escapes) != s; escaped != (detected || layout) {
 			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)
 		}
-		if kept := report.Visible(s, true) == s; kept == detected && r != '\r' {
+		if kept := textscan.Visible(s, textscan.EscapesKeepLines) == s; kept == detected && r != '\r' {
 			t.Errorf("%U: Visible(keepLines) keeps it = %v, the detector reports it = %v", r, kept, detected)
 		}
 		if r >= utf8.RuneSelf {
