@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/cli"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -213,7 +214,7 @@ func measure(role string, args []string, memprofile string, mustFail bool) error
 	start := time.Now()
 	if role != "idle" {
 		env := &cli.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv, Environ: os.Environ}
-		if code := cli.RunEnv(context.Background(), args, env); (code == cli.ExitFailure) != mustFail {
+		if code := cli.RunEnv(context.Background(), args, env); (code == frontend.ExitFailure) != mustFail {
 			if mustFail {
 				return fmt.Errorf("%s did not stop at its byte budget", strings.Join(args, " "))
 			}

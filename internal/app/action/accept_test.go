@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
@@ -98,7 +99,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// 1. The break, unlabeled: red, and the comment says how to accept it.
 	first := run(repo.c1, actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName))
-	if first.code != exitFindings {
+	if first.code != frontend.ExitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	body := comment("the break")
@@ -136,7 +137,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// 2. The label: green, every break acknowledged "accepted by label",
 	// the same comment updated to say so.
 	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
-	if labeled.code != exitOK {
+	if labeled.code != frontend.ExitOK {
 		t.Fatalf("labeled: want exit 0, got %s", labeled)
 	}
 	if labeled.outputs["verdict"] != "pass" || labeled.outputs["breaking"] != "false" {
@@ -165,10 +166,10 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// accepts anything.
 	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
 	custom := actCommit(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != exitFindings {
+	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != frontend.ExitFindings {
 		t.Errorf("the default label with acceptLabel set: want exit 1, got %s", res)
 	}
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != exitOK {
+	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != frontend.ExitOK {
 		t.Errorf("the configured label: want exit 0, got %s", res)
 	}
 
@@ -179,7 +180,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	})
 	actGit(t, repo.origin, "checkout", "-q", "main")
 	pasted := run(acked, actPullRequestEvent(pr, repo.c0, acked, actRepoName))
-	if pasted.code != exitOK {
+	if pasted.code != frontend.ExitOK {
 		t.Fatalf("acknowledged: want exit 0, got %s", pasted)
 	}
 	for _, f := range actReportFindings(t, pasted) {
@@ -194,7 +195,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	// 4. Reverted: the surface is the base's again; the comment becomes
 	// one line.
 	reverted := run(repo.c2, actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName))
-	if reverted.code != exitOK {
+	if reverted.code != frontend.ExitOK {
 		t.Fatalf("reverted: want exit 0, got %s", reverted)
 	}
 	body = comment("reverted")
@@ -224,7 +225,7 @@ func TestActionNoChangeNoComment(t *testing.T) {
 	api.setPull(11, "open", repo.c2, actRepoName, repo.c0)
 	res := newActStep(t, api, repo.workspace(t, repo.c2), "pull_request", actPullRequestEvent(11, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/11/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-	if res.code != exitOK {
+	if res.code != frontend.ExitOK {
 		t.Fatalf("no change: want exit 0, got %s", res)
 	}
 	if cs := api.Comments(11); len(cs) != 0 {
@@ -258,7 +259,7 @@ func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
 	api.setPull(12, "open", head, actRepoName, registered)
 	res := newActStep(t, api, repo.workspace(t, head), "pull_request", actPullRequestEvent(12, registered, head, actRepoName), head, "refs/pull/12/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
-	if res.code != exitOK {
+	if res.code != frontend.ExitOK {
 		t.Fatalf("added tools do not fail: %s", res)
 	}
 	if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {

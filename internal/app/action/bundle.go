@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/actionenv"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
@@ -54,9 +55,9 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	code := exitOK
+	code := frontend.ExitOK
 	if r.Failed(failOn) {
-		code = exitFindings
+		code = frontend.ExitFindings
 	}
 	// The pull request is checked before anything is written, so that a
 	// bundle for another one fails the step without outputs.
@@ -73,5 +74,5 @@ func (a *actionRun) publish(ctx context.Context) (int, error) {
 		})
 	}
 	a.finish(out, sum)
-	return exitOK, nil
+	return frontend.ExitOK, nil
 }

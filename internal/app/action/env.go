@@ -9,13 +9,6 @@ import (
 	appversion "github.com/mcp-surface/mcp-surface/internal/app/version"
 )
 
-// Exit codes, the command line's (internal/app/cli).
-const (
-	exitOK       = 0
-	exitFindings = 1
-	exitFailure  = 2
-)
-
 // Env is what a run may use from the outside world.
 type Env struct {
 	Stdout io.Writer

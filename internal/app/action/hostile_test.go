@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/runnertest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
@@ -106,7 +107,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 		t.Helper()
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(5, base, head, actRepoName), head, "refs/pull/5/merge",
 			map[string]string{"working-directory": "mcp", "server": server, "comment": "always"}).run()
-		if res.code == exitFailure {
+		if res.code == frontend.ExitFailure {
 			t.Fatalf("job %s: %s", server, res)
 		}
 		if first, _, _ := strings.Cut(res.summary, "\n"); first != report.Marker(server) {
@@ -219,7 +220,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 			step.vars["ACTION_TEST_BUILD_DUMP"] = buildDump
 			step.vars["MY_OWN_SETTING"] = "kept"
 			res := step.run()
-			if res.code != exitOK {
+			if res.code != frontend.ExitOK {
 				t.Fatalf("%s", res)
 			}
 			for what, path := range map[string]string{"the server": serverDump, "the build": buildDump} {
@@ -286,10 +287,10 @@ func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 		step.vars["ACTIONS_RUNTIME_TOKEN"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.runtime-token"
 		res := step.run()
 		if passEnv == "" {
-			if res.code != exitFailure || !strings.Contains(res.stdout, "environment variable ACTIONS_RUNTIME_TOKEN is not set") {
+			if res.code != frontend.ExitFailure || !strings.Contains(res.stdout, "environment variable ACTIONS_RUNTIME_TOKEN is not set") {
 				t.Errorf("withheld: want exit 2 naming the variable, got %s", res)
 			}
-		} else if res.code != exitOK {
+		} else if res.code != frontend.ExitOK {
 			t.Errorf("pass-env %s: %s", passEnv, res)
 		}
 	}
@@ -305,10 +306,10 @@ func TestActionLogOfHostileServers(t *testing.T) {
 		code int
 		want string
 	}{
-		{testserver.ModeHostileStderr, exitFailure, `\u003a:add-mask::forged`},
-		{testserver.ModeInvalidJSONCR, exitFailure, `"a\r::error::forged`},
-		{testserver.ModeHostileNoise, exitFindings, "stdout-not-jsonrpc"},
-		{testserver.ModeHostileNames, exitOK, "tool-name-invalid"},
+		{testserver.ModeHostileStderr, frontend.ExitFailure, `\u003a:add-mask::forged`},
+		{testserver.ModeInvalidJSONCR, frontend.ExitFailure, `"a\r::error::forged`},
+		{testserver.ModeHostileNoise, frontend.ExitFindings, "stdout-not-jsonrpc"},
+		{testserver.ModeHostileNames, frontend.ExitOK, "tool-name-invalid"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			ws := t.TempDir()

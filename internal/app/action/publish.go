@@ -24,7 +24,7 @@ func (a *actionRun) fail(err error) (int, error) {
 	a.ae.Error("mcp-surface could not do its job: "+frontend.LogText(msg), actionenv.Annotation{Title: "mcp-surface"})
 	a.appendSummary("### mcp-surface could not do its job\n\n" + report.CodeBlock(msg, "text") + "\n" + a.notesMarkdown())
 	a.setOutput("verdict", "error")
-	a.setOutput("exit-code", strconv.Itoa(exitFailure))
+	a.setOutput("exit-code", strconv.Itoa(frontend.ExitFailure))
 	return 0, err
 }
 
@@ -172,7 +172,7 @@ func (a *actionRun) writeResults(out *github.Publication, code int) {
 		a.setOutput("report-file", reportPath)
 	}
 
-	for _, o := range github.VerdictOutputs(out.Report, code, code != exitOK) {
+	for _, o := range github.VerdictOutputs(out.Report, code, code != frontend.ExitOK) {
 		a.setOutput(o.Name, o.Value)
 	}
 }

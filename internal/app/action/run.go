@@ -154,13 +154,13 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if err != nil {
 		return a.fail(err)
 	}
-	code := exitOK
+	code := frontend.ExitOK
 	if res.Fails(c.FailOn, c.FailOnTags) {
-		code = exitFindings
+		code = frontend.ExitFindings
 	}
 	for _, l := range res.Incomplete() { // a list that failed: the report names it, the run could not do its job
 		a.logger("the comparison is incomplete: %s", l)
-		code = exitFailure
+		code = frontend.ExitFailure
 	}
 	a.guide = res.Guidance(c.FailOn, label, opts.AcceptBreaking != "", a.refreshCommands(servers, relWork))
 	if n := res.Accepted(); n > 0 {

@@ -376,7 +376,7 @@ func (s *actStep) run() actResult {
 	// is exit 2 with its text on stderr.
 	capture.WaitShutdowns()
 	if err != nil {
-		code = exitFailure
+		code = frontend.ExitFailure
 		fmt.Fprintf(&stderr, "mcp-surface action: %s\n", frontend.LogText(err.Error()))
 	}
 	res := actResult{code: code, stdout: stdout.String(), stderr: stderr.String()}
@@ -496,7 +496,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"})
 	step.vars["ACTION_TEST_ENV_DUMP"] = envDump
 	first := step.run()
-	if first.code != exitFindings {
+	if first.code != frontend.ExitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
 	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/7/comments`); n != 1 {
@@ -557,7 +557,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 	step = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/7/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"})
 	second := step.run()
-	if second.code != exitOK {
+	if second.code != frontend.ExitOK {
 		t.Fatalf("fixed: want exit 0, got %s", second)
 	}
 	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`); n != 1 {
@@ -582,7 +582,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-		if res.code != exitFindings || res.outputs["verdict"] != "fail" {
+		if res.code != frontend.ExitFindings || res.outputs["verdict"] != "fail" {
 			t.Fatalf("a 403 must not change the verdict: %s", res)
 		}
 		if !strings.Contains(res.stdout, "::warning") || !strings.Contains(res.stdout, "forbidden") {
@@ -599,7 +599,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c2)
 		in := map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "comment": "on-change"}
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/7/merge", in).run()
-		if res.code != exitOK {
+		if res.code != frontend.ExitOK {
 			t.Fatalf("%s", res)
 		}
 		if n := api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) + api.Count("PATCH", `.*`); n != 0 {
@@ -611,7 +611,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		api.setPull(pr, "open", repo.c1, actRepoName, repo.c0)
 		actGit(t, ws, "checkout", "-q", "--detach", repo.c1)
 		res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge", in).run()
-		if res.code != exitFindings || api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
+		if res.code != frontend.ExitFindings || api.Count("POST", `/repos/acme/weather-mcp/issues/\d+/comments`) != 1 {
 			t.Errorf("a breaking change is worth a comment: %s", res)
 		}
 	})
@@ -628,7 +628,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 			ws := repo.workspace(t, repo.c1)
 			res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 				map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "comment": tc.value, "shell": "no"}).run()
-			if res.code != exitFindings {
+			if res.code != frontend.ExitFindings {
 				t.Fatalf("comment: %s: %s", tc.value, res)
 			}
 			if n := len(api.Comments(pr)); n != tc.want {
@@ -642,7 +642,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, api, ws, "push", actPushEvent(repo.c0, repo.c1), repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-		if res.code != exitFindings || res.outputs["breaking"] != "true" {
+		if res.code != frontend.ExitFindings || res.outputs["breaking"] != "true" {
 			t.Fatalf("%s", res)
 		}
 		if n := len(api.Requests()); n != 0 {
@@ -655,12 +655,12 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		payload := []byte(`{"inputs": {}, "ref": "refs/heads/main", "repository": {"full_name": "acme/weather-mcp"}}`)
 		res := newActStep(t, nil, ws, "workflow_dispatch", payload, repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "base-ref": "main"}).run()
-		if res.code != exitFindings || res.outputs["breaking"] != "true" {
+		if res.code != frontend.ExitFindings || res.outputs["breaking"] != "true" {
 			t.Fatalf("%s", res)
 		}
 		res = newActStep(t, nil, ws, "workflow_dispatch", payload, repo.c1, "refs/heads/main",
 			map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "base-ref": "no-such-branch"}).run()
-		if res.code != exitFailure || !strings.Contains(res.stderr, "fetch-depth: 0") {
+		if res.code != frontend.ExitFailure || !strings.Contains(res.stderr, "fetch-depth: 0") {
 			t.Errorf("an unknown base-ref is exit 2 with a hint: %s", res)
 		}
 	})
@@ -669,7 +669,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		ws := repo.workspace(t, repo.c1)
 		res := newActStep(t, nil, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "fail-on": "sometimes"}).run()
-		if res.code != exitFailure || !strings.Contains(res.stderr, `"fail-on"`) || res.outputs["exit-code"] != "2" {
+		if res.code != frontend.ExitFailure || !strings.Contains(res.stderr, `"fail-on"`) || res.outputs["exit-code"] != "2" {
 			t.Errorf("a bad input is exit 2 naming the input: %s", res)
 		}
 		if !strings.Contains(res.stdout, "::error") || !strings.Contains(res.summary, "could not do its job") {
@@ -677,7 +677,7 @@ func TestActionPullRequestEndToEnd(t *testing.T) {
 		}
 		res = newActStep(t, nil, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName), repo.c1, "refs/pull/7/merge",
 			map[string]string{"command": "sh server.sh", "comment": "sometimes"}).run()
-		if res.code != exitFailure || !strings.Contains(res.stderr, `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`) {
+		if res.code != frontend.ExitFailure || !strings.Contains(res.stderr, `input "comment": "sometimes" is not valid: use one of always, on-change, never (true means always, false means never)`) {
 			t.Errorf("an unknown comment value is exit 2 listing the accepted values: %s", res)
 		}
 	})
@@ -700,7 +700,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	}
 	analyze := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c0, repo.c1, actForkName), repo.c1, "refs/pull/7/merge",
 		map[string]string{"mode": "analyze", "command": "sh server.sh", "build": "cp mode.src mode", "bundle": "out/bundle"}).run()
-	if analyze.code != exitFindings {
+	if analyze.code != frontend.ExitFindings {
 		t.Fatalf("analyze exits with the verdict: %s", analyze)
 	}
 	if n := len(api.Requests()); n != 0 {
@@ -740,7 +740,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 
 	t.Run("publish", func(t *testing.T) {
 		res := publish(t, bundleData, nil)
-		if res.code != exitOK {
+		if res.code != frontend.ExitOK {
 			t.Fatalf("publish exits 0 with a valid bundle: %s", res)
 		}
 		comments := api.Comments(pr)
@@ -761,7 +761,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 			t.Errorf("summary:\n%s", res.summary)
 		}
 		// Published again: the same comment, not a second one.
-		if res := publish(t, bundleData, nil); res.code != exitOK || len(api.Comments(pr)) != 1 {
+		if res := publish(t, bundleData, nil); res.code != frontend.ExitOK || len(api.Comments(pr)) != 1 {
 			t.Errorf("second publish: %s, %d comments", res, len(api.Comments(pr)))
 		}
 	})
@@ -783,7 +783,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("tampered head commit is refused", func(t *testing.T) {
 		before := writes()
 		res := publish(t, tamper(t, func(m map[string]any) { m["head_sha"] = repo.c2 }), nil)
-		if res.code != exitFailure || !strings.Contains(res.stderr, "does not match") {
+		if res.code != frontend.ExitFailure || !strings.Contains(res.stderr, "does not match") {
 			t.Errorf("want exit 2 for a bundle of another commit: %s", res)
 		}
 		if writes() != before {
@@ -793,7 +793,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("bundle for another pull request is refused", func(t *testing.T) {
 		before := writes()
 		res := publish(t, tamper(t, func(m map[string]any) { m["pull_request"] = 8 }), nil)
-		if res.code != exitFailure {
+		if res.code != frontend.ExitFailure {
 			t.Errorf("want exit 2: %s", res)
 		}
 		if writes() != before {
@@ -802,7 +802,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	})
 	t.Run("unknown field is refused", func(t *testing.T) {
 		res := publish(t, tamper(t, func(m map[string]any) { m["token"] = "x" }), nil)
-		if res.code != exitFailure || !strings.Contains(res.stderr, "invalid bundle") {
+		if res.code != frontend.ExitFailure || !strings.Contains(res.stderr, "invalid bundle") {
 			t.Errorf("want exit 2: %s", res)
 		}
 	})
@@ -812,7 +812,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 			m["review_comments"] = []any{map[string]any{"path": "server.sh", "line": 1, "body": "INJECTED", "key": "0123456789abcdef"}}
 		})
 		res := publish(t, data, nil)
-		if res.code != exitOK {
+		if res.code != frontend.ExitOK {
 			t.Fatalf("%s", res)
 		}
 		for _, c := range api.Comments(pr) {
@@ -831,7 +831,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 		defer api.setPull(pr, "open", repo.c1, actForkName, repo.c0)
 		before := writes()
 		res := publish(t, bundleData, nil)
-		if res.code != exitOK || !strings.Contains(res.stdout, "::warning") {
+		if res.code != frontend.ExitOK || !strings.Contains(res.stdout, "::warning") {
 			t.Errorf("a stale bundle is a warning, exit 0: %s", res)
 		}
 		if writes() != before {
@@ -841,7 +841,7 @@ func TestActionForkAnalyzeThenPublish(t *testing.T) {
 	t.Run("missing bundle", func(t *testing.T) {
 		res := newActStep(t, api, t.TempDir(), "workflow_run", actWorkflowRunEvent(repo.c1), repo.c0, "refs/heads/main",
 			map[string]string{"mode": "publish"}).run()
-		if res.code != exitFailure {
+		if res.code != frontend.ExitFailure {
 			t.Errorf("want exit 2 without a bundle: %s", res)
 		}
 	})
@@ -859,7 +859,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 	ws := repo.workspace(t, repo.c4)
 	res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c3, repo.c4, actRepoName), repo.c4, "refs/pull/9/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true", "max-review-comments": "2"}).run()
-	if res.code != exitOK {
+	if res.code != frontend.ExitOK {
 		t.Fatalf("added tools do not fail at error: %s", res)
 	}
 	rep, err := os.ReadFile(res.outputs["report-file"])
@@ -910,7 +910,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 		ws := repo.shallowWorkspace(t, "pr2")
 		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(pr, repo.c3, repo.c4, actForkName), repo.c4, "refs/pull/9/merge",
 			map[string]string{"mode": "analyze", "command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
-		if res.code != exitOK {
+		if res.code != frontend.ExitOK {
 			t.Fatalf("%s", res)
 		}
 		b, err := github.ReadBundleFile(res.outputs["bundle-file"])
@@ -926,7 +926,7 @@ func TestActionBaseBuiltInWorktreeWithReviewComments(t *testing.T) {
 		os.WriteFile(filepath.Join(pws, "mcp-surface-bundle", github.BundleFileName), data, 0o644)
 		res = newActStep(t, api, pws, "workflow_run", actWorkflowRunEvent(repo.c4), repo.c3, "refs/heads/main",
 			map[string]string{"mode": "publish", "review-comments": "true"}).run()
-		if res.code != exitOK {
+		if res.code != frontend.ExitOK {
 			t.Fatalf("%s", res)
 		}
 		reviews := api.Reviews()
@@ -970,7 +970,7 @@ func TestActionSeveralServers(t *testing.T) {
 	api.setPull(3, "open", head, actRepoName, base)
 	res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(3, base, head, actRepoName), head, "refs/pull/3/merge",
 		map[string]string{"working-directory": "mcp"}).run()
-	if res.code != exitFindings {
+	if res.code != frontend.ExitFindings {
 		t.Fatalf("%s", res)
 	}
 	comments := api.Comments(3)
@@ -994,7 +994,7 @@ func TestActionSeveralServers(t *testing.T) {
 	// its own.
 	res = newActStep(t, api, ws, "pull_request", actPullRequestEvent(3, base, head, actRepoName), head, "refs/pull/3/merge",
 		map[string]string{"working-directory": "mcp", "server": "tracker", "comment": "always"}).run()
-	if res.code != exitOK {
+	if res.code != frontend.ExitOK {
 		t.Fatalf("tracker alone passes: %s", res)
 	}
 	if comments := api.Comments(3); len(comments) != 2 || !strings.Contains(comments[1].Body, "id=tracker -->") {

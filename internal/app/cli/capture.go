@@ -311,7 +311,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
 		warnPartial(env, path, m)
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // writeSnapshot writes a snapshot as writeOutput writes bytes, streaming

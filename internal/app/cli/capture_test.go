@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -17,7 +18,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
 	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
 	r := run(t, serverEnvFor(testserver.ModeFull), args...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	m, err := manifest.ReadFile(out)
@@ -103,7 +104,7 @@ func TestCaptureErrorsExitTwo(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, tc.env, tc.args...)
-			if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+			if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", r.code, r.stderr, tc.want)
 			}
 		})
@@ -114,7 +115,7 @@ func TestHeaderValuesAreNeverPrinted(t *testing.T) {
 	t.Parallel()
 	r := run(t, []string{"MCP_SURFACE_TEST_TOKEN=sekrit-value-123"}, "capture", "--url", "http://127.0.0.1:1/mcp?token=sekrit-value-123",
 		"--header", "Authorization: Bearer ${MCP_SURFACE_TEST_TOKEN}", "--startup-timeout", "2s")
-	if r.code != ExitFailure {
+	if r.code != frontend.ExitFailure {
 		t.Fatalf("exit %d", r.code)
 	}
 	if strings.Contains(r.stderr+r.stdout, "sekrit") {
@@ -138,7 +139,7 @@ func TestSnapshotCheck(t *testing.T) {
 	cmd := append([]string{"--"}, serverCmd()...)
 
 	r := run(t, full, append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "does not exist") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "does not exist") {
 		t.Fatalf("check without a file: exit %d %q", r.code, r.stdout)
 	}
 	if r := run(t, full, append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
@@ -148,7 +149,7 @@ func TestSnapshotCheck(t *testing.T) {
 		t.Fatalf("a reordered server no longer matches: exit %d %s", r.code, r.stdout)
 	}
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
 		t.Fatalf("changed server: exit %d %q", r.code, r.stdout)
 	}
 	// The command it prints really shows every change: run it, step by

@@ -108,7 +108,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	if err := incompleteError(res.Result); err != nil {
-		return ExitFailure, err
+		return frontend.ExitFailure, err
 	}
 	return res.Code, nil
 }
@@ -116,7 +116,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 // checked is the pipeline's result with its exit code.
 type checked struct {
 	*check.Result
-	Code int // ExitOK or ExitFindings
+	Code int // frontend.ExitOK or frontend.ExitFindings
 }
 
 // runPipeline runs check.Run and judges its findings against failOn and
@@ -126,9 +126,9 @@ func runPipeline(ctx context.Context, o check.Options, failOn rules.Level, failT
 	if err != nil {
 		return nil, err
 	}
-	out := &checked{Result: res, Code: ExitOK}
+	out := &checked{Result: res, Code: frontend.ExitOK}
 	if res.Fails(failOn, failTags) {
-		out.Code = ExitFindings
+		out.Code = frontend.ExitFindings
 	}
 	return out, nil
 }

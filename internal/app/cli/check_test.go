@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -31,7 +32,7 @@ func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {
 	t.Helper()
 	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
 	var doc map[string]any
-	if r.code != ExitFailure {
+	if r.code != frontend.ExitFailure {
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 			t.Fatalf("check output is not JSON: %v\n%s\n%s", err, r.stdout, r.stderr)
 		}
@@ -61,7 +62,7 @@ func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
 	t.Chdir(repo.Dir)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base}, serverArgs()...)...)
-	if code != ExitFindings {
+	if code != frontend.ExitFindings {
 		t.Fatalf("exit %d, want 1 (tools were removed):\n%s", code, stderr)
 	}
 	got := rulesIn(doc)
@@ -91,7 +92,7 @@ func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
 	t.Chdir(repo.Dir)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base, "--build", "test -f mode.txt"}, serverArgs()...)...)
-	if code != ExitOK {
+	if code != frontend.ExitOK {
 		t.Fatalf("exit %d, want 0 (only additions):\n%s", code, stderr)
 	}
 	if !strings.Contains(stderr, "temporary worktree") {
@@ -111,7 +112,7 @@ func TestCheckWithoutBaseline(t *testing.T) {
 	repo.Commit("only")
 	t.Chdir(repo.Dir)
 	code, doc, stderr := checkJSON(t, serverArgs()...)
-	if code != ExitOK {
+	if code != frontend.ExitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
 	if got := rulesIn(doc); got["tool-added"] != 0 {
@@ -121,7 +122,7 @@ func TestCheckWithoutBaseline(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.json")
 	os.WriteFile(path, []byte(snapshotOf(t, "tools-only")), 0o644)
 	code, doc, _ = checkJSON(t, append([]string{"--baseline", path}, serverArgs()...)...)
-	if code != ExitOK || rulesIn(doc)["tool-added"] == 0 {
+	if code != frontend.ExitOK || rulesIn(doc)["tool-added"] == 0 {
 		t.Errorf("--baseline FILE: exit %d, findings %v", code, rulesIn(doc))
 	}
 	if _, err := manifest.ReadFile(path); err != nil {
@@ -138,7 +139,7 @@ func TestCheckWritesEveryOutput(t *testing.T) {
 	args := append([]string{"check", "--schema-dir", spectest.SchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
 		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)
 	r := run(t, nil, args...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for name, want := range map[string]string{"r.sarif": `"version": "2.1.0"`, "r.md": "<!-- mcp-surface:report", "r.xml": "<testsuites"} {
@@ -166,7 +167,7 @@ func TestCheckJobsGiveTheSameBytes(t *testing.T) {
 		for _, jobs := range []string{"1", "4"} {
 			r := run(t, nil, append([]string{"check", "--format", format, "--schema-dir", spectest.SchemaDir(t),
 				"--jobs", jobs, "--base-ref", base, "--build", "echo building; cat mode.txt"}, serverArgs()...)...)
-			if r.code != ExitFindings {
+			if r.code != frontend.ExitFindings {
 				t.Fatalf("--jobs %s: exit %d, want 1 (prompts removed):\n%s", jobs, r.code, r.stderr)
 			}
 			if jobs == "1" {
@@ -185,7 +186,7 @@ func TestCheckJobsGiveTheSameBytes(t *testing.T) {
 			t.Errorf("stderr %q: want the head's build output, then the base's", want.stderr)
 		}
 	}
-	if r := run(t, nil, "check", "--jobs", "-1", "--", "true"); r.code != ExitFailure || !strings.Contains(r.stderr, "--jobs -1") {
+	if r := run(t, nil, "check", "--jobs", "-1", "--", "true"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--jobs -1") {
 		t.Errorf("--jobs -1: exit %d, stderr %q; want a usage error naming it", r.code, r.stderr)
 	}
 }

@@ -13,13 +13,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
-// Exit codes (the README lists them): never 1 for a tool failure, never 2 for a finding.
-const (
-	ExitOK       = 0 // nothing at or above --fail-on
-	ExitFindings = 1 // findings at or above --fail-on
-	ExitFailure  = 2 // the tool could not do its job
-)
-
 // Env is what a command may use from the outside world.
 type Env struct {
 	Stdin  io.Reader
@@ -91,9 +84,9 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printUsage(stdout)
 		if len(args) == 0 {
-			return ExitFailure
+			return frontend.ExitFailure
 		}
-		return ExitOK
+		return frontend.ExitOK
 	}
 	if args[0] == "--version" || args[0] == "version" {
 		info := version.Get()
@@ -102,12 +95,12 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 			// go run, and builds with -buildvcs=false, record no commit.
 			fmt.Fprintln(stderr, "mcp-surface: this build records no version or commit (go run and -buildvcs=false builds do not); build it with `go build` in a git checkout, or install a release")
 		}
-		return ExitOK
+		return frontend.ExitOK
 	}
 	c, ok := lookupCommand(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "mcp-surface: unknown command %q; run `mcp-surface help` for the list\n", args[0])
-		return ExitFailure
+		return frontend.ExitFailure
 	}
 	// Captures hand their servers' shutdown to the background (see
 	// captureFlags.options); whatever path a command took, no server
@@ -115,7 +108,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 	defer capture.WaitShutdowns()
 	code, err := c.run(ctx, env, args[1:])
 	if err == errHelp {
-		return ExitOK
+		return frontend.ExitOK
 	}
 	if err != nil {
 		err = frontend.SnapshotHint(err)
@@ -125,7 +118,7 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 		} else {
 			fmt.Fprintf(stderr, "mcp-surface %s: %s\n", c.name, frontend.LogText(err.Error()))
 		}
-		return ExitFailure
+		return frontend.ExitFailure
 	}
 	return code
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -15,7 +16,7 @@ import (
 func TestValidateClients(t *testing.T) {
 	args := append([]string{"validate", "--format", "json", "--clients", "gemini,openai", "--"}, serverCmd()...)
 	r := run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...), args...)
-	if r.code != ExitOK { // warnings do not fail at the default fail-on
+	if r.code != frontend.ExitOK { // warnings do not fail at the default fail-on
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var rep struct {
@@ -53,7 +54,7 @@ func TestValidateClients(t *testing.T) {
 	}
 	// An unknown profile is a usage error naming the known ones.
 	bad := run(t, serverEnvFor(testserver.ModeFull), append([]string{"validate", "--clients", "gemni", "--"}, serverCmd()...)...)
-	if bad.code != ExitFailure || !strings.Contains(bad.stderr, "openai-strict") {
+	if bad.code != frontend.ExitFailure || !strings.Contains(bad.stderr, "openai-strict") {
 		t.Errorf("--clients gemni: exit %d: %s", bad.code, bad.stderr)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 )
 
 // The command table is the one list of subcommands: sorted (the order of
@@ -26,7 +28,7 @@ func TestCommandTable(t *testing.T) {
 			t.Errorf("help does not list %s", n)
 		}
 		// Every command's usage, its text from help/ included, prints.
-		if h := run(t, nil, n, "-h"); h.code != ExitOK || !strings.Contains(h.stderr, "Usage: mcp-surface "+n) {
+		if h := run(t, nil, n, "-h"); h.code != frontend.ExitOK || !strings.Contains(h.stderr, "Usage: mcp-surface "+n) {
 			t.Errorf("%s -h: exit %d\n%s", n, h.code, h.stderr)
 		}
 	}

@@ -85,14 +85,14 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	found := policy.New(cfg, now).Apply(check.CostBudget(cfg).Check(t))
-	code := ExitOK
+	code := frontend.ExitOK
 	for _, f := range found {
 		if f.Level.Rank() < rules.LevelNote.Rank() {
 			continue
 		}
 		fmt.Fprintf(env.Stderr, "%s: %s: %s\n", f.Level, f.Rule, report.Line(f.Message, 500))
 		if failOn != "" && f.Level.Rank() >= failOn.Rank() {
-			code = ExitFindings
+			code = frontend.ExitFindings
 		}
 	}
 	return code, nil

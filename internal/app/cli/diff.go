@@ -72,12 +72,12 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	if err := incompleteError(res); err != nil {
-		return ExitFailure, err
+		return frontend.ExitFailure, err
 	}
 	if check.Fails(res.Findings, rf.failOn, failTags) {
-		return ExitFindings, nil
+		return frontend.ExitFindings, nil
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // boundDiffMemory asks the garbage collector to keep a diff's memory near

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 )
@@ -66,7 +67,7 @@ func TestDiffText(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": diffHead})
 	t.Chdir(dir)
 	code, out, stderr := runCLI(t, nil, "diff", "base.json", "head.json")
-	if code != ExitFindings {
+	if code != frontend.ExitFindings {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	for _, want := range []string{
@@ -92,10 +93,10 @@ func TestDiffText(t *testing.T) {
 	if _, verbose, _ := runCLI(t, nil, "diff", "--verbose", "base.json", "head.json"); verbose == out || !strings.Contains(verbose, "tool-removed") {
 		t.Errorf("--verbose changes nothing:\n%s", verbose)
 	}
-	if code, _, _ := runCLI(t, nil, "diff", "--fail-on", "none", "base.json", "head.json"); code != ExitOK {
+	if code, _, _ := runCLI(t, nil, "diff", "--fail-on", "none", "base.json", "head.json"); code != frontend.ExitOK {
 		t.Errorf("--fail-on none: exit %d", code)
 	}
-	if code, out, _ := runCLI(t, nil, "diff", "base.json", "base.json"); code != ExitOK || !strings.HasSuffix(out, "\nno findings\n") {
+	if code, out, _ := runCLI(t, nil, "diff", "base.json", "base.json"); code != frontend.ExitOK || !strings.HasSuffix(out, "\nno findings\n") {
 		t.Errorf("identical snapshots: exit %d, %q", code, out)
 	}
 }
@@ -104,7 +105,7 @@ func TestDiffJSON(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": diffHead})
 	t.Chdir(dir)
 	code, out, stderr := runCLI(t, nil, "diff", "--format", "json", "base.json", "head.json")
-	if code != ExitFindings {
+	if code != frontend.ExitFindings {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	var report struct {
@@ -146,7 +147,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": diffHead})
 	t.Chdir(dir)
 	code, out, _ := runCLI(t, nil, "diff", "--format", "ignore-yaml", "base.json", "head.json")
-	if code != ExitFindings {
+	if code != frontend.ExitFindings {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"acknowledged:\n", "  # error: tool \"legacy\" was removed: calls to it fail\n  - rule: tool-removed\n    tool: legacy\n", "reason: TODO\n"} {
@@ -158,7 +159,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 	if err := os.WriteFile(config.DefaultFile, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI(t, nil, "diff", "base.json", "head.json"); code != ExitFailure || !strings.Contains(stderr, "TODO placeholder") {
+	if code, _, stderr := runCLI(t, nil, "diff", "base.json", "head.json"); code != frontend.ExitFailure || !strings.Contains(stderr, "TODO placeholder") {
 		t.Errorf("TODO reason accepted: exit %d, %s", code, stderr)
 	}
 	filled := strings.ReplaceAll(out, "reason: TODO", "reason: reviewed in the release notes")
@@ -166,7 +167,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, text, stderr := runCLI(t, nil, "diff", "base.json", "head.json")
-	if code != ExitOK {
+	if code != frontend.ExitOK {
 		t.Fatalf("acknowledged run: exit %d, %s\n%s", code, stderr, text)
 	}
 	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "4 acknowledged") {
@@ -179,18 +180,18 @@ func TestDiffConfigExpiry(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": diffHead, "c.yaml": cfg})
 	t.Chdir(dir)
 	code, _, _ := runCLI(t, map[string]string{nowEnv: "2030-01-31"}, "diff", "--config", "c.yaml", "base.json", "head.json")
-	if code != ExitOK {
+	if code != frontend.ExitOK {
 		t.Errorf("before expiry: exit %d", code)
 	}
 	code, out, _ := runCLI(t, map[string]string{nowEnv: "2030-02-01"}, "diff", "--config", "c.yaml", "base.json", "head.json")
-	if code != ExitFindings || !strings.Contains(out, "config-acknowledgement-expired") || !strings.Contains(out, "c.yaml:2: the acknowledgement of tool-removed expired on 2030-01-31") {
+	if code != frontend.ExitFindings || !strings.Contains(out, "config-acknowledgement-expired") || !strings.Contains(out, "c.yaml:2: the acknowledgement of tool-removed expired on 2030-01-31") {
 		t.Errorf("after expiry: exit %d\n%s", code, out)
 	}
-	if code, _, stderr := runCLI(t, nil, "diff", "--config", "missing.yaml", "base.json", "head.json"); code != ExitFailure || !strings.Contains(stderr, "missing.yaml") {
+	if code, _, stderr := runCLI(t, nil, "diff", "--config", "missing.yaml", "base.json", "head.json"); code != frontend.ExitFailure || !strings.Contains(stderr, "missing.yaml") {
 		t.Errorf("missing config: exit %d %s", code, stderr)
 	}
 	bad := writeFiles(t, map[string]string{"bad.yaml": "severty: {}\n"})
-	if code, _, stderr := runCLI(t, nil, "diff", "--config", filepath.Join(bad, "bad.yaml"), "base.json", "head.json"); code != ExitFailure || !strings.Contains(stderr, `bad.yaml:1: unknown key "severty" (did you mean "severity"?)`) {
+	if code, _, stderr := runCLI(t, nil, "diff", "--config", filepath.Join(bad, "bad.yaml"), "base.json", "head.json"); code != frontend.ExitFailure || !strings.Contains(stderr, `bad.yaml:1: unknown key "severty" (did you mean "severity"?)`) {
 		t.Errorf("bad config: exit %d %s", code, stderr)
 	}
 }
@@ -200,7 +201,7 @@ func TestDiffOtherFormats(t *testing.T) {
 	t.Chdir(dir)
 	for format, want := range map[string]string{"sarif": `"ruleId": "tool-removed"`, "markdown": "tool-removed", "github": "::error", "junit": "<testsuites"} {
 		code, out, stderr := runCLI(t, nil, "diff", "--format", format, "base.json", "head.json")
-		if code != ExitFindings || !strings.Contains(out, want) {
+		if code != frontend.ExitFindings || !strings.Contains(out, want) {
 			t.Errorf("--format %s: exit %d, stderr %s, output lacks %q:\n%s", format, code, stderr, want, out)
 		}
 	}
@@ -210,13 +211,13 @@ func TestDiffFailOnTag(t *testing.T) {
 	head := strings.Replace(diffBase, `"readOnlyHint": true`, `"readOnlyHint": false`, 1)
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": head})
 	t.Chdir(dir)
-	if code, _, _ := runCLI(t, nil, "diff", "base.json", "head.json"); code != ExitOK {
+	if code, _, _ := runCLI(t, nil, "diff", "base.json", "head.json"); code != frontend.ExitOK {
 		t.Errorf("risky only, --fail-on error: exit %d", code)
 	}
-	if code, _, _ := runCLI(t, nil, "diff", "--fail-on-tag", "sec", "base.json", "head.json"); code != ExitFindings {
+	if code, _, _ := runCLI(t, nil, "diff", "--fail-on-tag", "sec", "base.json", "head.json"); code != frontend.ExitFindings {
 		t.Errorf("--fail-on-tag sec: exit %d", code)
 	}
-	if code, _, _ := runCLI(t, nil, "diff", "--fail-on", "risky", "base.json", "head.json"); code != ExitFindings {
+	if code, _, _ := runCLI(t, nil, "diff", "--fail-on", "risky", "base.json", "head.json"); code != frontend.ExitFindings {
 		t.Errorf("--fail-on risky: exit %d", code)
 	}
 }
@@ -235,7 +236,7 @@ func TestDiffUsageErrors(t *testing.T) {
 		{[]string{"diff", "--fail-on", "sometimes", "base.json", "base.json"}, "--fail-on"},
 	} {
 		code, _, stderr := runCLI(t, nil, tc.args...)
-		if code != ExitFailure || !strings.Contains(stderr, tc.want) {
+		if code != frontend.ExitFailure || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr)
 		}
 	}
@@ -250,11 +251,11 @@ func TestDiffGitRef(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr := runCLI(t, nil, "diff", "HEAD:mcp-surface.json", "mcp-surface.json")
-	if code != ExitFindings || !strings.Contains(out, "tool-removed") {
+	if code != frontend.ExitFindings || !strings.Contains(out, "tool-removed") {
 		t.Errorf("exit %d, stderr %s\n%s", code, stderr, out)
 	}
 	code, _, stderr = runCLI(t, nil, "diff", "nosuchref:mcp-surface.json", "mcp-surface.json")
-	if code != ExitFailure || !strings.Contains(stderr, "nosuchref is not a commit") {
+	if code != frontend.ExitFailure || !strings.Contains(stderr, "nosuchref is not a commit") {
 		t.Errorf("bad ref: exit %d, %s", code, stderr)
 	}
 }
@@ -262,23 +263,23 @@ func TestDiffGitRef(t *testing.T) {
 func TestExplain(t *testing.T) {
 	t.Parallel()
 	code, out, _ := runCLI(t, nil, "explain", "tool-removed")
-	if code != ExitOK || !strings.Contains(out, "tool-removed\n  kind:      change\n  severity:  breaking (level error)\n  direction: surface\n  tags:      wire\n") {
+	if code != frontend.ExitOK || !strings.Contains(out, "tool-removed\n  kind:      change\n  severity:  breaking (level error)\n  direction: surface\n  tags:      wire\n") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 	code, _, stderr := runCLI(t, nil, "explain", "tool-remove")
-	if code != ExitFailure || !strings.Contains(stderr, `unknown rule "tool-remove"; did you mean tool-removed`) {
+	if code != frontend.ExitFailure || !strings.Contains(stderr, `unknown rule "tool-remove"; did you mean tool-removed`) {
 		t.Errorf("unknown rule: exit %d %s", code, stderr)
 	}
 	code, out, _ = runCLI(t, nil, "explain", "--list")
-	if code != ExitOK || !strings.Contains(out, "tool-removed ") || !strings.Contains(out, "text-url-added ") {
+	if code != frontend.ExitOK || !strings.Contains(out, "tool-removed ") || !strings.Contains(out, "text-url-added ") {
 		t.Errorf("--list: exit %d", code)
 	}
 	code, out, _ = runCLI(t, nil, "explain", "--format", "json", "text-url-added")
 	var doc map[string]any
-	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || doc["severity"] != "minor" {
+	if code != frontend.ExitOK || json.Unmarshal([]byte(out), &doc) != nil || doc["severity"] != "minor" {
 		t.Errorf("json: exit %d %s", code, out)
 	}
-	if code, _, _ := runCLI(t, nil, "explain"); code != ExitFailure {
+	if code, _, _ := runCLI(t, nil, "explain"); code != frontend.ExitFailure {
 		t.Errorf("no rule: exit %d", code)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -24,7 +25,7 @@ func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
 		if fs.NArg() > 0 {
 			return 0, usagef("--list takes no rule")
 		}
-		return ExitOK, rules.WriteList(env.Stdout, *format == "json")
+		return frontend.ExitOK, rules.WriteList(env.Stdout, *format == "json")
 	}
 	if fs.NArg() != 1 {
 		return 0, usagef("need one RULE (or --list)")
@@ -39,9 +40,9 @@ func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("%s (run `mcp-surface explain --list` for every rule)", msg)
 	}
 	if *format == "json" {
-		return ExitOK, rules.WriteJSON(env.Stdout, rules.DocOf(r))
+		return frontend.ExitOK, rules.WriteJSON(env.Stdout, rules.DocOf(r))
 	}
-	return ExitOK, rules.WriteText(env.Stdout, r)
+	return frontend.ExitOK, rules.WriteText(env.Stdout, r)
 }
 
 // nearestRules returns up to three rule IDs close to an unknown id: by edit

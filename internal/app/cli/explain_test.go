@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -30,7 +31,7 @@ func TestExplainSaysWhatToDo(t *testing.T) {
 		}
 		n++
 		res := run(t, nil, "explain", r.ID)
-		if res.code != ExitOK || !strings.Contains(res.stdout, "\n**What to do.** ") {
+		if res.code != frontend.ExitOK || !strings.Contains(res.stdout, "\n**What to do.** ") {
 			t.Errorf("explain %s (exit %d) has no \"What to do\":\n%s%s", r.ID, res.code, res.stdout, res.stderr)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
@@ -42,7 +43,7 @@ func TestShutdownGraceFlag(t *testing.T) {
 	}
 	for _, bad := range []string{"0", "-1s", "soon"} {
 		r := run(t, nil, "capture", "--shutdown-grace", bad, "--", "x")
-		if r.code != ExitFailure || !strings.Contains(r.stderr, "shutdown-grace") {
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "shutdown-grace") {
 			t.Errorf("--shutdown-grace %s: exit %d, stderr %q; want exit 2 naming the flag", bad, r.code, r.stderr)
 		}
 	}
@@ -66,7 +67,7 @@ func TestCommandsReapTheirServer(t *testing.T) {
 		marker := fmt.Sprintf("MCP_SURFACE_TEST_MARKER=grace-%d-%d", i, time.Now().UnixNano())
 		env := append(serverEnvFor(testserver.ModeIgnoreSigterm), marker)
 		r := run(t, env, append(append(args, "--"), serverCmd()...)...)
-		if r.code == ExitFailure && i < 3 {
+		if r.code == frontend.ExitFailure && i < 3 {
 			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
 		}
 		if pids := markedPids(marker); len(pids) > 0 {

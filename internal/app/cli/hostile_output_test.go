@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/runnertest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
@@ -45,20 +46,20 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 		code       int
 		want       []string // in stdout+stderr, escaped
 	}{
-		{"stderr tail of a crash", testserver.ModeHostileStderr, []string{"capture"}, ExitFailure,
+		{"stderr tail of a crash", testserver.ModeHostileStderr, []string{"capture"}, frontend.ExitFailure,
 			[]string{"exit status 4", `\u003a:error::forged`, `\u003a:add-mask::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`, `\r::error::forged`, `\e[31m`}},
-		{"line quoted by invalid JSON", testserver.ModeInvalidJSONCR, []string{"capture"}, ExitFailure,
+		{"line quoted by invalid JSON", testserver.ModeInvalidJSONCR, []string{"capture"}, frontend.ExitFailure,
 			[]string{"invalid JSON on stdout", `"a\r::error::forged`, `\e]8;;`}},
-		{"stdout noise", testserver.ModeHostileNoise, []string{"capture", "-o", "OUT"}, ExitOK,
+		{"stdout noise", testserver.ModeHostileNoise, []string{"capture", "-o", "OUT"}, frontend.ExitOK,
 			[]string{"log to stderr", `\u003a:error::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`}},
-		{"names in the summary of snapshot --check", testserver.ModeHostileNames, []string{"snapshot", "--check", "-o", "BASE"}, ExitFindings,
+		{"names in the summary of snapshot --check", testserver.ModeHostileNames, []string{"snapshot", "--check", "-o", "BASE"}, frontend.ExitFindings,
 			[]string{"no longer matches", `##\[error]forged`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			base := filepath.Join(dir, "base.json")
-			if r := run(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0]); r.code != ExitOK {
+			if r := run(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0]); r.code != frontend.ExitOK {
 				t.Fatalf("base capture: exit %d: %s", r.code, r.stderr)
 			}
 			args := make([]string, 0, len(tc.args)+3)
@@ -92,13 +93,13 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 		code       int
 		want       string
 	}{
-		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, false, ExitFailure,
+		{"startup timeout", testserver.ModeSlowStart, []string{"--startup-timeout", "1s"}, false, frontend.ExitFailure,
 			"startup timeout limit of 1s reached; raise it with --startup-timeout"},
-		{"interrupted", testserver.ModeSlowStart, nil, true, ExitFailure,
+		{"interrupted", testserver.ModeSlowStart, nil, true, frontend.ExitFailure,
 			"the handshake: interrupted: context canceled"},
-		{"answer the SDK refused", testserver.ModeBadInitialize, nil, false, ExitFailure,
+		{"answer the SDK refused", testserver.ModeBadInitialize, nil, false, frontend.ExitFailure,
 			"answered initialize (frame 3) with something the MCP Go SDK refused: "},
-		{"unknown protocol version", testserver.ModeBadVersion, nil, false, ExitFailure,
+		{"unknown protocol version", testserver.ModeBadVersion, nil, false, frontend.ExitFailure,
 			`answered initialize with protocolVersion "1999-01-01", which is not a revision the client supports`},
 	}
 	for _, tc := range cases {
@@ -144,7 +145,7 @@ func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
 	env, pid := pidServer(t, testserver.ModeJSONLog)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if !strings.Contains(r.stderr, `not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`) || !strings.Contains(r.stderr, "log to stderr instead") ||
@@ -159,7 +160,7 @@ func TestBatchReplyIsNamed(t *testing.T) {
 	env, pid := pidServer(t, testserver.ModeBatchReply)
 	out := filepath.Join(t.TempDir(), "s.json")
 	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if !strings.Contains(r.stderr, "tools/list page 1 inside a JSON-RPC batch") || !strings.Contains(r.stderr, "revision 2025-06-18 has no JSON-RPC batches") ||
@@ -182,8 +183,8 @@ func TestRepairedJSONIsReported(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			env, pid := pidServer(t, tc.mode)
 			r := run(t, env, "validate", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--protocol-version", "2025-06-18", "--", os.Args[0])
-			if r.code != ExitFindings {
-				t.Fatalf("exit %d, want %d: %s", r.code, ExitFindings, r.stderr)
+			if r.code != frontend.ExitFindings {
+				t.Fatalf("exit %d, want %d: %s", r.code, frontend.ExitFindings, r.stderr)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(r.stdout, w) {
@@ -204,7 +205,7 @@ func TestSnapshotWithDuplicateKeyIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, nil, "diff", path, path)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
-		t.Errorf("exit %d, want %d and the key named: %s", r.code, ExitFailure, r.stderr)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, `duplicate key "name" at "/tools/0/name"`) {
+		t.Errorf("exit %d, want %d and the key named: %s", r.code, frontend.ExitFailure, r.stderr)
 	}
 }

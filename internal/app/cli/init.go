@@ -114,7 +114,7 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if code != ExitOK {
+	if code != frontend.ExitOK {
 		return code, nil
 	}
 	var wrote []string
@@ -160,7 +160,7 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 	if strings.HasSuffix(pin, "@main") {
 		fmt.Fprintf(env.Stderr, "mcp-surface init: this build is not a release, so the workflow uses %s: pin it to a release tag (mcp-surface --version of a release prints it)\n", pin)
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // releaseVersion matches the version of a release build.

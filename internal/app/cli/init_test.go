@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -104,7 +105,7 @@ func TestInitNodeProject(t *testing.T) {
 	t.Chdir(repo.Dir)
 
 	r := run(t, serverEnvFor(testserver.ModeFull), "init", "--", os.Args[0])
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	m, err := manifest.ReadFile(filepath.Join(repo.Dir, "mcp-surface.json"))
@@ -152,7 +153,7 @@ func TestInitNodeProject(t *testing.T) {
 	// Again: everything is there, nothing is touched.
 	before := readFile(t, filepath.Join(repo.Dir, "package.json"))
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--", os.Args[0])
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "--force") || !strings.Contains(r.stderr, initWorkflow) {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--force") || !strings.Contains(r.stderr, initWorkflow) {
 		t.Fatalf("a second init: exit %d, want 2 asking for --force\nstderr:\n%s", r.code, r.stderr)
 	}
 	if readFile(t, filepath.Join(repo.Dir, "package.json")) != before {
@@ -165,7 +166,7 @@ func TestInitNodeProject(t *testing.T) {
 
 	// --force replaces them: the tools-only server's snapshot.
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "--", os.Args[0])
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("init --force: exit %d\nstderr:\n%s", r.code, r.stderr)
 	}
 	forced, err := manifest.ReadFile(filepath.Join(repo.Dir, "mcp-surface.json"))
@@ -199,7 +200,7 @@ func TestInitInfersTheCommand(t *testing.T) {
 			}
 			t.Chdir(repo.Dir)
 			r := run(t, nil, "init")
-			if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+			if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, tc.want) {
 				t.Fatalf("init: exit %d, want 2 with %q\nstderr:\n%s", r.code, tc.want, r.stderr)
 			}
 			for _, p := range []string{"mcp-surface.json", initWorkflow} {
@@ -295,7 +296,7 @@ func TestInitPreCommit(t *testing.T) {
 	repo.Write(".pre-commit-config.yaml", []byte("repos:\n- repo: https://example.invalid/hooks\n  rev: v1\n  hooks:\n  - id: lint\n"))
 	t.Chdir(repo.Dir)
 	r := run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "-o", "snap.json", "--", os.Args[0], "--flag")
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("init: exit %d\nstderr:\n%s", r.code, r.stderr)
 	}
 	text := readFile(t, filepath.Join(repo.Dir, ".pre-commit-config.yaml"))
@@ -325,7 +326,7 @@ func TestInitPreCommit(t *testing.T) {
 	}
 
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "-o", "snap.json", "--", os.Args[0])
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("init --force: exit %d\nstderr:\n%s", r.code, r.stderr)
 	}
 	if n := strings.Count(readFile(t, filepath.Join(repo.Dir, ".pre-commit-config.yaml")), "mcp-surface/mcp-surface"); n != 1 {

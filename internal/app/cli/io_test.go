@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/outfiletest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
@@ -74,14 +75,14 @@ func TestCaptureToANullDevice(t *testing.T) {
 	dir := filepath.Dir(null)
 	env := serverEnvFor(testserver.ModeToolsOnly)
 	r := run(t, env, captureArgs("-o", null, "--frames", null)...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if !outfiletest.IsCharDevice(t, null) || !slices.Equal(outfiletest.Names(t, dir), []string{"null"}) {
 		t.Fatalf("the device did not survive: %v", outfiletest.Names(t, dir))
 	}
 	r = run(t, env, captureArgs("-o", "/dev/null")...)
-	if r.code != ExitOK || !strings.Contains(r.stderr, "wrote /dev/null") {
+	if r.code != frontend.ExitOK || !strings.Contains(r.stderr, "wrote /dev/null") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	outfiletest.IsCharDevice(t, "/dev/null")
@@ -105,7 +106,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 		got <- b
 	}()
 	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", fifo)...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	m, err := manifest.FromCanonicalJSON(<-got)
@@ -120,7 +121,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 func TestCaptureToStdoutDash(t *testing.T) {
 	t.Parallel()
 	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", "-")...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if _, err := manifest.FromCanonicalJSON([]byte(r.stdout)); err != nil || strings.Contains(r.stderr, "wrote") {
@@ -150,7 +151,7 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 	} {
 		r := run(t, nil, append(c.args, server...)...)
 		wantMsg := "mcp-surface " + c.args[0] + ": " + c.flag + ": " + want + "\n"
-		if r.code != ExitFailure || r.stderr != wantMsg {
+		if r.code != frontend.ExitFailure || r.stderr != wantMsg {
 			t.Errorf("%v: exit %d\n%s", c.args, r.code, cmp.Diff(wantMsg, r.stderr))
 		}
 		if _, err := os.Stat(marker); err == nil {
@@ -166,7 +167,7 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 func snapshotFile(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "mcp-surface.json")
-	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", path)...); r.code != ExitOK {
+	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", path)...); r.code != frontend.ExitOK {
 		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
 	}
 	return path
@@ -183,7 +184,7 @@ func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		r := runCtx(t, ctx, nil, args...)
 		cancel()
-		if r.code != ExitFailure || !strings.Contains(r.stderr, "waiting for a writer to "+fifo+": context deadline exceeded") {
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "waiting for a writer to "+fifo+": context deadline exceeded") {
 			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
 		}
 	}
@@ -233,8 +234,8 @@ func TestSignalsStopABlockedRead(t *testing.T) {
 		t.Fatalf("SIGINT did not stop the program: %s", stderr.String())
 	}
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure {
-		t.Fatalf("got %v, want exit %d", err, ExitFailure)
+	if !errors.As(err, &ee) || ee.ExitCode() != frontend.ExitFailure {
+		t.Fatalf("got %v, want exit %d", err, frontend.ExitFailure)
 	}
 	// The signal may come while the program's open is still returning
 	// (its wait for a writer ends) or once it reads: both are the FIFO.
@@ -263,8 +264,8 @@ func TestASecondSignalExitsAtOnce(t *testing.T) {
 	defer cancel()
 	select {
 	case code := <-exited:
-		if code != ExitInterrupted {
-			t.Errorf("exit %d, want %d", code, ExitInterrupted)
+		if code != frontend.ExitInterrupted {
+			t.Errorf("exit %d, want %d", code, frontend.ExitInterrupted)
 		}
 	case <-deadline.Done():
 		t.Fatal("the second signal did not exit")
@@ -280,7 +281,7 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 	head := snapshotFile(t, dir)
 	r := run(t, []string{maxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
 	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + maxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
-	if r.code != ExitFailure || r.stderr != want {
+	if r.code != frontend.ExitFailure || r.stderr != want {
 		t.Errorf("exit %d\n%s", r.code, cmp.Diff(want, r.stderr))
 	}
 	huge := filepath.Join(dir, "huge.json")
@@ -288,11 +289,11 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 	f.Truncate(manifest.DefaultMaxFileBytes + 1)
 	f.Close()
 	r = run(t, nil, "validate", huge)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, huge+" is larger than 256 MiB, the limit for a snapshot file; raise it with") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, huge+" is larger than 256 MiB, the limit for a snapshot file; raise it with") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 	r = run(t, []string{maxSnapshotEnv + "=lots"}, "diff", head, head)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, maxSnapshotEnv+`="lots": give a positive number of bytes`) {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, maxSnapshotEnv+`="lots": give a positive number of bytes`) {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }
@@ -310,7 +311,7 @@ func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 	os.WriteFile(cfg, []byte(b.String()), 0o644)
 	r := run(t, nil, "diff", "--config", cfg, head, head)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	if r.code != ExitFailure || len(lines) != 21 || lines[20] != "… and 4,980 more like this" {
+	if r.code != frontend.ExitFailure || len(lines) != 21 || lines[20] != "… and 4,980 more like this" {
 		t.Errorf("exit %d, %d lines, last %q", r.code, len(lines), lines[len(lines)-1])
 	}
 }
@@ -326,14 +327,14 @@ func TestFlagsAfterArguments(t *testing.T) {
 		{"cost", head, "--format", "json"},
 	} {
 		r := run(t, nil, args...)
-		if r.code != ExitOK || !strings.HasPrefix(r.stdout, "{") {
+		if r.code != frontend.ExitOK || !strings.HasPrefix(r.stdout, "{") {
 			t.Errorf("%v: exit %d, stdout %.40q, stderr %s", args, r.code, r.stdout, r.stderr)
 		}
 	}
 	// "--" ends the flags: what follows is an argument, and for the
 	// commands that run a server, the server's command line, untouched.
 	r := run(t, nil, "diff", "--", head, "--format")
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "--format") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--format") {
 		t.Errorf("diff -- BASE --format: exit %d: %s", r.code, r.stderr)
 	}
 }
@@ -376,7 +377,7 @@ func TestTheServerCommandKeepsItsFlags(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "args")
 	r := run(t, nil, "capture", "--startup-timeout", "5s", "--shell", "--", "printf '%s ' \"$0\" --format json > "+out)
-	if r.code != ExitFailure {
+	if r.code != frontend.ExitFailure {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if got, _ := os.ReadFile(out); !strings.Contains(string(got), "--format json") {
@@ -420,8 +421,8 @@ func TestASecondSignalLeavesNoServer(t *testing.T) {
 	}
 	err := cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("got %v, want exit %d\n%s", err, ExitInterrupted, stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != frontend.ExitInterrupted {
+		t.Fatalf("got %v, want exit %d\n%s", err, frontend.ExitInterrupted, stderr.String())
 	}
 	// SIGKILL is delivered asynchronously, and the dead server waits to be
 	// reaped by whoever inherits it: poll until it is gone.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
@@ -53,8 +54,8 @@ func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 				err := c.Run()
 				cancel()
 				var ee *exec.ExitError
-				if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure {
-					t.Fatalf("--jobs %s: %v, want exit %d\n%s", jobs, err, ExitFailure, stderr.String())
+				if !errors.As(err, &ee) || ee.ExitCode() != frontend.ExitFailure {
+					t.Fatalf("--jobs %s: %v, want exit %d\n%s", jobs, err, frontend.ExitFailure, stderr.String())
 				}
 				if !strings.Contains(stderr.String(), "capturing beta (") || strings.Contains(stderr.String(), "gamma") {
 					t.Errorf("--jobs %s: the error must name beta, and only beta:\n%s", jobs, stderr.String())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
 
@@ -63,7 +64,7 @@ func TestValidateJobsDoNotChangeTheOutput(t *testing.T) {
 		var runs []result
 		for _, jobs := range []string{"1", "3"} {
 			r := run(t, env, "validate", "--format", format, "--jobs", jobs)
-			if r.code != ExitOK && r.code != ExitFindings {
+			if r.code != frontend.ExitOK && r.code != frontend.ExitFindings {
 				t.Fatalf("validate --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
 			}
 			runs = append(runs, r)
@@ -79,10 +80,10 @@ func TestValidateJobsDoNotChangeTheOutput(t *testing.T) {
 	}
 	// One of them, by name: its section only.
 	r := run(t, env, "validate", "--server", "beta", "--format", "json")
-	if (r.code != ExitOK && r.code != ExitFindings) || strings.Contains(r.stdout, "alpha") {
+	if (r.code != frontend.ExitOK && r.code != frontend.ExitFindings) || strings.Contains(r.stdout, "alpha") {
 		t.Errorf("validate --server beta: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := run(t, env, "validate", "--jobs", "-2"); r.code != ExitFailure || !strings.Contains(r.stderr, "--jobs -2") {
+	if r := run(t, env, "validate", "--jobs", "-2"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--jobs -2") {
 		t.Errorf("--jobs -2: exit %d, %s", r.code, r.stderr)
 	}
 }
@@ -103,7 +104,7 @@ func TestSnapshotJobsDoNotChangeTheOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := run(t, nil, "snapshot", "--jobs", jobs)
-		if r.code != ExitOK {
+		if r.code != frontend.ExitOK {
 			t.Fatalf("snapshot --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
 		}
 		runs = append(runs, r)
@@ -125,7 +126,7 @@ func TestSnapshotJobsDoNotChangeTheOutput(t *testing.T) {
 			t.Errorf("stderr does not say it wrote %s:\n%s", name, runs[1].stderr)
 		}
 	}
-	if checks[0] != checks[1] || checks[1].code != ExitFindings || !strings.Contains(checks[1].stdout, "beta.json no longer matches") {
+	if checks[0] != checks[1] || checks[1].code != frontend.ExitFindings || !strings.Contains(checks[1].stdout, "beta.json no longer matches") {
 		t.Errorf("snapshot --check: --jobs 3 gave\n%+v\nwant (exit 1, beta drifted):\n%+v", checks[1], checks[0])
 	}
 }
@@ -153,7 +154,7 @@ func TestProbeJobsDoNotChangeTheOutput(t *testing.T) {
 	var pins []string
 	for _, jobs := range []string{"1", "3"} {
 		r := run(t, env, "probe", "--update", "--format", "json", "--jobs", jobs)
-		if r.code != ExitOK {
+		if r.code != frontend.ExitOK {
 			t.Fatalf("probe --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
 		}
 		runs = append(runs, r)
@@ -187,7 +188,7 @@ func TestProbeJobsDoNotChangeTheOutput(t *testing.T) {
 			t.Errorf("the report does not name %s:\n%s", name, runs[1].stdout)
 		}
 	}
-	if r := run(t, env, "probe", "--call", "echo"); r.code != ExitFailure || !strings.Contains(r.stderr, "choose it with --server") {
+	if r := run(t, env, "probe", "--call", "echo"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "choose it with --server") {
 		t.Errorf("--call with three servers: exit %d, %s", r.code, r.stderr)
 	}
 }

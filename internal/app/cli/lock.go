@@ -165,14 +165,14 @@ func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, server
 		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
 	}
 	if len(w.Failed) > 0 || len(w.Skipped) > 0 && !lf.skipMissing {
-		return ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", len(w.Failed), len(w.Skipped),
+		return frontend.ExitFailure, fmt.Errorf("the lock was not written: %d server(s) failed, %d skipped for unset variables%s", len(w.Failed), len(w.Skipped),
 			map[bool]string{true: " (pass --skip-missing to lock the others)", false: ""}[len(w.Failed) == 0])
 	}
 	if err := lock.WriteFile(ctx, lockPath, w.Lock); err != nil {
 		return 0, err
 	}
 	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(w.Lock.Entries)))
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // runCheck is `lock --check`.
@@ -193,12 +193,12 @@ func (lf *lockFlags) runCheck(ctx context.Context, env *Env, o lock.Options, ser
 		fmt.Fprintln(env.Stderr, frontend.LogText(e.Error()))
 	}
 	if len(c.Failed) > 0 || c.Skipped() > 0 && !lf.skipMissing {
-		return ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(c.Failed), c.Skipped())
+		return frontend.ExitFailure, fmt.Errorf("the check is incomplete: %d server(s) failed, %d skipped for unset variables", len(c.Failed), c.Skipped())
 	}
 	if c.Fails() {
-		return ExitFindings, nil
+		return frontend.ExitFindings, nil
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // lockAdvice is what to do about a status.

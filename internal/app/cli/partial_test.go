@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
@@ -19,7 +20,7 @@ func partialSnapshot(t *testing.T, dir, mode string) string {
 	t.Helper()
 	path := filepath.Join(dir, mode+".json")
 	r := run(t, serverEnvFor(mode), append([]string{"capture", "--partial", "-o", path, "--"}, serverCmd()...)...)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("capture --partial %s: exit %d\n%s", mode, r.code, r.stderr)
 	}
 	return path
@@ -46,7 +47,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 	} {
 		out := filepath.Join(dir, mode+".json")
 		r := run(t, serverEnvFor(mode), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
-		if r.code != ExitFailure {
+		if r.code != frontend.ExitFailure {
 			t.Errorf("%s: exit %d, want 2\n%s", mode, r.code, r.stderr)
 		}
 		for _, w := range append(want, "the capture is incomplete", "backend", "--partial") {
@@ -60,7 +61,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 		}
 	}
 	// To stdout: nothing either.
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), append([]string{"capture", "--"}, serverCmd()...)...); r.code != ExitFailure || r.stdout != "" {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), append([]string{"capture", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || r.stdout != "" {
 		t.Errorf("capture to stdout: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
@@ -73,7 +74,7 @@ func TestCapturePartialIsMarked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	r := run(t, serverEnvFor(testserver.ModeListFailedPage), append([]string{"capture", "--partial", "-o", filepath.Join(dir, "p.json"), "--"}, serverCmd()...)...)
-	if r.code != ExitOK || !strings.Contains(r.stderr, "PARTIAL") || !strings.Contains(r.stderr, "tools unknown (tools/list failed)") {
+	if r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") || !strings.Contains(r.stderr, "tools unknown (tools/list failed)") {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	noRawEscape(t, "stderr", r.stderr)
@@ -128,7 +129,7 @@ func TestDiffOfAPartialSnapshot(t *testing.T) {
 	for _, pair := range [][2]string{{complete, partial}, {partial, complete}, {partial, other}, {partial, partial}} {
 		name := filepath.Base(pair[0]) + " vs " + filepath.Base(pair[1])
 		r := run(t, nil, "diff", "--format", "json", pair[0], pair[1])
-		if r.code != ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "tools/list") {
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "tools/list") {
 			t.Errorf("%s: exit %d, want 2 naming the failed list:\n%s", name, r.code, r.stderr)
 		}
 		var doc map[string]any
@@ -143,13 +144,13 @@ func TestDiffOfAPartialSnapshot(t *testing.T) {
 			t.Errorf("%s: the lists that worked differ: %v", name, got)
 		}
 		text := run(t, nil, "diff", pair[0], pair[1])
-		if text.code != ExitFailure || strings.Contains(text.stdout, "no breaking changes") || strings.Contains(text.stdout, "surface unchanged") ||
+		if text.code != frontend.ExitFailure || strings.Contains(text.stdout, "no breaking changes") || strings.Contains(text.stdout, "surface unchanged") ||
 			!strings.Contains(text.stdout, "surface-list-failed") {
 			t.Errorf("%s: text report (exit %d):\n%s", name, text.code, text.stdout)
 		}
 		noRawEscape(t, name+" text", text.stdout+text.stderr)
 		// --fail-on none does not make a partial comparison pass.
-		if r := run(t, nil, "diff", "--fail-on", "none", pair[0], pair[1]); r.code != ExitFailure ||
+		if r := run(t, nil, "diff", "--fail-on", "none", pair[0], pair[1]); r.code != frontend.ExitFailure ||
 			strings.Contains(r.stdout, "surface unchanged") || strings.Contains(r.stdout, "no breaking changes") ||
 			!strings.Contains(r.stdout, "incomplete: tools/list failed at ") {
 			t.Errorf("%s --fail-on none: exit %d, want 2 and an incomplete verdict:\n%s", name, r.code, r.stdout)
@@ -164,26 +165,26 @@ func TestSnapshotOfAFailedList(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp-surface.json")
 	args := append([]string{"snapshot", "-o", path, "--"}, serverCmd()...)
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), args...); r.code != ExitFailure || !strings.Contains(r.stderr, "-32603") || !strings.Contains(r.stderr, "--partial") {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), args...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || !strings.Contains(r.stderr, "--partial") {
 		t.Errorf("snapshot: exit %d, want 2\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("a snapshot was written (%v)", err)
 	}
 	partial := append([]string{"snapshot", "--partial", "-o", path, "--"}, serverCmd()...)
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), partial...); r.code != ExitOK || !strings.Contains(r.stderr, "PARTIAL") {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), partial...); r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") {
 		t.Fatalf("snapshot --partial: exit %d\n%s", r.code, r.stderr)
 	}
 	check := append([]string{"snapshot", "--check", "-o", path, "--"}, serverCmd()...)
 	r := run(t, serverEnvFor(testserver.ModePagedRaw), check...)
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "is a partial snapshot") || !strings.Contains(r.stdout, "tools/list") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "is a partial snapshot") || !strings.Contains(r.stdout, "tools/list") {
 		t.Errorf("--check against a partial file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// The same failure live: it cannot be verified at all.
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), check...); r.code != ExitFailure || !strings.Contains(r.stderr, "the capture is incomplete") {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), check...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the capture is incomplete") {
 		t.Errorf("--check of a failing server: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := run(t, nil, append([]string{"snapshot", "--check", "--partial", "--"}, serverCmd()...)...); r.code != ExitFailure || !strings.Contains(r.stderr, "--partial") {
+	if r := run(t, nil, append([]string{"snapshot", "--check", "--partial", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--partial") {
 		t.Errorf("--check --partial: exit %d, want a usage error\n%s", r.code, r.stderr)
 	}
 }
@@ -200,7 +201,7 @@ func TestCheckOfAFailedList(t *testing.T) {
 	repo.Commit("head: the backend is down")
 	t.Chdir(repo.Dir)
 	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--base-ref", base}, serverArgs()...)...)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "head: tools/list page 1 answered with error -32603") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "head: tools/list page 1 answered with error -32603") {
 		t.Fatalf("exit %d, want 2 naming the failed list:\n%s", r.code, r.stderr)
 	}
 	var doc map[string]any
@@ -212,7 +213,7 @@ func TestCheckOfAFailedList(t *testing.T) {
 		t.Errorf("findings %v, want surface-list-failed, no tool removed, no stale snapshot", got)
 	}
 	// Without a baseline there is no comparison, and still a failed list.
-	if r := run(t, nil, append([]string{"check", "--baseline", "none", "--schema-dir", spectest.SchemaDir(t)}, serverArgs()...)...); r.code != ExitFailure || !strings.Contains(r.stdout, "list-request-failed") {
+	if r := run(t, nil, append([]string{"check", "--baseline", "none", "--schema-dir", spectest.SchemaDir(t)}, serverArgs()...)...); r.code != frontend.ExitFailure || !strings.Contains(r.stdout, "list-request-failed") {
 		t.Errorf("--baseline none: exit %d, want 2 with the failed list reported\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -230,19 +231,19 @@ func TestLockOfAFailedList(t *testing.T) {
 		}
 	}
 	r := run(t, nil, "lock", "--root", dir)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "tools/list page 1 answered with error -32603") || !strings.Contains(r.stderr, "the lock was not written") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "tools/list page 1 answered with error -32603") || !strings.Contains(r.stderr, "the lock was not written") {
 		t.Errorf("lock of a failing server: exit %d\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "mcp-surface.lock.json")); !os.IsNotExist(err) {
 		t.Fatalf("a lock was written (%v)", err)
 	}
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModePagedRaw), 0o644)
-	if r := run(t, nil, "lock", "--root", dir); r.code != ExitOK {
+	if r := run(t, nil, "lock", "--root", dir); r.code != frontend.ExitOK {
 		t.Fatalf("lock of a healthy server: exit %d\n%s", r.code, r.stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModeListFailed), 0o644)
 	r = run(t, nil, "lock", "--root", dir, "--check")
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "-32603") || strings.Contains(r.stdout, "tool-removed") || strings.Contains(r.stdout, "drifted") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || strings.Contains(r.stdout, "tool-removed") || strings.Contains(r.stdout, "drifted") {
 		t.Errorf("lock --check of a failing server: exit %d, want 2 and no drift\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

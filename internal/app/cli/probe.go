@@ -189,7 +189,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	if res.Fails(rf.failOn, nil) {
-		return ExitFindings, nil
+		return frontend.ExitFindings, nil
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }

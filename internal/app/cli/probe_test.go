@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/probe"
@@ -48,7 +49,7 @@ func runProbeJSON(t *testing.T, env []string, args ...string) (probeReport, resu
 	t.Helper()
 	r := run(t, env, append([]string{"probe", "--format", "json", "--schema-dir", spectest.SchemaDir(t)}, args...)...)
 	var rep probeReport
-	if r.code != ExitFailure {
+	if r.code != frontend.ExitFailure {
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatalf("report is not JSON (exit %d): %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
 		}
@@ -94,7 +95,7 @@ func TestProbeWellBehavedServerIsClean(t *testing.T) {
 	t.Parallel()
 	cfg := probeConfig(t, testserver.ModeProbes, allProbes)
 	rep, r := runProbeJSON(t, nil, "--config", cfg, "--protocol-version", "2025-03-26")
-	if d := cmp.Diff([]string{`error schema-violation tool "find_file" "/content/1"`}, rep.lines()); d != "" || r.code != ExitFindings {
+	if d := cmp.Diff([]string{`error schema-violation tool "find_file" "/content/1"`}, rep.lines()); d != "" || r.code != frontend.ExitFindings {
 		t.Errorf("2025-03-26: exit %d, findings (-want +got):\n%s", r.code, d)
 	}
 	// The same run twice gives the same bytes.
@@ -104,7 +105,7 @@ func TestProbeWellBehavedServerIsClean(t *testing.T) {
 	for _, rev := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run(rev, func(t *testing.T) {
 			rep, r := runProbeJSON(t, nil, "--config", cfg, "--protocol-version", rev, "--fail-on", "warning")
-			if r.code != ExitOK || len(rep.Findings) != 0 {
+			if r.code != frontend.ExitOK || len(rep.Findings) != 0 {
 				t.Fatalf("exit %d, findings:\n%s\n%s", r.code, strings.Join(rep.lines(), "\n"), r.stderr)
 			}
 			notes := strings.Join(rep.Servers[0].Notes, "\n")
@@ -142,7 +143,7 @@ func TestProbeWrongResults(t *testing.T) {
       - {id: readme, method: resources/read, uri: "test://wrong/readme.md"}
 `)
 	rep, r := runProbeJSON(t, nil, "--config", cfg)
-	if r.code != ExitFindings {
+	if r.code != frontend.ExitFindings {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	want := []string{
@@ -180,7 +181,7 @@ func TestProbeBounds(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			r := run(t, []string{testserver.EnvFor(tc.mode)}, "probe", "--schema-dir", spectest.SchemaDir(t), tc.flag, tc.value,
 				"--call", `echo={"message":"x"}`, "--", os.Args[0])
-			if r.code != ExitFailure || !strings.Contains(r.stderr, "probe --call echo (tools/call echo)") || !strings.Contains(r.stderr, tc.want) {
+			if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "probe --call echo (tools/call echo)") || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 			}
 		})
@@ -200,7 +201,7 @@ func TestProbeSecretsAreNeverPrinted(t *testing.T) {
 	for _, format := range []string{"text", "json", "markdown", "sarif", "github", "junit"} {
 		r := run(t, env, "probe", "--config", cfg, "--schema-dir", spectest.SchemaDir(t), "--format", format, "--frames", frames,
 			"--call", `fail={"token":"${PROBE_SECRET}"}`)
-		if r.code != ExitFindings {
+		if r.code != frontend.ExitFindings {
 			t.Fatalf("%s: exit %d\n%s", format, r.code, r.stderr)
 		}
 		if strings.Contains(r.stdout+r.stderr, secret) {
@@ -219,7 +220,7 @@ func TestProbeSecretsAreNeverPrinted(t *testing.T) {
 		t.Errorf("--frames is not redacted:\n%s", data)
 	}
 	r := run(t, nil, "probe", "--config", cfg, "--schema-dir", spectest.SchemaDir(t))
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "environment variable PROBE_SECRET is not set") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "environment variable PROBE_SECRET is not set") {
 		t.Errorf("unset variable: exit %d\n%s", r.code, r.stderr)
 	}
 }
@@ -237,13 +238,13 @@ func TestProbePinnedShapes(t *testing.T) {
 	if d := cmp.Diff([]string{
 		`warning probe-shape-not-pinned tool "add" "/probe/sum"`,
 		`warning probe-shape-not-pinned tool "weather" "/probe/weather"`,
-	}, rep.lines()); d != "" || r.code != ExitOK {
+	}, rep.lines()); d != "" || r.code != frontend.ExitOK {
 		t.Errorf("exit %d, findings (-want +got):\n%s", r.code, d)
 	}
 	var first []byte
 	for i := range 2 {
 		rep, r = runProbeJSON(t, nil, "--config", cfg, "--update")
-		if r.code != ExitOK || len(rep.Findings) != 0 || !strings.Contains(r.stderr, "wrote "+pins+" (2 pinned probes)") {
+		if r.code != frontend.ExitOK || len(rep.Findings) != 0 || !strings.Contains(r.stderr, "wrote "+pins+" (2 pinned probes)") {
 			t.Fatalf("--update: exit %d %v\n%s", r.code, rep.lines(), r.stderr)
 		}
 		data, err := os.ReadFile(pins)
@@ -260,7 +261,7 @@ func TestProbePinnedShapes(t *testing.T) {
 		t.Errorf("pins file:\n%s", first)
 	}
 	rep, r = runProbeJSON(t, nil, "--config", cfg)
-	if r.code != ExitOK || len(rep.Findings) != 0 {
+	if r.code != frontend.ExitOK || len(rep.Findings) != 0 {
 		t.Errorf("against its own pins: exit %d %v", r.code, rep.lines())
 	}
 	// The pinned result had a string "sum" and a "currency"; now it is a
@@ -281,7 +282,7 @@ func TestProbePinnedShapes(t *testing.T) {
 	if d := cmp.Diff([]string{
 		`error output-required-property-removed tool "add" "/probe/sum/properties/currency"`,
 		`error output-type-changed tool "add" "/probe/sum/properties/sum/type"`,
-	}, rep.lines()); d != "" || r.code != ExitFindings {
+	}, rep.lines()); d != "" || r.code != frontend.ExitFindings {
 		t.Errorf("exit %d, findings (-want +got):\n%s", r.code, d)
 	}
 }
@@ -301,7 +302,7 @@ func TestProbeUsage(t *testing.T) {
 		{[]string{"--", "x"}, "nothing to probe"},
 	} {
 		r := run(t, nil, append([]string{"probe", "--schema-dir", spectest.SchemaDir(t)}, tc.args...)...)
-		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %s", tc.args, r.code, r.stderr)
 		}
 	}

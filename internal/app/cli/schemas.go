@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
@@ -66,7 +67,7 @@ func runSchemasFetch(ctx context.Context, env *Env, args []string) (int, error) 
 		rev, _ := spec.LookupRevision(name)
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", name, rev.SHA256, path)
 	}
-	return ExitOK, tw.Flush()
+	return frontend.ExitOK, tw.Flush()
 }
 
 func runSchemasList(ctx context.Context, env *Env, args []string) (int, error) {
@@ -114,5 +115,5 @@ func runSchemasList(ctx context.Context, env *Env, args []string) (int, error) {
 	if broken {
 		return 0, errors.New("a schema file does not match its pinned digest (see REFUSED above); delete it and run `mcp-surface schemas fetch`")
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }

@@ -9,12 +9,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
-
-// ExitInterrupted is the exit code of a second interrupt, which ends the
-// program at once (128 + SIGINT, as shells report it).
-const ExitInterrupted = 130
 
 // Main is the program with the process's own arguments, streams,
 // environment and signals; main only calls it.
@@ -84,7 +81,7 @@ func interruptible(parent context.Context, sigs <-chan os.Signal, stderr io.Writ
 		select {
 		case s := <-sigs:
 			fmt.Fprintf(stderr, "mcp-surface: %s again: exiting\n", signalName(s))
-			exit(ExitInterrupted)
+			exit(frontend.ExitInterrupted)
 		case <-done:
 		}
 	}()

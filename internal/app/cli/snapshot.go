@@ -134,7 +134,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	for i, j := range jobs {
 		servers[i] = j.server
 	}
-	code := ExitOK
+	code := frontend.ExitOK
 	err = check.EachCapture(ctx, cf.options(env, servers...), revs, func(i int, caps []*capture.Capture, err error) error {
 		if err := cf.writeFrames(ctx, env, caps, servers[i].Secrets, partialHint(frontend.FlagHints.Wrap(err))); err != nil {
 			return err
@@ -165,7 +165,7 @@ func pickServers(cfg *config.Config, name, cfgPath string) ([]config.Server, err
 // capture of one server to path (one file per revision when several);
 // hint is the arguments of the snapshot command that rewrites it.
 func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, hint string, maxSnapshot int64) (int, error) {
-	code := ExitOK
+	code := frontend.ExitOK
 	for _, c := range caps {
 		head, err := manifest.Build(c)
 		// The shutdown overlapped the build; what it noticed is reported
@@ -188,7 +188,7 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
 		if errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(env.Stdout, "%s does not exist: run `mcp-surface snapshot%s` and commit it\n", path, hint)
-			code = ExitFindings
+			code = frontend.ExitFindings
 			continue
 		}
 		if err != nil {
@@ -199,7 +199,7 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 			// against a server whose list fails the same way.
 			fmt.Fprintf(env.Stdout, "%s is a partial snapshot (%s): it does not hold the server's surface\n", path, report.LogLine(base.PartialSummary(), report.MaxText))
 			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` once the server answers every list, and commit the file\n", hint)
-			code = ExitFindings
+			code = frontend.ExitFindings
 			continue
 		}
 		if lines := manifest.Outline(base, head); len(lines) > 0 {
@@ -208,7 +208,7 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 				fmt.Fprintf(env.Stdout, "  %s\n", report.LogLine(l, report.MaxText))
 			}
 			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (`%s` shows every change)\n", hint, diffHint(path, hint))
-			code = ExitFindings
+			code = frontend.ExitFindings
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%s matches the server (manifest %s)\n", path, head.Fingerprints.Manifest[:12])

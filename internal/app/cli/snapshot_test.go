@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -48,7 +49,7 @@ func TestSnapshotFollowsServersList(t *testing.T) {
 	t.Chdir(dir)
 
 	r := run(t, nil, "snapshot")
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
 	}
 	tracker, issues := filepath.Join("snapshots", "tracker.json"), filepath.Join("snapshots", "issues.json")
@@ -65,11 +66,11 @@ func TestSnapshotFollowsServersList(t *testing.T) {
 	}
 
 	// --check compares each server with its own file.
-	if r := run(t, nil, "snapshot", "--check"); r.code != ExitOK || strings.Count(r.stdout, "matches the server") != 2 {
+	if r := run(t, nil, "snapshot", "--check"); r.code != frontend.ExitOK || strings.Count(r.stdout, "matches the server") != 2 {
 		t.Errorf("snapshot --check: exit %d\n%s", r.code, r.stdout)
 	}
 	os.Remove(issues)
-	if r := run(t, nil, "snapshot", "--check"); r.code != ExitFindings || !strings.Contains(r.stdout, issues+" does not exist: run `mcp-surface snapshot --server issues`") {
+	if r := run(t, nil, "snapshot", "--check"); r.code != frontend.ExitFindings || !strings.Contains(r.stdout, issues+" does not exist: run `mcp-surface snapshot --server issues`") {
 		t.Errorf("snapshot --check without issues.json: exit %d\n%s", r.code, r.stdout)
 	}
 }
@@ -80,7 +81,7 @@ func TestSnapshotOneServer(t *testing.T) {
 	t.Chdir(dir)
 
 	r := run(t, nil, "snapshot", "--server", "issues")
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("snapshot --server issues: exit %d: %s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join("snapshots", "tracker.json")); err == nil {
@@ -90,7 +91,7 @@ func TestSnapshotOneServer(t *testing.T) {
 		t.Error("issues.json has no tools")
 	}
 	// -o redirects the one server's snapshot.
-	if r := run(t, nil, "snapshot", "--server", "tracker", "-o", "elsewhere.json"); r.code != ExitOK || toolCount(t, "elsewhere.json") == 0 {
+	if r := run(t, nil, "snapshot", "--server", "tracker", "-o", "elsewhere.json"); r.code != frontend.ExitOK || toolCount(t, "elsewhere.json") == 0 {
 		t.Errorf("--server tracker -o elsewhere.json: exit %d: %s", r.code, r.stderr)
 	}
 
@@ -103,7 +104,7 @@ func TestSnapshotOneServer(t *testing.T) {
 		{[]string{"snapshot", "--server", "issues", "--", os.Args[0]}, "--server picks a server of the servers: list"},
 	} {
 		r := run(t, nil, tc.args...)
-		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%q: exit %d, want 2 and %q:\n%s", tc.args, r.code, tc.want, r.stderr)
 		}
 	}
@@ -111,10 +112,10 @@ func TestSnapshotOneServer(t *testing.T) {
 
 func TestSnapshotWithoutServers(t *testing.T) {
 	t.Chdir(t.TempDir())
-	if r := run(t, nil, "snapshot"); r.code != ExitFailure || !strings.Contains(r.stderr, "list servers: in .mcp-surface.yaml") {
+	if r := run(t, nil, "snapshot"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "list servers: in .mcp-surface.yaml") {
 		t.Errorf("snapshot without a command or servers: exit %d\n%s", r.code, r.stderr)
 	}
-	if r := run(t, nil, "snapshot", "--server", "x"); r.code != ExitFailure || !strings.Contains(r.stderr, "lists no servers") {
+	if r := run(t, nil, "snapshot", "--server", "x"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "lists no servers") {
 		t.Errorf("--server without servers: exit %d\n%s", r.code, r.stderr)
 	}
 }
@@ -125,7 +126,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 	dir := t.TempDir()
 	snapshotConfig(t, dir)
 	t.Chdir(dir)
-	if r := run(t, nil, "snapshot"); r.code != ExitOK {
+	if r := run(t, nil, "snapshot"); r.code != frontend.ExitOK {
 		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
 	}
 	// issues' snapshot is the full surface now: its server breaks it.
@@ -136,7 +137,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 	os.WriteFile(filepath.Join("snapshots", "issues.json"), full, 0o644)
 
 	r := run(t, offlineSchemas(t), "check", "--format", "markdown")
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot --server issues</code>") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot --server issues</code>") {
 		t.Errorf("check of the list: exit %d, want 1 and the refresh command of issues:\n%s", r.code, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "reason: TODO") {
@@ -144,7 +145,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 	}
 
 	r = run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeToolsOnly)...), append([]string{"check", "--format", "markdown", "--baseline", filepath.Join("snapshots", "tracker.json"), "--snapshot", "mine.json", "--"}, serverCmd()...)...)
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot -o mine.json -- ") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "<code>mcp-surface snapshot -o mine.json -- ") {
 		t.Errorf("check of a command: exit %d, want 1 and the refresh command with the server's command:\n%s", r.code, r.stdout)
 	}
 }

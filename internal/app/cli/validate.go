@@ -112,9 +112,9 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	if res.Fails(rf.failOn, nil) {
-		return ExitFindings, nil
+		return frontend.ExitFindings, nil
 	}
-	return ExitOK, nil
+	return frontend.ExitOK, nil
 }
 
 // validateServers are the servers validate captures: the one the command

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -82,8 +83,8 @@ func TestValidateSnapshot(t *testing.T) {
 	path := writeFile(t, "mcp-surface.json", badSnapshot)
 
 	r := run(t, env, "validate", path)
-	if r.code != ExitFindings {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, ExitFindings, r.stderr)
+	if r.code != frontend.ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, frontend.ExitFindings, r.stderr)
 	}
 	for _, want := range []string{
 		"tool read_file\n  error   tool-input-schema-not-object  /inputSchema\n",
@@ -97,7 +98,7 @@ func TestValidateSnapshot(t *testing.T) {
 	}
 
 	r = run(t, env, "validate", "--format", "json", path)
-	if r.code != ExitFindings {
+	if r.code != frontend.ExitFindings {
 		t.Fatalf("json: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 	var out struct {
@@ -123,14 +124,14 @@ func TestValidateSnapshot(t *testing.T) {
 		t.Errorf("first finding: %+v", f)
 	}
 
-	if r := run(t, env, "validate", "--fail-on", "none", path); r.code != ExitOK {
+	if r := run(t, env, "validate", "--fail-on", "none", path); r.code != frontend.ExitOK {
 		t.Errorf("--fail-on none: exit %d", r.code)
 	}
 	warnOnly := writeFile(t, "warn.json", strings.Replace(badSnapshot, `"inputSchema": {"properties"`, `"inputSchema": {"type": "object", "properties"`, 1))
-	if r := run(t, env, "validate", warnOnly); r.code != ExitOK {
+	if r := run(t, env, "validate", warnOnly); r.code != frontend.ExitOK {
 		t.Errorf("only a warning, --fail-on error: exit %d\n%s", r.code, r.stdout)
 	}
-	if r := run(t, env, "validate", "--fail-on", "warning", warnOnly); r.code != ExitFindings {
+	if r := run(t, env, "validate", "--fail-on", "warning", warnOnly); r.code != frontend.ExitFindings {
 		t.Errorf("only a warning, --fail-on warning: exit %d", r.code)
 	}
 	// Deterministic output.
@@ -160,11 +161,11 @@ func TestValidateCapturedSnapshotIsClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, env, "validate", path)
-	if r.code != ExitOK || strings.Contains(r.stdout, "error ") {
+	if r.code != frontend.ExitOK || strings.Contains(r.stdout, "error ") {
 		t.Errorf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, format := range []string{"sarif", "markdown", "junit", "github"} {
-		if r := run(t, env, "validate", "--format", format, path); r.code != ExitOK || r.stdout == "" {
+		if r := run(t, env, "validate", "--format", format, path); r.code != frontend.ExitOK || r.stdout == "" {
 			t.Errorf("--format %s: exit %d\n%s", format, r.code, r.stderr)
 		}
 	}
@@ -179,7 +180,7 @@ func TestValidateLiveServer(t *testing.T) {
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	r := run(t, env, "validate", "--url", ts.URL, "--protocol-version", "2025-06-18", "--protocol-version", "2026-07-28")
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if n := strings.Count(r.stdout, "== server "+testserver.ServerName+" (MCP "); n != 2 || strings.Contains(r.stdout, "error ") {
@@ -196,11 +197,11 @@ func TestValidateLiveServer(t *testing.T) {
 func TestValidateStdioServerWritingToStdout(t *testing.T) {
 	env := append(offlineSchemas(t), serverEnvFor(testserver.ModeStdoutLog)...)
 	r := run(t, env, append([]string{"validate", "--"}, serverCmd()...)...)
-	if r.code != ExitFindings || !strings.Contains(r.stdout, "stdout-not-jsonrpc") {
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "stdout-not-jsonrpc") {
 		t.Errorf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	env = append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...)
-	if r := run(t, env, append([]string{"validate", "--"}, serverCmd()...)...); r.code != ExitOK {
+	if r := run(t, env, append([]string{"validate", "--"}, serverCmd()...)...); r.code != frontend.ExitOK {
 		t.Errorf("full server: exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -210,8 +211,8 @@ func TestValidateWithoutReachableSchema(t *testing.T) {
 	env := []string{schemaDirEnv + "=" + t.TempDir(), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 	path := writeFile(t, "mcp-surface.json", badSnapshot)
 	r := run(t, env, "validate", path)
-	if r.code != ExitFailure {
-		t.Fatalf("exit %d, want %d", r.code, ExitFailure)
+	if r.code != frontend.ExitFailure {
+		t.Fatalf("exit %d, want %d", r.code, frontend.ExitFailure)
 	}
 	for _, want := range []string{"no published MCP schema for revision", "mcp-surface schemas fetch", "--schema-dir DIR"} {
 		if !strings.Contains(r.stderr, want) {
@@ -220,7 +221,7 @@ func TestValidateWithoutReachableSchema(t *testing.T) {
 	}
 	// No server is started when the schemas are missing.
 	r = run(t, append(env, serverEnvFor(testserver.ModeFull)...), append([]string{"validate", "--"}, serverCmd()...)...)
-	if r.code != ExitFailure || !strings.Contains(r.stderr, "schemas fetch") {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "schemas fetch") {
 		t.Errorf("live: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 }
@@ -233,11 +234,11 @@ func TestValidateUsage(t *testing.T) {
 		{"validate", "--format", "xml", "a.json"},
 		{"validate", "--url", "http://127.0.0.1:1", "a.json"},
 	} {
-		if r := run(t, env, args...); r.code != ExitFailure || r.stderr == "" {
+		if r := run(t, env, args...); r.code != frontend.ExitFailure || r.stderr == "" {
 			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	if r := run(t, env, "validate", "-h"); r.code != ExitOK || !strings.Contains(r.stderr, "draft-07") {
+	if r := run(t, env, "validate", "-h"); r.code != frontend.ExitOK || !strings.Contains(r.stderr, "draft-07") {
 		t.Errorf("-h: exit %d\n%s", r.code, r.stderr)
 	}
 }
@@ -247,7 +248,7 @@ func TestSchemasFetchAndList(t *testing.T) {
 	cache := t.TempDir()
 	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), schemaDirEnv + "="}
 	r := run(t, env, "schemas", "fetch", "--cache-dir", cache)
-	if r.code != ExitOK {
+	if r.code != frontend.ExitOK {
 		t.Fatalf("fetch: exit %d\n%s", r.code, r.stderr)
 	}
 	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
@@ -263,28 +264,28 @@ func TestSchemasFetchAndList(t *testing.T) {
 	old := schemaBaseURL
 	schemaBaseURL = "http://127.0.0.1:1"
 	path := writeFile(t, "s.json", badSnapshot)
-	if r := run(t, offline, "validate", "--no-download", "--cache-dir", cache, path); r.code != ExitFindings {
+	if r := run(t, offline, "validate", "--no-download", "--cache-dir", cache, path); r.code != frontend.ExitFindings {
 		t.Errorf("validate from the filled cache: exit %d\n%s", r.code, r.stderr)
 	}
 	schemaBaseURL = old
 
 	r = run(t, env, "schemas", "list", "--cache-dir", cache)
-	if r.code != ExitOK || strings.Count(r.stdout, "cache "+cache) != 5 {
+	if r.code != frontend.ExitOK || strings.Count(r.stdout, "cache "+cache) != 5 {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = run(t, env, "schemas", "list", "--schema-dir", spectest.SchemaDir(t), "--cache-dir", t.TempDir())
-	if r.code != ExitOK || strings.Count(r.stdout, "schema-dir ") != 5 {
+	if r.code != frontend.ExitOK || strings.Count(r.stdout, "schema-dir ") != 5 {
 		t.Errorf("list --schema-dir: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = run(t, env, "schemas", "list", "--cache-dir", t.TempDir())
-	if r.code != ExitOK || strings.Count(r.stdout, "not found") != 5 {
+	if r.code != frontend.ExitOK || strings.Count(r.stdout, "not found") != 5 {
 		t.Errorf("list of an empty cache: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	if r := run(t, env, "schemas", "fetch", "--revision", "1999-01-01", "--cache-dir", cache); r.code != ExitFailure {
+	if r := run(t, env, "schemas", "fetch", "--revision", "1999-01-01", "--cache-dir", cache); r.code != frontend.ExitFailure {
 		t.Errorf("unknown revision: exit %d", r.code)
 	}
-	if r := run(t, env, "schemas"); r.code != ExitFailure {
+	if r := run(t, env, "schemas"); r.code != frontend.ExitFailure {
 		t.Errorf("no subcommand: exit %d", r.code)
 	}
 }
@@ -293,8 +294,8 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	publishedSchemas(t, "2025-06-18")
 	cache := t.TempDir()
 	r := run(t, nil, "schemas", "fetch", "--revision", "2025-06-18", "--cache-dir", cache)
-	if r.code != ExitFailure {
-		t.Fatalf("exit %d, want %d", r.code, ExitFailure)
+	if r.code != frontend.ExitFailure {
+		t.Fatalf("exit %d, want %d", r.code, frontend.ExitFailure)
 	}
 	if !strings.Contains(r.stderr, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01") || !strings.Contains(r.stderr, "has SHA-256") {
 		t.Errorf("the error must name both digests:\n%s", r.stderr)
@@ -307,7 +308,7 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(spectest.SchemaDir(t), "2025-06-18", "schema.json"))
 	os.WriteFile(filepath.Join(cache, "2025-06-18", "schema.json"), append(data, '\n'), 0o644)
 	// (MCP_SURFACE_SCHEMA_DIR, when a developer has set it, would be consulted first.)
-	if r := run(t, []string{"MCP_SURFACE_SCHEMA_DIR="}, "schemas", "list", "--cache-dir", cache); r.code != ExitFailure || !strings.Contains(r.stdout, "REFUSED") {
+	if r := run(t, []string{"MCP_SURFACE_SCHEMA_DIR="}, "schemas", "list", "--cache-dir", cache); r.code != frontend.ExitFailure || !strings.Contains(r.stdout, "REFUSED") {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
