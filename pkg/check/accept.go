@@ -146,7 +146,7 @@ func (r *Result) AcknowledgementsByServer(failOn rules.Level, max int) map[strin
 // tools first: when a list of them is cut, what a reviewer came for stays.
 func failing(o *Outcome, failOn rules.Level) []finding.Finding {
 	var fs []finding.Finding
-	for _, f := range slices.Concat(o.Section.Spec, o.Section.Lint, o.Section.Changes) {
+	for _, f := range o.Section.Findings {
 		// A stale snapshot is fixed by refreshing it, not acknowledged.
 		if f.Acknowledged == "" && f.Level.Rank() >= failOn.Rank() && f.Rule != rules.SnapshotOutOfDate {
 			fs = append(fs, f)

@@ -35,12 +35,13 @@ func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
 	t.Parallel()
 	head := rawServer(testserver.ModePagedRaw)
 	for _, tc := range []struct {
-		name, baseline string
-		want           rules.Level
+		name     string
+		baseline check.Baseline
+		want     rules.Level
 	}{
-		{"fell back at the base too", snapshotFile(t, head, "2026-07-28"), rules.LevelInfo},
-		{"the base spoke server/discover", snapshotFile(t, inProcess(t, testserver.ModeFull), "2026-07-28"), rules.LevelNote},
-		{"no baseline", check.BaselineNone, rules.LevelNote},
+		{"fell back at the base too", check.Baseline{File: snapshotFile(t, head, "2026-07-28")}, rules.LevelInfo},
+		{"the base spoke server/discover", check.Baseline{File: snapshotFile(t, inProcess(t, testserver.ModeFull), "2026-07-28")}, rules.LevelNote},
+		{"no baseline", check.Baseline{Mode: check.BaselineNone}, rules.LevelNote},
 	} {
 		o := options(t, head)
 		o.Baseline = tc.baseline
@@ -67,7 +68,7 @@ func TestAcceptBreaking(t *testing.T) {
 	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	cfg := parseConfig(t, ".mcp-surface.yaml", "acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline, o.Config = base, cfg
+	o.Baseline, o.Config = check.Baseline{File: base}, cfg
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestAcknowledgementsNameTheServer(t *testing.T) {
 	a, b := inProcess(t, testserver.ModeToolsOnly), inProcess(t, testserver.ModeFull)
 	a.Name, b.Name = "issues", "tracker"
 	o := options(t, a, b)
-	o.Baseline = base
+	o.Baseline = check.Baseline{File: base}
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -40,20 +40,16 @@ type baseline struct {
 // baselineOf finds the baseline of s short of building the base: what a
 // Run needs to know before it starts the builds.
 func (o *Options) baselineOf(ctx context.Context, s Server) (baseline, error) {
-	mode := o.Baseline
-	if mode == "" {
-		mode = BaselineAuto
-	}
-	switch mode {
-	case BaselineNone:
-		return baseline{}, nil
-	case BaselineAuto, BaselineSnapshot, BaselineBuild:
-	default:
-		m, err := manifest.ReadFileContext(ctx, mode, o.MaxSnapshotBytes)
+	if file := o.Baseline.File; file != "" {
+		m, err := manifest.ReadFileContext(ctx, file, o.MaxSnapshotBytes)
 		if err != nil {
 			return baseline{}, err
 		}
-		return baseline{m: m, label: mode}, nil
+		return baseline{m: m, label: file}, nil
+	}
+	mode := o.Baseline.mode()
+	if mode == BaselineNone {
+		return baseline{}, nil
 	}
 	if o.BaseRef == "" {
 		// No base commit: the committed snapshot in the work tree is the

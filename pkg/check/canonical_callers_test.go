@@ -97,7 +97,7 @@ func schemadiffBefore(data []byte) []byte {
 func reportRoundTrip(t *testing.T, v []byte) []byte {
 	t.Helper()
 	f := finding.New(rules.InputConstChanged, finding.Subject{Kind: finding.KindTool, Name: "t"}, "/inputSchema/const", "const changed", v, nil)
-	r := &report.Report{Servers: []report.Section{{Command: "diff", Changes: []finding.Finding{f}}}}
+	r := &report.Report{Servers: []report.Section{{Command: "diff", Findings: []finding.Finding{f}}}}
 	out, err := report.RenderBytes("json", r, report.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -106,5 +106,5 @@ func reportRoundTrip(t *testing.T, v []byte) []byte {
 	if err != nil {
 		t.Fatalf("decode %s: %v", out, err)
 	}
-	return back.Servers[0].Changes[0].Before
+	return back.Servers[0].Findings[0].Before
 }

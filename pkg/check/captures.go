@@ -17,7 +17,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/probe"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/spec"
 )
 
@@ -349,7 +348,7 @@ func (o *Options) validationReport(res *Result, runs []validation) {
 			sec.Head.ManifestHash = v.manifest.Fingerprints.Manifest
 			sec.Subjects = report.SubjectsOf(v.manifest)
 		}
-		sortByKind(&sec, kept, rules.KindSpec)
+		sec.Findings = append(sec.Findings, kept...)
 		sortSection(&sec)
 		res.Report.Servers = append(res.Report.Servers, sec)
 		res.Servers = append(res.Servers, &Outcome{Head: v.manifest, Capture: v.capture, Section: sec})
@@ -468,7 +467,7 @@ func (o *Options) judgeProbes(s Server, caps []*capture.Capture, p ProbeOptions,
 		}
 		sec.Notes = append(sec.Notes, fmt.Sprintf("captured %s: MCP %s via %s; %s made", c.Target, c.ProtocolVersion, c.Handshake, plural(len(c.Probes), "probe call")))
 		sec.Notes = append(sec.Notes, cov.Notes()...)
-		sortByKind(&sec, kept, rules.KindSpec)
+		sec.Findings = append(sec.Findings, kept...)
 		sortSection(&sec)
 		res.Report.Servers = append(res.Report.Servers, sec)
 		res.Servers = append(res.Servers, &Outcome{Server: s, Head: m, Capture: c, Section: sec})
@@ -476,24 +475,22 @@ func (o *Options) judgeProbes(s Server, caps []*capture.Capture, p ProbeOptions,
 	return nil
 }
 
-// sortSection sorts each list of a section and drops repeated
+// sortSection sorts a section's findings and drops repeated
 // fingerprints: findings about the policy itself (an expired
 // acknowledgement) come from every step the policy ran over, the spec
 // gate's and the diff's, and are one fact.
 func sortSection(sec *report.Section) {
 	seen := map[string]bool{}
-	for _, l := range []*[]finding.Finding{&sec.Spec, &sec.Lint, &sec.Changes} {
-		kept := (*l)[:0]
-		for _, f := range *l {
-			if seen[f.Fingerprint] {
-				continue
-			}
-			seen[f.Fingerprint] = true
-			kept = append(kept, f)
+	kept := sec.Findings[:0]
+	for _, f := range sec.Findings {
+		if seen[f.Fingerprint] {
+			continue
 		}
-		*l = kept
-		finding.Sort(*l)
+		seen[f.Fingerprint] = true
+		kept = append(kept, f)
 	}
+	sec.Findings = kept
+	finding.Sort(sec.Findings)
 }
 
 func plural(n int, noun string) string {

@@ -27,17 +27,45 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// Baseline modes (Options.Baseline); any other value is a snapshot file.
+// BaselineMode says how the baseline of a server is found.
+type BaselineMode string
+
+// The baseline modes; the command line and the action accept their names.
 const (
-	BaselineAuto     = "auto"     // the snapshot at the base if committed, else build the base
-	BaselineSnapshot = "snapshot" // the committed snapshot (at the base ref, or in the work tree)
-	BaselineBuild    = "build"    // build and capture the base in a temporary worktree
-	BaselineNone     = "none"     // no comparison: validation only
+	BaselineAuto     BaselineMode = "auto"     // the snapshot at the base if committed, else build the base
+	BaselineSnapshot BaselineMode = "snapshot" // the committed snapshot (at the base ref, or in the work tree)
+	BaselineBuild    BaselineMode = "build"    // build and capture the base in a temporary worktree
+	BaselineNone     BaselineMode = "none"     // no comparison: validation only
 )
 
-// IsMode reports whether a baseline is one of the modes rather than a file.
-func IsMode(baseline string) bool {
-	return slices.Contains([]string{BaselineAuto, BaselineSnapshot, BaselineBuild, BaselineNone}, baseline)
+// BaselineModes are the modes, in the order usage texts list them.
+var BaselineModes = []BaselineMode{BaselineAuto, BaselineSnapshot, BaselineBuild, BaselineNone}
+
+// Baseline is what head is compared with: a snapshot file when File is
+// set, else a mode (the zero value is BaselineAuto).
+type Baseline struct {
+	Mode BaselineMode
+	File string
+}
+
+// ParseBaseline reads a baseline as the command line and the action
+// write it: a mode's name, or else a snapshot file.
+func ParseBaseline(s string) Baseline {
+	if slices.Contains(BaselineModes, BaselineMode(s)) {
+		return Baseline{Mode: BaselineMode(s)}
+	}
+	return Baseline{File: s}
+}
+
+// mode is the baseline's mode; "" for a file.
+func (b Baseline) mode() BaselineMode {
+	switch {
+	case b.File != "":
+		return ""
+	case b.Mode == "":
+		return BaselineAuto
+	}
+	return b.Mode
 }
 
 // ErrNoServer is returned by Run when Options.Servers is empty.
@@ -102,8 +130,9 @@ func (s Server) Target(environ []string, root string) capture.Target {
 // Options are the whole pipeline's input.
 type Options struct {
 	Servers []Server
-	// Baseline is a mode (BaselineAuto when "") or a snapshot file.
-	Baseline string
+	// Baseline is a mode (BaselineAuto for the zero value) or a snapshot
+	// file.
+	Baseline Baseline
 	// BaseRef is the base commit or ref; "" compares with the snapshot in
 	// the work tree.
 	BaseRef string
@@ -374,9 +403,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{Report: &report.Report{Version: o.Version}, Servers: outs}
 	o.locate(ctx, outs)
 	for _, out := range outs {
-		res.Findings = append(res.Findings, out.Section.Spec...)
-		res.Findings = append(res.Findings, out.Section.Lint...)
-		res.Findings = append(res.Findings, out.Section.Changes...)
+		res.Findings = append(res.Findings, out.Section.Findings...)
 		res.Report.Servers = append(res.Report.Servers, out.Section)
 	}
 	return res, nil
@@ -413,7 +440,7 @@ func (o *Options) locate(ctx context.Context, outs []*Outcome) {
 			locators[out.Server.Snapshot] = l
 		}
 		if l != nil {
-			all := append(append(append([]finding.Finding(nil), out.Section.Spec...), out.Section.Lint...), out.Section.Changes...)
+			all := slices.Clone(out.Section.Findings)
 			out.Section.Locations = l.LocateAll(all)
 		}
 	}

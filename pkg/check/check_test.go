@@ -108,7 +108,7 @@ func ruleCounts(fs []finding.Finding) map[string]int {
 func TestNoBaseline(t *testing.T) {
 	t.Parallel()
 	o := options(t, inProcess(t, testserver.ModeFull))
-	o.Baseline = check.BaselineNone
+	o.Baseline = check.Baseline{Mode: check.BaselineNone}
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestNoBaseline(t *testing.T) {
 	if out.Head == nil || out.Base != nil || out.Diff != nil || out.Capture == nil {
 		t.Errorf("outcome = head %v, base %v, diff %v", out.Head != nil, out.Base != nil, out.Diff != nil)
 	}
-	if len(out.Section.Changes) != 0 || !slices.Contains(out.Section.Notes, "no baseline: the surface was validated, not compared") {
+	if len(out.Section.Changes()) != 0 || !slices.Contains(out.Section.Notes, "no baseline: the surface was validated, not compared") {
 		t.Errorf("section = %+v", out.Section)
 	}
 	if res.Report.Version != "test" || out.Section.Command != "check" {
@@ -134,7 +134,7 @@ func TestBaselineFile(t *testing.T) {
 	t.Parallel()
 	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline = full
+	o.Baseline = check.Baseline{File: full}
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestBaselineFile(t *testing.T) {
 	// The other way round: additions only.
 	only := snapshotFile(t, inProcess(t, testserver.ModeToolsOnly), "")
 	o = options(t, inProcess(t, testserver.ModeFull))
-	o.Baseline = only
+	o.Baseline = check.Baseline{File: only}
 	res, err = check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -195,13 +195,13 @@ func TestErrors(t *testing.T) {
 		t.Errorf("duplicate names: %v", err)
 	}
 	o = options(t, inProcess(t, testserver.ModeFull))
-	o.Baseline = check.BaselineBuild
+	o.Baseline = check.Baseline{Mode: check.BaselineBuild}
 	if _, err := check.Run(ctx, o); !errors.Is(err, check.ErrBuildNeedsBaseRef) {
 		t.Errorf("build without a base ref: %v", err)
 	}
 	// A limit error names the limit, not a flag.
 	o = options(t, inProcess(t, testserver.ModeFull))
-	o.Baseline = check.BaselineNone
+	o.Baseline = check.Baseline{Mode: check.BaselineNone}
 	o.Limits.MaxBytes = 10
 	_, err := check.Run(ctx, o)
 	var le *capture.LimitError
@@ -319,7 +319,7 @@ func TestExpiredAcknowledgementOnce(t *testing.T) {
 	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
 	cfg := parseConfig(t, "c.yaml", "acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n")
 	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline, o.Config = full, cfg
+	o.Baseline, o.Config = check.Baseline{File: full}, cfg
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -369,7 +369,7 @@ func TestCapabilityNeverWorked(t *testing.T) {
 			}
 			// Head: the same lite tools, capabilities withdrawn.
 			o = options(t, stdioServer(testserver.ModeProbeHang))
-			o.Environ, o.ProtocolVersion, o.Baseline = os.Environ(), "2025-11-25", base
+			o.Environ, o.ProtocolVersion, o.Baseline = os.Environ(), "2025-11-25", check.Baseline{File: base}
 			out, err := check.Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -407,7 +407,7 @@ func TestProtocolSupportByTrial(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := options(t, c.server)
-			o.Environ, o.Baseline = os.Environ(), base
+			o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
 			res, err := check.Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)

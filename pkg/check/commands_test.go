@@ -54,7 +54,7 @@ func TestValidateSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	sec := res.Report.Servers[0]
-	if sec.Head.Label != "mcp-surface.json" || sec.Head.ManifestHash != m.Fingerprints.Manifest || len(sec.Lint) == 0 {
+	if sec.Head.Label != "mcp-surface.json" || sec.Head.ManifestHash != m.Fingerprints.Manifest || len(sec.Findings) == 0 {
 		t.Errorf("section = %+v", sec)
 	}
 }
@@ -104,8 +104,8 @@ func TestDiff(t *testing.T) {
 	if sec.Command != "diff" || sec.Base.Label != "base.json" || sec.Head.Label != "head.json" || sec.WorstSeverity == "" {
 		t.Errorf("section = %+v", sec)
 	}
-	if len(sec.Changes) == 0 || len(res.Findings) < len(sec.Changes) || res.Servers[0].Diff == nil {
-		t.Errorf("changes %d, findings %d", len(sec.Changes), len(res.Findings))
+	if len(sec.Changes()) == 0 || len(res.Findings) < len(sec.Findings) || res.Servers[0].Diff == nil {
+		t.Errorf("changes %d, findings %d", len(sec.Changes()), len(res.Findings))
 	}
 }
 

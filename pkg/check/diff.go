@@ -4,7 +4,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Diff compares two snapshots under the policy and diff options of
@@ -22,7 +21,7 @@ func Diff(base, head *manifest.Manifest, baseLabel, headLabel string, o Options)
 		WorstSeverity: res.WorstSeverity,
 		SuggestedBump: res.SuggestedBump,
 	}
-	sortByKind(&sec, res.Findings, rules.KindChange)
+	sec.Findings = append(sec.Findings, res.Findings...)
 	return &Result{
 		Report:   &report.Report{Version: o.Version, Servers: []report.Section{sec}},
 		Servers:  []*Outcome{{Head: head, Base: base, BaseLabel: baseLabel, Diff: res, Section: sec}},

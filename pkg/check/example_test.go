@@ -69,7 +69,7 @@ func ExampleRun() {
 	}
 	res, err := check.Run(ctx, check.Options{
 		Servers:  []check.Server{{Name: "weather", InProcess: weatherServer("2.0.0", "current")}},
-		Baseline: baseline,
+		Baseline: check.Baseline{File: baseline},
 		// Published MCP schemas, as <dir>/<revision>/schema.json.
 		SchemaOptions: spec.Options{Dir: schemas, NoDownload: true},
 	})

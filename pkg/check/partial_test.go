@@ -59,7 +59,7 @@ func TestRunWithAFailedList(t *testing.T) {
 		t.Fatal(err)
 	}
 	o = options(t, stdioServer(testserver.ModeListFailed))
-	o.Environ, o.Baseline = os.Environ(), base
+	o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -153,7 +153,7 @@ func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcom
 		}
 		quietSameAtBase(kept, base, atBase)
 	}
-	sortByKind(&sec, kept, rules.KindSpec)
+	sec.Findings = append(sec.Findings, kept...)
 	if base != nil {
 		dopts := o.diffOptions()
 		dopts.SkipFeatureVersionCheck = true // the spec gate reports it for head
@@ -165,7 +165,7 @@ func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcom
 		if o.AcceptBreaking != "" {
 			changes, out.Accepted = acceptBreaking(changes, o.AcceptBreaking)
 		}
-		sortByKind(&sec, changes, rules.KindChange)
+		sec.Findings = append(sec.Findings, changes...)
 	} else {
 		sec.Notes = append(sec.Notes, "no baseline: the surface was validated, not compared")
 	}
@@ -224,26 +224,6 @@ func trialRevisions(base, head *manifest.Manifest) []string {
 		}
 	}
 	return out
-}
-
-// sortByKind adds findings to a report section by their rule's kind: lint
-// and change findings to Lint and Changes, spec findings to Spec, and a
-// finding whose rule is of another kind (or unknown) where other says.
-func sortByKind(sec *report.Section, fs []finding.Finding, other rules.Kind) {
-	for _, f := range fs {
-		kind := other
-		if r, ok := rules.Lookup(f.Rule); ok && (r.Kind == rules.KindSpec || r.Kind == rules.KindLint || r.Kind == rules.KindChange) {
-			kind = r.Kind
-		}
-		switch kind {
-		case rules.KindLint:
-			sec.Lint = append(sec.Lint, f)
-		case rules.KindChange:
-			sec.Changes = append(sec.Changes, f)
-		default:
-			sec.Spec = append(sec.Spec, f)
-		}
-	}
 }
 
 // contextCost counts the context cost of head (and base) for the report's

@@ -50,7 +50,7 @@ func TestUnlistedRevisionsAreTried(t *testing.T) {
 			}
 
 			o := options(t, stdioServer(c.mode))
-			o.Environ, o.Baseline = os.Environ(), base
+			o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
 			res, err := check.Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -106,7 +106,7 @@ func TestNeverWorkingSubscribeWithdrawn(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := options(t, stdioServer(testserver.ModeSubscribeWithdrawn))
-	o.Environ, o.Baseline, o.ProtocolVersion = os.Environ(), base, "2025-11-25"
+	o.Environ, o.Baseline, o.ProtocolVersion = os.Environ(), check.Baseline{File: base}, "2025-11-25"
 	res, err := check.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestHTTPHeadAgainstAStdioBaseline(t *testing.T) {
 			ts := httptest.NewServer(c.h)
 			defer ts.Close()
 			o := options(t, check.Server{Name: c.name, URL: ts.URL})
-			o.Baseline = base
+			o.Baseline = check.Baseline{File: base}
 			res, err := check.Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)

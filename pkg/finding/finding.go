@@ -127,17 +127,19 @@ func Fingerprint(rule string, subj Subject, pointer string, before, after json.R
 
 // Sort orders findings deterministically: worst level first, then subject,
 // pointer, rule, fingerprint.
-func Sort(fs []Finding) {
-	slices.SortStableFunc(fs, func(a, b Finding) int {
-		return cmp.Or(
-			cmp.Compare(b.Level.Rank(), a.Level.Rank()),
-			cmp.Compare(a.Subject.Kind, b.Subject.Kind),
-			cmp.Compare(a.Subject.Name, b.Subject.Name),
-			strings.Compare(a.Pointer, b.Pointer),
-			strings.Compare(a.Rule, b.Rule),
-			strings.Compare(a.Fingerprint, b.Fingerprint),
-		)
-	})
+func Sort(fs []Finding) { slices.SortStableFunc(fs, Compare) }
+
+// Compare is Sort's order: worst level first, then subject, pointer,
+// rule, fingerprint.
+func Compare(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(b.Level.Rank(), a.Level.Rank()),
+		cmp.Compare(a.Subject.Kind, b.Subject.Kind),
+		cmp.Compare(a.Subject.Name, b.Subject.Name),
+		strings.Compare(a.Pointer, b.Pointer),
+		strings.Compare(a.Rule, b.Rule),
+		strings.Compare(a.Fingerprint, b.Fingerprint),
+	)
 }
 
 // AtOrAbove reports whether any unacknowledged finding is at or above level

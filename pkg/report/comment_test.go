@@ -67,7 +67,7 @@ func everything(t *testing.T) *report.Report {
 		Server: "everything", Command: "check",
 		Base:      &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: res.BaseManifestHash},
 		Head:      &report.Side{Label: "node dist/index.js stdio", ManifestHash: res.HeadManifestHash},
-		Changes:   res.Findings,
+		Findings:  res.Findings,
 		Snapshot:  "mcp-surface.json",
 		Locations: loc.LocateAll(res.Findings),
 		Notes:     []string{"Captured `node dist/index.js stdio` over stdio."},
@@ -110,7 +110,7 @@ func TestCommentEverythingFirstScreen(t *testing.T) {
 	lines := strings.Split(out, "\n")
 	first := strings.Join(lines[:min(40, len(lines))], "\n")
 	var removed []string
-	for _, f := range r.Servers[0].Changes {
+	for _, f := range r.Servers[0].Findings {
 		if f.Rule == rules.ToolRemoved || f.Rule == rules.ToolRenamed {
 			removed = append(removed, f.Subject.Name)
 		}
@@ -194,7 +194,7 @@ func TestSummaryIsTheFullReport(t *testing.T) {
 		t.Error("the summary was shortened")
 	}
 	checkMarkdownStructure(t, out)
-	for _, f := range r.Servers[0].Changes {
+	for _, f := range r.Servers[0].Findings {
 		if f.Subject.Kind == finding.KindServer {
 			continue
 		}
@@ -282,7 +282,7 @@ func TestAnnotationsToolsFirst(t *testing.T) {
 func TestCommentCautionsAboutTheVersion(t *testing.T) {
 	r := reporttest.Diff()
 	s := &r.Servers[0]
-	s.Changes = append(s.Changes, reporttest.F(reporttest.Spec{Rule: rules.ServerMajorVersionNotBumped, Level: rules.LevelInfo,
+	s.Findings = append(s.Findings, reporttest.F(reporttest.Spec{Rule: rules.ServerMajorVersionNotBumped, Level: rules.LevelInfo,
 		Severity: rules.SeverityInfo, Kind: finding.KindServer, Pointer: "/serverInfo/version",
 		Message: "breaking changes but serverInfo.version went from 1.4.0 to 1.5.0"}))
 	out := string(render(t, "markdown", r, published()))

@@ -32,7 +32,7 @@ func upgrade() *report.Report {
 		changes = append(changes, reporttest.F(reporttest.Spec{Rule: rules.ToolRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking,
 			Kind: finding.KindTool, Name: name, Message: fmt.Sprintf("tool %q was removed: calls to it fail", name), Before: name}))
 	}
-	return &report.Report{Servers: []report.Section{{Command: "check", Changes: changes,
+	return &report.Report{Servers: []report.Section{{Command: "check", Findings: changes,
 		Base: &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head", ManifestHash: "bb"}}}}
 }
 
@@ -110,7 +110,7 @@ func TestEveryBreakingToolNamedBeforeTheFirstFold(t *testing.T) {
 		changes = append(changes, reporttest.F(reporttest.Spec{Rule: rules.ToolDescriptionChanged, Level: rules.LevelNote, Severity: rules.SeverityPatch,
 			Kind: finding.KindTool, Name: name, Pointer: "/description", Message: "description changed", Before: "Old " + name + ".", After: "New " + name + "."}))
 	}
-	r := &report.Report{Servers: []report.Section{{Command: "check", Changes: changes}}}
+	r := &report.Report{Servers: []report.Section{{Command: "check", Findings: changes}}}
 	md := string(render(t, "markdown", r, published()))
 	first, _, ok := strings.Cut(md, "<details>")
 	if !ok {
@@ -131,7 +131,7 @@ func TestEveryBreakingToolNamedBeforeTheFirstFold(t *testing.T) {
 		changes = append(changes, reporttest.F(reporttest.Spec{Rule: rules.ToolRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking,
 			Kind: finding.KindTool, Name: name, Message: fmt.Sprintf("tool %q was removed: calls to it fail", name), Before: name}))
 	}
-	r = &report.Report{Servers: []report.Section{{Command: "check", Changes: changes}}}
+	r = &report.Report{Servers: []report.Section{{Command: "check", Findings: changes}}}
 	md = string(render(t, "markdown", r, published()))
 	if !strings.Contains(md, report.Code("gone_49", report.MaxName)+" and 10 more") || strings.Contains(md, report.Code("gone_50", report.MaxName)) {
 		t.Errorf("the comment's row does not name 50 and count the rest:\n%s", md)
@@ -151,19 +151,17 @@ func TestEveryBreakingToolNamedBeforeTheFirstFold(t *testing.T) {
 func stalePR(forgot bool) *report.Report {
 	sec := report.Section{Command: "check", Snapshot: "mcp-surface.json", SnapshotCurrent: !forgot,
 		Base: &report.Side{Label: "base", ManifestHash: "aa"}, Head: &report.Side{Label: "head", ManifestHash: "bb"},
-		Changes: []finding.Finding{
+		Findings: []finding.Finding{
 			reporttest.F(reporttest.Spec{Rule: rules.ToolRemoved, Level: rules.LevelError, Severity: rules.SeverityBreaking,
 				Kind: finding.KindTool, Name: "old_tool", Message: `tool "old_tool" was removed: calls to it fail`, Before: "old_tool"}),
 			reporttest.F(reporttest.Spec{Rule: rules.ToolAdded, Level: rules.LevelNote, Severity: rules.SeverityMinor,
 				Kind: finding.KindTool, Name: "new_tool", Message: `tool "new_tool" was added`, After: "new_tool"}),
-		},
-		Lint: []finding.Finding{
 			reporttest.F(reporttest.Spec{Rule: rules.DescriptionMissing, Level: rules.LevelNote, Kind: finding.KindTool, Name: "new_tool",
 				Message: "tool has no description"}),
 		},
 	}
 	if forgot {
-		sec.Lint = append(sec.Lint, reporttest.F(reporttest.Spec{Rule: rules.SnapshotOutOfDate, Level: rules.LevelError, Kind: finding.KindServer,
+		sec.Findings = append(sec.Findings, reporttest.F(reporttest.Spec{Rule: rules.SnapshotOutOfDate, Level: rules.LevelError, Kind: finding.KindServer,
 			Message: "mcp-surface.json no longer matches the live server: run `mcp-surface snapshot` and commit it"}))
 	}
 	return &report.Report{Servers: []report.Section{sec}}
@@ -210,7 +208,7 @@ func TestAdviceFitsThePullRequest(t *testing.T) {
 	// Only the stale snapshot fails: the verdict says so, and refreshing
 	// is all there is to do.
 	r := stalePR(true)
-	r.Servers[0].Changes = r.Servers[0].Changes[1:]
+	r.Servers[0].Findings = r.Servers[0].Findings[1:]
 	md := string(render(t, "markdown", r, published()))
 	if !strings.Contains(md, "### ❌ the committed snapshot <code>mcp-surface.json</code> is out of date: this check fails") ||
 		!strings.Contains(md, "**Refresh the committed snapshot and commit it:**") || strings.Contains(md, "```yaml") {
@@ -219,7 +217,7 @@ func TestAdviceFitsThePullRequest(t *testing.T) {
 	// A validation that fails compares nothing: nothing to refresh.
 	v := &report.Report{Servers: []report.Section{{Command: "validate", Snapshot: "mcp-surface.json",
 		Head: &report.Side{Label: "head", ManifestHash: "bb"},
-		Spec: []finding.Finding{reporttest.F(reporttest.Spec{Rule: rules.ToolInputSchemaInvalid, Level: rules.LevelError, Kind: finding.KindTool, Name: "t",
+		Findings: []finding.Finding{reporttest.F(reporttest.Spec{Rule: rules.ToolInputSchemaInvalid, Level: rules.LevelError, Kind: finding.KindTool, Name: "t",
 			Pointer: "/inputSchema/type", Message: "inputSchema is not a valid JSON Schema", After: 42})}}}}
 	if md := string(render(t, "markdown", v, published())); strings.Contains(strings.ToLower(md), "refresh") || !strings.Contains(md, "acknowledged:") {
 		t.Errorf("a failing validation:\n%s", md)
@@ -239,7 +237,7 @@ func TestReviewSharedChangeOnce(t *testing.T) {
 	r := upgrade()
 	sec := &r.Servers[0]
 	sec.Locations = map[string]locate.Location{}
-	for _, f := range sec.Changes {
+	for _, f := range sec.Findings {
 		sec.Locations[f.Fingerprint] = locate.Location{Path: "src/tools.ts", Line: 7, Source: locate.SourceCode}
 	}
 	cs := report.ReviewComments(r, func(string, int) bool { return true }, 0)

@@ -45,7 +45,7 @@ func hijackReport() *report.Report {
 		Command:  hijackText,
 		Base:     &report.Side{Label: hijackText, ManifestHash: "3f1a9c0d5e7b", Revision: "2025-06-18"},
 		Head:     &report.Side{Label: hijackText, ManifestHash: "9b8a7c6d5e4f", Revision: "2025-06-18"},
-		Changes:  changes,
+		Findings: changes,
 		Subjects: []finding.Subject{{Kind: finding.KindTool, Name: name}},
 		Notes:    []string{hijackText},
 	}

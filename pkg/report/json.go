@@ -47,7 +47,7 @@ type jsonSummary struct {
 type jsonFinding struct {
 	finding.Finding
 	Server   string           `json:"server"`
-	Category string           `json:"category"`
+	Category Category         `json:"category"`
 	Location *locate.Location `json:"location,omitempty"`
 	TextDiff string           `json:"textDiff,omitempty"`
 }
@@ -177,14 +177,7 @@ func DecodeJSON(data []byte) (*Report, error) {
 			}
 		}
 		s := &r.Servers[si]
-		switch f.Category {
-		case CategorySpec:
-			s.Spec = append(s.Spec, f.Finding)
-		case CategoryLint:
-			s.Lint = append(s.Lint, f.Finding)
-		default:
-			s.Changes = append(s.Changes, f.Finding)
-		}
+		s.Findings = append(s.Findings, f.Finding)
 		if f.Location != nil && !f.Location.IsZero() {
 			s.Locations[f.Fingerprint] = *f.Location
 		}
@@ -214,6 +207,9 @@ func checkFinding(f jsonFinding) error {
 	case CategorySpec, CategoryLint, CategoryChange:
 	default:
 		return fmt.Errorf("unknown category %q", f.Category)
+	}
+	if want := CategoryOf(f.Rule); f.Category != want {
+		return fmt.Errorf("rule %q is a %s rule, not %s", f.Rule, want, f.Category)
 	}
 	if f.Severity != "" && f.Severity.Rank() == 0 {
 		return fmt.Errorf("unknown severity %q", f.Severity)

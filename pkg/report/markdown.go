@@ -321,7 +321,7 @@ func countFailing(items []Item, failOn rules.Level) int {
 
 // ofCategory keeps the change items (cat CategoryChange) or the others
 // (cat "").
-func ofCategory(items []Item, cat string) []Item {
+func ofCategory(items []Item, cat Category) []Item {
 	var out []Item
 	for _, it := range items {
 		if (it.Category == CategoryChange) == (cat == CategoryChange) {

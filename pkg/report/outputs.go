@@ -10,8 +10,8 @@ import (
 // HasBreaking reports an unacknowledged change of severity breaking.
 func (r *Report) HasBreaking() bool {
 	for _, s := range r.Servers {
-		for _, f := range s.Changes {
-			if f.Severity == rules.SeverityBreaking && f.Acknowledged == "" {
+		for _, f := range s.Findings {
+			if CategoryOf(f.Rule) == CategoryChange && f.Severity == rules.SeverityBreaking && f.Acknowledged == "" {
 				return true
 			}
 		}

@@ -21,12 +21,26 @@ import (
 // ToolName is the driver name in every format.
 const ToolName = "mcp-surface"
 
-// Finding categories: which producer reported a finding.
+// Category is what kind of rule reported a finding: the rule row's kind
+// (spec, lint or change), which the renderers group by.
+type Category = rules.Kind
+
+// The finding categories, the rule kinds.
 const (
-	CategorySpec   = "spec"
-	CategoryLint   = "lint"
-	CategoryChange = "change"
+	CategorySpec   = rules.KindSpec
+	CategoryLint   = rules.KindLint
+	CategoryChange = rules.KindChange
 )
+
+// CategoryOf is the category of a finding of the rule: its row's kind; a
+// rule the table does not know (a report written by another version) is a
+// change.
+func CategoryOf(rule string) Category {
+	if r, ok := rules.Lookup(rule); ok {
+		return r.Kind
+	}
+	return CategoryChange
+}
 
 // Report is everything one run found, for one or several servers.
 type Report struct {
@@ -47,14 +61,16 @@ type Section struct {
 	// Base and Head describe the snapshots compared (Base nil for a
 	// validation of one surface).
 	Base, Head *Side
-	// Findings by producer. Acknowledged findings stay in (Acknowledged
-	// set); they never fail a run.
-	Spec, Lint, Changes []finding.Finding
+	// Findings are every finding of the server, whatever produced it, one
+	// per subject and change; the renderers sort and group them (their
+	// category is their rule's kind: CategoryOf). Acknowledged findings
+	// stay in (Acknowledged set); they never fail a run.
+	Findings []finding.Finding
 	// Subjects are every subject of the head surface (SubjectsOf), so that
 	// JUnit can report the ones without findings as passing. Optional.
 	Subjects []finding.Subject
 	// SuggestedBump and WorstSeverity override the values derived from
-	// Changes when set.
+	// the change findings when set.
 	SuggestedBump string
 	WorstSeverity rules.Severity
 	// Snapshot is the committed snapshot file, relative to the repository
@@ -125,7 +141,7 @@ func (s *Summary) add(f finding.Finding) {
 type Item struct {
 	finding.Finding
 	Server   string
-	Category string
+	Category Category
 	Location locate.Location
 	TextDiff string
 }
@@ -135,38 +151,32 @@ type Item struct {
 // snapshot when Locations has none; zero without a snapshot) and text
 // diff.
 func (s *Section) Items() []Item {
-	var out []Item
-	add := func(cat string, fs []finding.Finding) {
-		for _, f := range fs {
-			loc, ok := s.Locations[f.Fingerprint]
-			if (!ok || loc.IsZero()) && s.Snapshot != "" {
-				loc = locate.FallbackLocation(s.Snapshot, "")
-			}
-			out = append(out, Item{Finding: f, Server: s.Server, Category: cat, Location: loc, TextDiff: FindingTextDiff(f)})
+	out := make([]Item, 0, len(s.Findings))
+	for _, f := range s.Findings {
+		loc, ok := s.Locations[f.Fingerprint]
+		if (!ok || loc.IsZero()) && s.Snapshot != "" {
+			loc = locate.FallbackLocation(s.Snapshot, "")
 		}
+		out = append(out, Item{Finding: f, Server: s.Server, Category: CategoryOf(f.Rule), Location: loc, TextDiff: FindingTextDiff(f)})
 	}
-	add(CategorySpec, s.Spec)
-	add(CategoryLint, s.Lint)
-	add(CategoryChange, s.Changes)
 	sortItems(out)
 	return out
 }
 
 func sortItems(items []Item) {
-	slices.SortStableFunc(items, func(a, b Item) int { return compareFindings(a.Finding, b.Finding) })
+	slices.SortStableFunc(items, func(a, b Item) int { return finding.Compare(a.Finding, b.Finding) })
 }
 
-// compareFindings is finding.Sort's order: worst level first, then
-// subject, pointer, rule, fingerprint.
-func compareFindings(a, b finding.Finding) int {
-	return cmp.Or(
-		cmp.Compare(b.Level.Rank(), a.Level.Rank()),
-		cmp.Compare(a.Subject.Kind, b.Subject.Kind),
-		cmp.Compare(a.Subject.Name, b.Subject.Name),
-		strings.Compare(a.Pointer, b.Pointer),
-		strings.Compare(a.Rule, b.Rule),
-		strings.Compare(a.Fingerprint, b.Fingerprint),
-	)
+// Changes returns the section's change findings (category change), in
+// their order.
+func (s *Section) Changes() []finding.Finding {
+	var out []finding.Finding
+	for _, f := range s.Findings {
+		if CategoryOf(f.Rule) == CategoryChange {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Summary counts the section's findings; worst severity and bump come
@@ -174,13 +184,9 @@ func compareFindings(a, b finding.Finding) int {
 // change does not make it compatible), unless the section sets them.
 func (s *Section) Summary() Summary {
 	var sum Summary
-	for _, fs := range [][]finding.Finding{s.Spec, s.Lint, s.Changes} {
-		for _, f := range fs {
-			sum.add(f)
-		}
-	}
-	for _, f := range s.Changes {
-		if f.Severity.Rank() > sum.WorstSeverity.Rank() {
+	for _, f := range s.Findings {
+		sum.add(f)
+		if CategoryOf(f.Rule) == CategoryChange && f.Severity.Rank() > sum.WorstSeverity.Rank() {
 			sum.WorstSeverity = f.Severity
 		}
 	}
@@ -251,7 +257,7 @@ func (r *Report) Failed(failOn rules.Level) bool {
 // Failed reports whether the section has an unacknowledged finding at or
 // above failOn.
 func (s *Section) Failed(failOn rules.Level) bool {
-	return finding.AtOrAbove(s.Spec, failOn) || finding.AtOrAbove(s.Lint, failOn) || finding.AtOrAbove(s.Changes, failOn)
+	return finding.AtOrAbove(s.Findings, failOn)
 }
 
 // sections returns the sections sorted by server name (a copy).

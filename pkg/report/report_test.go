@@ -194,7 +194,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Servers[0].Changes[0].Subject.Name; got != reporttest.HostileName {
+	if got := back.Servers[0].Findings[0].Subject.Name; got != reporttest.HostileName {
 		t.Errorf("hostile name did not survive JSON: %q", got)
 	}
 }
@@ -265,7 +265,7 @@ func TestGitHubAnnotationLimits(t *testing.T) {
 				Name: strings.Repeat("t", i+1), Message: "m"}))
 		}
 	}
-	r := &report.Report{Servers: []report.Section{{Server: "s", Changes: fs}}}
+	r := &report.Report{Servers: []report.Section{{Server: "s", Findings: fs}}}
 	out := string(render(t, "github", r, report.Options{FailOn: rules.LevelError}))
 	count := map[string]int{}
 	var order []string
@@ -397,7 +397,7 @@ func TestWriteFile(t *testing.T) {
 
 func TestNoSnapshotNoFile(t *testing.T) {
 	f := reporttest.F(reporttest.Spec{Rule: "tool-removed", Level: rules.LevelError, Kind: finding.KindTool, Name: "x", Message: "gone"})
-	r := &report.Report{Servers: []report.Section{{Changes: []finding.Finding{f}}}}
+	r := &report.Report{Servers: []report.Section{{Findings: []finding.Finding{f}}}}
 	if out := string(render(t, "github", r, report.Options{})); !strings.HasPrefix(out, "::error title=tool-removed (tool x)::gone") {
 		t.Errorf("annotation without a location names a file: %s", out)
 	}

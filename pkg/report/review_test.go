@@ -108,7 +108,7 @@ func TestRefreshReviewCommentsIgnoresForeignText(t *testing.T) {
 func TestReviewCommentLineDiff(t *testing.T) {
 	f := reporttest.F(reporttest.Spec{Rule: "tool-description-changed", Level: "note", Severity: "patch", Kind: "tool", Name: "search",
 		Pointer: "/description", Message: "description changed", Before: "Searches.\nReturns ten.", After: "Searches.\nReturns twenty."})
-	r := &report.Report{Servers: []report.Section{{Server: "s", Changes: []finding.Finding{f}, Snapshot: "mcp-surface.json",
+	r := &report.Report{Servers: []report.Section{{Server: "s", Findings: []finding.Finding{f}, Snapshot: "mcp-surface.json",
 		Locations: map[string]locate.Location{f.Fingerprint: {Path: "src/search.ts", Line: 3, Source: locate.SourceCode}}}}}
 	cs := report.ReviewComments(r, anyLine, 0)
 	if len(cs) != 1 || !strings.Contains(cs[0].Body, "```diff\n") {

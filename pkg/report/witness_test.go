@@ -27,8 +27,8 @@ func withWitnesses() *report.Report {
 		Message: "an anyOf branch was added", After: map[string]any{"const": "kelvin"},
 		Witness: &finding.Witness{Value: json.RawMessage(`{"unit":"kelvin"}`), Accepts: finding.SideHead, Rejects: finding.SideBase}})
 	return &report.Report{Servers: []report.Section{{Command: "diff",
-		Changes: []finding.Finding{in("forecast", `{"days":1}`), out, in("hourly", `{"days":2,"hour":0}`)},
-		Base:    &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head.json", ManifestHash: "bb"}}}}
+		Findings: []finding.Finding{in("forecast", `{"days":1}`), out, in("hourly", `{"days":2,"hour":0}`)},
+		Base:     &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head.json", ManifestHash: "bb"}}}}
 }
 
 // A witness is shown wherever the finding is: the comment's table row and
@@ -65,7 +65,7 @@ func TestWitnessIsShownEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range back.Servers[0].Changes {
+	for _, f := range back.Servers[0].Findings {
 		if f.Witness == nil {
 			t.Fatalf("%s on %s lost its witness in the JSON report", f.Rule, f.Subject.Name)
 		}

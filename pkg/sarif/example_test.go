@@ -13,7 +13,7 @@ import (
 // own runs or results before it writes the file.
 func ExampleBuild() {
 	removed := finding.New(rules.ToolRemoved, finding.Subject{Kind: finding.KindTool, Name: "get_weather"}, "", `tool "get_weather" was removed`, nil, nil)
-	r := &report.Report{Version: "1.0.0", Servers: []report.Section{{Command: "diff", Snapshot: "mcp-surface.json", Changes: []finding.Finding{removed}}}}
+	r := &report.Report{Version: "1.0.0", Servers: []report.Section{{Command: "diff", Snapshot: "mcp-surface.json", Findings: []finding.Finding{removed}}}}
 	log, err := sarif.Build(r, sarif.Options{})
 	if err != nil {
 		fmt.Println(err)

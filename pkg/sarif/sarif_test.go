@@ -336,8 +336,8 @@ func TestFingerprintsAreStable(t *testing.T) {
 	// its partial fingerprint.
 	a := reporttest.Diff()
 	b := reporttest.Diff()
-	for i := range b.Servers[0].Changes {
-		b.Servers[0].Changes[i].Message += " (reworded)"
+	for i := range b.Servers[0].Findings {
+		b.Servers[0].Findings[i].Message += " (reworded)"
 	}
 	b.Servers[0].Locations = nil
 	fp := func(r *report.Report) map[string]string {
@@ -430,7 +430,7 @@ func TestSecuritySeverity(t *testing.T) {
 
 func TestUnknownRuleStillValid(t *testing.T) {
 	f := reporttest.F(reporttest.Spec{Rule: "rule-from-the-future", Level: rules.LevelWarning, Kind: finding.KindTool, Name: "x", Message: "m"})
-	r := &report.Report{Servers: []report.Section{{Changes: []finding.Finding{f}}}}
+	r := &report.Report{Servers: []report.Section{{Findings: []finding.Finding{f}}}}
 	l := check(t, encode(t, r, sarif.Options{}))
 	if l.Runs[0].AutomationDetails.ID != "mcp-surface/default/" {
 		t.Errorf("unnamed server's category: %q", l.Runs[0].AutomationDetails.ID)

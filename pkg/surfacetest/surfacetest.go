@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,15 +156,8 @@ func (o Options) judge(t TB, failOn rules.Level, found []finding.Finding, res *c
 		sec = res.Report.Servers[0]
 	}
 	sec.Command = "surfacetest"
-	for _, f := range found {
-		if r, ok := rules.Lookup(f.Rule); ok && r.Kind == rules.KindSpec {
-			sec.Spec = append(sec.Spec, f)
-		} else {
-			sec.Lint = append(sec.Lint, f)
-		}
-	}
-	all := append(append(append([]finding.Finding(nil), sec.Spec...), sec.Lint...), sec.Changes...)
-	if len(all) == 0 {
+	sec.Findings = append(slices.Clone(sec.Findings), found...)
+	if len(sec.Findings) == 0 {
 		return
 	}
 	var buf bytes.Buffer
@@ -173,7 +167,7 @@ func (o Options) judge(t TB, failOn rules.Level, found []finding.Finding, res *c
 		return
 	}
 	text := strings.TrimRight(buf.String(), "\n")
-	if check.Fails(all, failOn, nil) {
+	if check.Fails(sec.Findings, failOn, nil) {
 		t.Errorf("surfacetest: the surface fails at %s:\n%s\n\nIf the change is intended, run the test with -surfacetest.update (or %s=1) and commit %s.", failOn, text, UpdateEnv, o.Snapshot)
 		return
 	}

@@ -45,7 +45,7 @@ var Inputs = []Input{
 	{"pass-env", ""},
 	{"config", ""},
 	{"snapshot", "mcp-surface.json"},
-	{"baseline", check.BaselineAuto},
+	{"baseline", string(check.BaselineAuto)},
 	{"base-ref", ""},
 	{"protocol-version", capture.LatestRevision},
 	{"startup-timeout", capture.DefaultLimits.StartupTimeout.String()},
@@ -72,10 +72,6 @@ var Inputs = []Input{
 // thousands of servers at once.
 const maxJobs = 256
 
-// baselineKeywords are the baselines the baseline input names; any other
-// value is a snapshot file.
-var baselineKeywords = []string{check.BaselineAuto, check.BaselineSnapshot, check.BaselineBuild, check.BaselineNone}
-
 // Outputs lists every output the binary sets; action.yml maps each
 // from the step that runs the binary.
 var Outputs = []string{
@@ -99,7 +95,7 @@ type actionConfig struct {
 	PassEnv           []string // variables the build and the server get although withheld
 	Config            string
 	Snapshot          string
-	Baseline          string
+	Baseline          check.Baseline
 	BaseRef           string
 	ProtocolVersion   string
 	StartupTimeout    time.Duration
@@ -151,16 +147,22 @@ func readActionConfig(ae *actionenv.Env) (*actionConfig, error) {
 	c.PassEnv = r.VariableNames("pass-env")
 	c.Config = r.String("config")
 	c.Snapshot = r.String("snapshot")
-	c.Baseline = r.String("baseline")
-	if i := slices.IndexFunc(baselineKeywords, func(k string) bool { return strings.EqualFold(k, c.Baseline) }); i >= 0 {
-		c.Baseline = baselineKeywords[i]
-	} else if v, ok := actionenv.ParseBool(c.Baseline); ok {
+	// A mode's name in any case; any other value is a snapshot file.
+	baseline := r.String("baseline")
+	c.Baseline = check.Baseline{File: baseline}
+	if i := slices.IndexFunc(check.BaselineModes, func(k check.BaselineMode) bool { return strings.EqualFold(string(k), baseline) }); i >= 0 {
+		c.Baseline = check.Baseline{Mode: check.BaselineModes[i]}
+	} else if v, ok := actionenv.ParseBool(baseline); ok {
 		// No snapshot file is called "false": the word means no baseline.
 		// "true" names none of the baselines.
 		if v {
-			r.Fail(&actionenv.InputError{Name: "baseline", Value: c.Baseline, Want: "use one of " + strings.Join(baselineKeywords, ", ") + ", or a snapshot file (false means none)"})
+			var modes []string
+			for _, m := range check.BaselineModes {
+				modes = append(modes, string(m))
+			}
+			r.Fail(&actionenv.InputError{Name: "baseline", Value: baseline, Want: "use one of " + strings.Join(modes, ", ") + ", or a snapshot file (false means none)"})
 		} else {
-			c.Baseline = check.BaselineNone
+			c.Baseline = check.Baseline{Mode: check.BaselineNone}
 		}
 	}
 	c.BaseRef = r.String("base-ref")

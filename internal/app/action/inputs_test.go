@@ -89,14 +89,18 @@ func TestActionInputsPeopleType(t *testing.T) {
 		}
 	}
 
-	for _, tc := range []struct{ value, want string }{
-		{"", check.BaselineAuto}, {"Snapshot", check.BaselineSnapshot}, {"BUILD", check.BaselineBuild}, {"none", check.BaselineNone},
-		{"false", check.BaselineNone}, {"no", check.BaselineNone}, {"Off", check.BaselineNone}, {"0", check.BaselineNone},
-		{"base.json", "base.json"}, {"snapshots/Auto.json", "snapshots/Auto.json"},
+	mode := func(m check.BaselineMode) check.Baseline { return check.Baseline{Mode: m} }
+	for _, tc := range []struct {
+		value string
+		want  check.Baseline
+	}{
+		{"", mode(check.BaselineAuto)}, {"Snapshot", mode(check.BaselineSnapshot)}, {"BUILD", mode(check.BaselineBuild)}, {"none", mode(check.BaselineNone)},
+		{"false", mode(check.BaselineNone)}, {"no", mode(check.BaselineNone)}, {"Off", mode(check.BaselineNone)}, {"0", mode(check.BaselineNone)},
+		{"base.json", check.Baseline{File: "base.json"}}, {"snapshots/Auto.json", check.Baseline{File: "snapshots/Auto.json"}},
 	} {
 		c, err := readInputs(map[string]string{"baseline": tc.value})
 		if err != nil || c.Baseline != tc.want {
-			t.Errorf("baseline: %q gives %q, %v; want %q", tc.value, c.Baseline, err, tc.want)
+			t.Errorf("baseline: %q gives %+v, %v; want %+v", tc.value, c.Baseline, err, tc.want)
 		}
 	}
 	if _, err := readInputs(map[string]string{"baseline": "yes"}); err == nil ||

@@ -147,8 +147,8 @@ func (a *actionRun) analyze(ctx context.Context) (int, error) {
 	if pr := a.pullRequest(); pr != nil && pr.HasLabel(label) {
 		opts.AcceptBreaking = check.AcceptedByLabel
 	}
-	if !check.IsMode(c.Baseline) && !filepath.IsAbs(c.Baseline) {
-		opts.Baseline = filepath.Join(realWork, c.Baseline) // a snapshot file, relative to working-directory
+	if f := c.Baseline.File; f != "" && !filepath.IsAbs(f) {
+		opts.Baseline.File = filepath.Join(realWork, f) // a snapshot file, relative to working-directory
 	}
 	res, err := frontend.RunCheck(ctx, opts, frontend.InputHints)
 	if err != nil {

@@ -125,7 +125,7 @@ func (a *actionRun) baseRef(ctx context.Context, repo string) (string, error) {
 		}
 		return "", fmt.Errorf("input base-ref %q names no commit of the checkout (nor origin/%s): check out with fetch-depth: 0, or give a commit id, which is fetched", ref, ref)
 	}
-	if a.cfg.Baseline == check.BaselineNone || (a.event == nil) {
+	if a.cfg.Baseline.Mode == check.BaselineNone || (a.event == nil) {
 		return "", nil
 	}
 	switch {

@@ -22,7 +22,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
-	baseline := fs.String("baseline", check.BaselineAuto, "auto|snapshot|build|none, or a snapshot `file`")
+	baseline := fs.String("baseline", string(check.BaselineAuto), "auto|snapshot|build|none, or a snapshot `file`")
 	baseRef := fs.String("base-ref", "", "git `ref` of the base (e.g. origin/main); default: compare with the snapshot in the work tree")
 	build := fs.String("build", "", "shell `command` that builds the server, run before capturing at head and at base")
 	snapshot := fs.String("snapshot", "mcp-surface.json", "the committed snapshot `file`, relative to the repository root")
@@ -43,7 +43,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	if *jobs < 0 {
 		return 0, usagef("--jobs %d: give a positive number, or 0 for the number of CPUs", *jobs)
 	}
-	if *baseline == check.BaselineBuild && *baseRef == "" {
+	if check.ParseBaseline(*baseline).Mode == check.BaselineBuild && *baseRef == "" {
 		return 0, usagef("baseline build needs a base ref (--base-ref)")
 	}
 	cwd, err := os.Getwd()
@@ -58,7 +58,7 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 		repo = cwd
 	}
 	opts := check.Options{
-		Baseline: *baseline, BaseRef: *baseRef, Build: *build, RepoDir: repo,
+		Baseline: check.ParseBaseline(*baseline), BaseRef: *baseRef, Build: *build, RepoDir: repo,
 		Config: rf.cfg, Now: rf.now, SchemaOptions: sf.options(env),
 		Limits: cf.limits(), MaxSnapshotBytes: rf.maxSnapshot, Version: Version, Clock: time.Now,
 		Environ: serverEnv(env, nil), BuildOutput: env.Stderr, Jobs: *jobs,

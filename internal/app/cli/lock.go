@@ -261,7 +261,7 @@ type lockJSON struct {
 func writeLockJSON(w io.Writer, outs []*lock.Outcome) error {
 	list := []lockJSON{}
 	for _, o := range outs {
-		j := lockJSON{Config: o.Config, Name: o.Name, Status: o.Status, Missing: o.Missing, Findings: o.Section.Changes}
+		j := lockJSON{Config: o.Config, Name: o.Name, Status: o.Status, Missing: o.Missing, Findings: o.Section.Changes()}
 		if j.Findings == nil {
 			j.Findings = []finding.Finding{}
 		}

@@ -202,7 +202,7 @@ func worthSaying(r *report.Report, failOn rules.Level) bool {
 		return true
 	}
 	for _, s := range r.Servers {
-		for _, f := range s.Changes {
+		for _, f := range s.Changes() {
 			if f.Level != rules.LevelInfo {
 				return true
 			}

@@ -68,8 +68,10 @@ func Compare(e *Entry, head *manifest.Manifest, version string) *Outcome {
 	sec := res.Report.Servers[0]
 	sec.Command = "lock --check"
 	sec.Server = label
-	for i := range sec.Changes {
-		ConsumerLevel(&sec.Changes[i])
+	for i := range sec.Findings {
+		if report.CategoryOf(sec.Findings[i].Rule) == report.CategoryChange {
+			ConsumerLevel(&sec.Findings[i])
+		}
 	}
 	out.Section, out.Head = sec, head
 	if sec.Base.ManifestHash != sec.Head.ManifestHash {

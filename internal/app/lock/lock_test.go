@@ -74,9 +74,9 @@ func TestDecodeRefuses(t *testing.T) {
 
 func TestMarkdownEscapesAndNamesTheFix(t *testing.T) {
 	o := &Outcome{Config: ".mcp.json", Name: "files|@team", Status: StatusDrifted, Launch: "node `x`.js"}
-	o.Section.Changes = append(o.Section.Changes, finding.New(rules.ToolDescriptionChanged, finding.Subject{Kind: finding.KindTool, Name: "read_file"}, "/description",
+	o.Section.Findings = append(o.Section.Findings, finding.New(rules.ToolDescriptionChanged, finding.Subject{Kind: finding.KindTool, Name: "read_file"}, "/description",
 		"description changed: <IMPORTANT> @everyone see https://evil.example </IMPORTANT>", nil, nil))
-	ConsumerLevel(&o.Section.Changes[0])
+	ConsumerLevel(&o.Section.Findings[0])
 	md := Markdown([]*Outcome{o, {Config: ".mcp.json", Name: "ok", Status: StatusUnchanged}}, DefaultFile)
 	for _, want := range []string{
 		"## mcp-surface: 1 of 2 servers changed",

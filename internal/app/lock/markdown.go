@@ -129,7 +129,7 @@ func writeServer(b *strings.Builder, o *Outcome) {
 // an unlocked server is an "addition": what matters there is the tools,
 // their text, the instructions and the context cost.
 func shownFindings(o *Outcome) []finding.Finding {
-	fs := slices.Clone(o.Section.Changes)
+	fs := o.Section.Changes()
 	if o.Status == StatusUnlocked {
 		fs = slices.DeleteFunc(fs, func(f finding.Finding) bool {
 			return f.Subject.Kind == finding.KindServer && !strings.HasPrefix(f.Rule, "context-cost") &&

@@ -71,7 +71,7 @@ func shadowing(c *Checked, old *Lock) {
 				if f.Level.Rank() < rules.LevelWarning.Rank() {
 					f.Level = rules.LevelWarning
 				}
-				o.Section.Changes = append(o.Section.Changes, f)
+				o.Section.Findings = append(o.Section.Findings, f)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package rulesdoc
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func everyRule() *report.Report {
 	}
 	d := reporttest.Diff()
 	s := d.Servers[0]
-	s.Spec, s.Lint, s.Changes, s.Locations = spec, lint, changes, locs
+	s.Findings, s.Locations = slices.Concat(spec, lint, changes), locs
 	return &report.Report{Version: d.Version, Servers: []report.Section{s}}
 }
 

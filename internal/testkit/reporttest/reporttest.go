@@ -7,6 +7,7 @@ package reporttest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
@@ -118,11 +119,11 @@ func Diff() *report.Report {
 			Kind: finding.KindPrompt, Name: "summarize_week", Message: "prompt has no description: models cannot tell when to use it"}),
 	}
 	s := report.Section{
-		Server:  "weather",
-		Command: "check",
-		Base:    &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
-		Head:    &report.Side{Label: "node dist/index.js", ManifestHash: headHash, Revision: "2025-06-18"},
-		Spec:    spec, Lint: lint, Changes: changes,
+		Server:   "weather",
+		Command:  "check",
+		Base:     &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
+		Head:     &report.Side{Label: "node dist/index.js", ManifestHash: headHash, Revision: "2025-06-18"},
+		Findings: slices.Concat(spec, lint, changes),
 		Snapshot: "mcp-surface.json",
 		Subjects: []finding.Subject{
 			{Kind: finding.KindServer}, {Kind: finding.KindPrompt, Name: "summarize_week"},
@@ -204,11 +205,11 @@ func Hostile() *report.Report {
 			Kind: finding.KindTool, Name: HostileName, Pointer: "/description", Message: "::error::from a message " + HostileText, After: HostileText}),
 	}
 	s := report.Section{
-		Server:  HostileName,
-		Command: HostileText,
-		Base:    &report.Side{Label: HostileText, ManifestHash: HostileName, Revision: HostileName},
-		Head:    &report.Side{Label: HostileName, ManifestHash: baseHash, Revision: "2025-06-18"},
-		Changes: changes, Lint: lint,
+		Server:   HostileName,
+		Command:  HostileText,
+		Base:     &report.Side{Label: HostileText, ManifestHash: HostileName, Revision: HostileName},
+		Head:     &report.Side{Label: HostileName, ManifestHash: baseHash, Revision: "2025-06-18"},
+		Findings: slices.Concat(changes, lint),
 		Snapshot: "snap/" + HostileName + ".json",
 		Subjects: []finding.Subject{{Kind: finding.KindTool, Name: HostileName}, {Kind: finding.KindTool, Name: "ok_tool"}},
 		Notes:    []string{HostileText},
@@ -263,9 +264,9 @@ func Large(nTools, perTool int) *report.Report {
 	}
 	return &report.Report{Version: "v0.3.0", Servers: []report.Section{{
 		Server: "catalogue", Command: "check",
-		Base:    &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
-		Head:    &report.Side{Label: "python -m catalogue.server", ManifestHash: headHash, Revision: "2025-06-18"},
-		Changes: changes, Snapshot: "mcp-surface.json", Locations: locs,
+		Base:     &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
+		Head:     &report.Side{Label: "python -m catalogue.server", ManifestHash: headHash, Revision: "2025-06-18"},
+		Findings: changes, Snapshot: "mcp-surface.json", Locations: locs,
 	}}}
 }
 
@@ -305,7 +306,7 @@ func DescriptionOnly() *report.Report {
 		Server: "weather", Command: "check",
 		Base:     &report.Side{Label: "origin/main:mcp-surface.json", ManifestHash: baseHash, Revision: "2025-06-18"},
 		Head:     &report.Side{Label: "node dist/index.js", ManifestHash: headHash, Revision: "2025-06-18"},
-		Changes:  changes,
+		Findings: changes,
 		Snapshot: "mcp-surface.json",
 	}}}
 }
