@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -28,6 +29,36 @@ import (
 // imports pkg/rules and internal/base, no stage (pkg/check maps it).
 // A package under internal/ outside the three tiers is an error too, so
 // that a new package has to choose its tier.
+//
+// Inside pkg/, the packages stand in ranked bands (pkgBands), and a
+// package imports only packages of its own band or lower ones; its
+// external tests (package x_test) use it as a caller would and may import
+// any band. A package of pkg/ in no band is an error: a new one chooses.
+
+// pkgBands ranks the packages of pkg/, lowest first: the vocabulary every
+// stage speaks; the models and engines; the judges that turn them into
+// findings; the outputs that render findings; the pipeline that runs it
+// all; the helper for server authors' own tests, which runs the pipeline.
+var pkgBands = [][]string{
+	{"pkg/rules", "pkg/finding", "pkg/config"},
+	{"pkg/capture", "pkg/manifest", "pkg/diff/schemadiff", "pkg/diff/witness", "pkg/spec/clients", "pkg/locate", "pkg/cost"},
+	{"pkg/spec", "pkg/probe", "pkg/diff", "pkg/policy"},
+	{"pkg/report", "pkg/sarif"},
+	{"pkg/check"},
+	{"pkg/surfacetest"},
+}
+
+var pkgBandNames = []string{"vocabulary", "models and engines", "judges", "outputs", "pipeline", "users' tests"}
+
+// bandOf is the rank of a pkg/ package in pkgBands, -1 for none.
+func bandOf(p string) int {
+	for i, band := range pkgBands {
+		if slices.Contains(band, p) {
+			return i
+		}
+	}
+	return -1
+}
 
 // listedPackage is what `go list -json` says of one package that the
 // layout rules read.
@@ -59,7 +90,10 @@ func layoutViolations(pkgs []listedPackage) []string {
 		if under(from, "internal") && !under(from, "internal/app") && !under(from, "internal/base") && !under(from, "internal/testkit") {
 			out = append(out, from+": under internal/ but in none of its tiers (app, base, testkit)")
 		}
-		check := func(imports []string, test bool) {
+		if under(from, "pkg") && bandOf(from) < 0 {
+			out = append(out, from+": in none of the bands of pkg/ (pkgBands in layout_test.go)")
+		}
+		check := func(imports []string, test, external bool) {
 			for _, imp := range imports {
 				to, ok := rel(imp)
 				if !ok || to == from {
@@ -82,12 +116,15 @@ func layoutViolations(pkgs []listedPackage) []string {
 					out = append(out, from+" imports "+to+": test helpers do not import the front end")
 				case under(to, "internal/testkit") && !test && !under(from, "internal/testkit") && !under(from, "bench"):
 					out = append(out, from+" imports "+to+": only tests (and bench/ programs) import internal/testkit")
+				case !external && under(from, "pkg") && under(to, "pkg") && bandOf(from) >= 0 && bandOf(to) > bandOf(from):
+					out = append(out, fmt.Sprintf("%s imports %s: pkg/ imports only its own band or lower ones (%s is in the band of the %s, %s of the %s)",
+						from, to, from, pkgBandNames[bandOf(from)], to, pkgBandNames[bandOf(to)]))
 				}
 			}
 		}
-		check(p.Imports, false)
-		check(p.TestImports, true)
-		check(p.XTestImports, true)
+		check(p.Imports, false, false)
+		check(p.TestImports, true, false)
+		check(p.XTestImports, true, true)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -151,6 +188,9 @@ func TestLayoutRulesFire(t *testing.T) {
 		{ImportPath: m("pkg/diff"), TestImports: []string{m("internal/testkit/txtartest")}},
 		{ImportPath: m("pkg/rules"), Imports: []string{"fmt"}},
 		{ImportPath: m("internal/base/gitrepo"), TestImports: []string{m("internal/testkit/gittest")}},
+		pkg("pkg/diff/witness", "pkg/diff/schemadiff", "pkg/finding"),
+		pkg("pkg/sarif", "pkg/report", "pkg/finding"),
+		{ImportPath: m("pkg/capture"), XTestImports: []string{m("pkg/diff")}},
 	}
 	if v := layoutViolations(allowed); len(v) > 0 {
 		t.Fatalf("allowed edges reported: %q", v)
@@ -171,6 +211,10 @@ func TestLayoutRulesFire(t *testing.T) {
 		{pkg("internal/locate"), "in none of its tiers"},
 		{pkg("pkg/capture", "pkg/rules"), "pkg/capture records and never judges"},
 		{pkg("internal/app/action", "internal/app/cli"), "the action stands alone"},
+		{pkg("pkg/diff/schemadiff", "pkg/sarif"), "pkg/ imports only its own band or lower ones (pkg/diff/schemadiff is in the band of the models and engines, pkg/sarif of the outputs)"},
+		{listedPackage{ImportPath: m("pkg/spec"), TestImports: []string{m("pkg/check")}}, "pkg/ imports only its own band or lower ones"},
+		{pkg("pkg/report", "pkg/check"), "pkg/ imports only its own band or lower ones"},
+		{pkg("pkg/newstage"), "in none of the bands of pkg/"},
 		{pkg("pkg/config", "pkg/capture"), "pkg/config parses into its own types"},
 		{pkg("pkg/config", "pkg/spec/clients"), "pkg/config parses into its own types"},
 		{listedPackage{ImportPath: m("internal/app/action"), TestImports: []string{m("internal/app/cli")}}, "the action stands alone"},
