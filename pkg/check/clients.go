@@ -14,10 +14,10 @@ import (
 // file maps them onto each stage's options, kubeconform-style, so that
 // the configuration depends on no stage.
 
-// ConfigClients resolves the configuration's clients: into profiles. An
+// configClients resolves the configuration's clients: into profiles. An
 // unknown profile is an error at its line (config.Errors). A nil Config
 // has none.
-func ConfigClients(c *config.Config) ([]clients.Profile, error) {
+func configClients(c *config.Config) ([]clients.Profile, error) {
 	if c == nil {
 		return nil, nil
 	}
@@ -37,7 +37,7 @@ func ConfigClients(c *config.Config) ([]clients.Profile, error) {
 // profiles), each at its line. Load a file with it (or call it before
 // Run) so that a mistake fails at once.
 func CheckConfig(c *config.Config) error {
-	_, err := ConfigClients(c)
+	_, err := configClients(c)
 	return err
 }
 
@@ -74,7 +74,7 @@ func (o *Options) policy() *policy.Policy { return policy.New(o.Config, o.Now) }
 // not resolve (a Config that did not go through CheckConfig) is logged
 // and left out.
 func (o *Options) configProfiles() []clients.Profile {
-	ps, err := ConfigClients(o.Config)
+	ps, err := configClients(o.Config)
 	if err != nil && o.Log != nil {
 		o.Log("client profiles of the configuration not checked: %v", err)
 	}

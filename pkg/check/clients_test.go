@@ -58,7 +58,7 @@ func TestConfigVocabularies(t *testing.T) {
 func TestConfigClients(t *testing.T) {
 	t.Parallel()
 	c := parseConfig(t, "clients: [openai, claude-code:github]\n")
-	ps, err := ConfigClients(c)
+	ps, err := configClients(c)
 	if err != nil || len(ps) != 2 || ps[1].Label() != "claude-code:github" {
 		t.Fatalf("clients = %+v, %v", ps, err)
 	}

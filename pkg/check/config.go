@@ -64,7 +64,7 @@ func ServerFromConfig(s config.Server, cfgPath, repoDir string, getenv func(stri
 	if len(s.Headers) > 0 {
 		sp.Headers = http.Header{}
 		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
-			v, err := Expand(s.Headers[k], getenv)
+			v, err := expand(s.Headers[k], getenv)
 			if err != nil {
 				return Server{}, fmt.Errorf("server %s: header %s: %w", s.Name, k, err)
 			}
@@ -79,9 +79,9 @@ func ServerFromConfig(s config.Server, cfgPath, repoDir string, getenv func(stri
 	return sp, nil
 }
 
-// Expand replaces ${VAR} and $VAR in s with getenv's values; a variable
+// expand replaces ${VAR} and $VAR in s with getenv's values; a variable
 // that is unset (or empty) is an error that names it.
-func Expand(s string, getenv func(string) string) (string, error) {
+func expand(s string, getenv func(string) string) (string, error) {
 	var missing []string
 	v := os.Expand(s, func(name string) string {
 		x := getenv(name)

@@ -18,7 +18,7 @@ func ParseHeaders(lines []string, getenv func(string) string) (http.Header, erro
 		if !ok || name == "" {
 			return nil, fmt.Errorf("%q: use 'Name: value'", name)
 		}
-		v, err := Expand(strings.TrimSpace(value), getenv)
+		v, err := expand(strings.TrimSpace(value), getenv)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

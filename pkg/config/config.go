@@ -60,7 +60,7 @@ type Config struct {
 	// Clients are the client profiles every tool is checked against
 	// (clients:), by the lint of validate and check and by the diff, as
 	// written: the profiles are pkg/spec/clients' data, so pkg/check
-	// resolves them (check.ConfigClients) and reports an unknown one at
+	// resolves them (pkg/check) and reports an unknown one at
 	// its line.
 	Clients []ClientRef
 }

@@ -32,7 +32,7 @@ func surface(tb testing.TB, n int) *manifest.Manifest {
 // 1,000). The encoder is built before the timer starts: its start-up is
 // paid once per process (TestStartup).
 func BenchmarkCompute(b *testing.B) {
-	if _, err := Count(DefaultEncoding, "warm up"); err != nil {
+	if _, err := count(DefaultEncoding, "warm up"); err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range []int{100, 1000} {
@@ -59,7 +59,7 @@ func BenchmarkCompute(b *testing.B) {
 func TestStartup(t *testing.T) {
 	m := surface(t, 100)
 	start := time.Now()
-	if _, err := Count(DefaultEncoding, "x"); err != nil {
+	if _, err := count(DefaultEncoding, "x"); err != nil {
 		t.Fatal(err)
 	}
 	up := time.Since(start)

@@ -41,7 +41,7 @@ func (b Budget) Check(t *Table) []finding.Finding {
 	if b.Total > 0 && t.Total > b.Total {
 		out = append(out, b.finding(rules.ContextBudgetExceeded, serverSubject,
 			fmt.Sprintf("the surface costs %s tokens per session (%s), over its budget of %s by %s",
-				Tokens(t.Total), t.Encoding, Tokens(b.Total), Tokens(t.Total-b.Total)),
+				formatTokens(t.Total), t.Encoding, formatTokens(b.Total), formatTokens(t.Total-b.Total)),
 			limitValue("tokens", t.Total, "budget", b.Total, t.Encoding)))
 	}
 	if b.PerTool > 0 {
@@ -51,7 +51,7 @@ func (b Budget) Check(t *Table) []finding.Finding {
 			}
 			out = append(out, b.finding(rules.ToolContextBudgetExceeded, finding.Subject{Kind: finding.KindTool, Name: x.Name},
 				fmt.Sprintf("tool %q costs %s tokens (%s), over the per-tool budget of %s by %s",
-					x.Name, Tokens(x.Tokens), t.Encoding, Tokens(b.PerTool), Tokens(x.Tokens-b.PerTool)),
+					x.Name, formatTokens(x.Tokens), t.Encoding, formatTokens(b.PerTool), formatTokens(x.Tokens-b.PerTool)),
 				limitValue("tokens", x.Tokens, "budget", b.PerTool, t.Encoding)))
 		}
 	}
@@ -75,9 +75,9 @@ func (b Budget) CheckIncrease(base, head *Table) []finding.Finding {
 	var limit string
 	switch {
 	case overTokens && b.IncreasePercent > 0:
-		limit = fmt.Sprintf("%s tokens or %s%%", Tokens(b.IncreaseTokens), percent(b.IncreasePercent))
+		limit = fmt.Sprintf("%s tokens or %s%%", formatTokens(b.IncreaseTokens), percent(b.IncreasePercent))
 	case overTokens:
-		limit = Tokens(b.IncreaseTokens) + " tokens"
+		limit = formatTokens(b.IncreaseTokens) + " tokens"
 	default:
 		limit = percent(b.IncreasePercent) + "%"
 	}
@@ -86,7 +86,7 @@ func (b Budget) CheckIncrease(base, head *Table) []finding.Finding {
 		enc = head.Encoding
 	}
 	msg := fmt.Sprintf("the surface's cost grew by %s tokens (%s) to %s per session (%s), more than the allowed increase of %s",
-		Tokens(d), c.SignedPercent(), Tokens(c.After), enc, limit)
+		formatTokens(d), c.SignedPercent(), formatTokens(c.After), enc, limit)
 	before, _ := manifest.CanonicalizeValue(map[string]any{"total": c.Before})
 	after := map[string]any{"total": c.After, "encoding": string(enc)}
 	if b.IncreaseTokens > 0 {

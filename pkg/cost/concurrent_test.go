@@ -12,7 +12,7 @@ func TestComputeConcurrent(t *testing.T) {
 	}
 	for _, x := range got.Tools {
 		txt, _ := ToolText(mustFind(t, m, x.Name))
-		if n, _ := Count(DefaultEncoding, txt); n != x.Tokens {
+		if n, _ := count(DefaultEncoding, txt); n != x.Tokens {
 			t.Fatalf("%s: %d tokens in parallel, %d alone", x.Name, x.Tokens, n)
 		}
 	}

@@ -157,7 +157,7 @@ func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
 			t.Total += counts[i]
 		}
 	}
-	if instructions, ok := InstructionsText(m); ok {
+	if instructions, ok := instructionsText(m); ok {
 		counts, err := c.countAll([]string{instructions})
 		if err != nil {
 			return nil, err
@@ -230,10 +230,10 @@ func writeToolText(buf *bytes.Buffer, raw json.RawMessage) error {
 	return nil
 }
 
-// InstructionsText returns the server's instructions as the text a host
+// instructionsText returns the server's instructions as the text a host
 // puts into the system prompt; ok is false when there are none (absent,
 // null, empty or not a string).
-func InstructionsText(m *manifest.Manifest) (string, bool) {
+func instructionsText(m *manifest.Manifest) (string, bool) {
 	if m == nil || len(m.Instructions) == 0 {
 		return "", false
 	}

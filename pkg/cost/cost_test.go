@@ -37,7 +37,7 @@ func TestReferenceCounts(t *testing.T) {
 	}
 	for i, r := range ref.Texts {
 		for enc, want := range map[Encoding]int{O200kBase: r.O200k, Cl100kBase: r.Cl100k} {
-			got, err := Count(enc, r.Text)
+			got, err := count(enc, r.Text)
 			if err != nil || got != want {
 				t.Errorf("text %d (%s) in %s: %d tokens (err %v), the reference counts %d: %q", i, r.What, enc, got, err, want, r.Text)
 			}
@@ -122,14 +122,14 @@ func TestCompute(t *testing.T) {
 		sum += x.Tokens
 		share += x.Share
 		txt, _ := ToolText(mustFind(t, m, x.Name))
-		if n, _ := Count(O200kBase, txt); n != x.Tokens {
+		if n, _ := count(O200kBase, txt); n != x.Tokens {
 			t.Errorf("%s: %d tokens, its text counts %d", x.Name, x.Tokens, n)
 		}
 	}
 	if want := []string{"big", "small_a", "small_b"}; !slices.Equal(names, want) {
 		t.Errorf("order %v, want largest first, ties by name: %v", names, want)
 	}
-	if n, _ := Count(O200kBase, "Use the notes tools. Be brief."); n != tb.Instructions || n == 0 {
+	if n, _ := count(O200kBase, "Use the notes tools. Be brief."); n != tb.Instructions || n == 0 {
 		t.Errorf("instructions %d tokens, want %d", tb.Instructions, n)
 	}
 	if sum != tb.Total || share < 0.999999 || share > 1.000001 {

@@ -65,9 +65,9 @@ func codecFor(enc Encoding) (*codec.Codec, error) {
 	return e.codec, nil
 }
 
-// Count returns the number of tokens of text in an encoding ("" is the
+// count returns the number of tokens of text in an encoding ("" is the
 // default).
-func Count(enc Encoding, text string) (int, error) {
+func count(enc Encoding, text string) (int, error) {
 	c, err := codecFor(enc)
 	if err != nil {
 		return 0, err

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Tokens writes an exact count, as findings give it: 19734.
-func Tokens(n int) string { return strconv.Itoa(n) }
+// formatTokens writes an exact count, as findings give it: 19734.
+func formatTokens(n int) string { return strconv.Itoa(n) }
 
 // Short writes a count as people read it at a glance: 950, 1.2k, 19.7k,
 // 488k, 1.5M. Rounding is to the nearest tenth below 100 thousands and to

@@ -26,8 +26,8 @@ func CanonicalizeValue(v any) ([]byte, error) {
 	return canonjson.CanonicalizeValue(v)
 }
 
-// Hash is the hex SHA-256 of canonical bytes.
-func Hash(canonical []byte) string {
+// hash is the hex SHA-256 of canonical bytes.
+func hash(canonical []byte) string {
 	sum := sha256.Sum256(canonical)
 	return hex.EncodeToString(sum[:])
 }

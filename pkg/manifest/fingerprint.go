@@ -45,10 +45,10 @@ var hintDefaults = map[string]bool{
 	"openWorldHint":   true,
 }
 
-// EffectiveHints returns the four behaviour hints of a tool's annotations
+// effectiveHints returns the four behaviour hints of a tool's annotations
 // object with the spec's defaults applied. Non-boolean values are kept as
 // served so that a malformed hint still changes the contract.
-func EffectiveHints(annotations any) map[string]any {
+func effectiveHints(annotations any) map[string]any {
 	a, _ := annotations.(map[string]any)
 	out := make(map[string]any, len(hintDefaults))
 	for k, def := range hintDefaults {
@@ -86,7 +86,7 @@ func contractOf(list string, item map[string]any) any {
 				c[k] = canonjson.Canonical(b)
 			}
 		}
-		c["annotations"] = EffectiveHints(item["annotations"])
+		c["annotations"] = effectiveHints(item["annotations"])
 		return c
 	case ListPrompts:
 		c := pick("name")
@@ -177,5 +177,5 @@ func printsOf(list string, full []byte, item map[string]any) (Prints, error) {
 	if err != nil {
 		return Prints{}, err
 	}
-	return Prints{Full: Hash(full), Contract: Hash(c), Prose: Hash(p)}, nil
+	return Prints{Full: hash(full), Contract: hash(c), Prose: hash(p)}, nil
 }

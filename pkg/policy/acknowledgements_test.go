@@ -32,7 +32,7 @@ func TestWriteAcknowledgements(t *testing.T) {
 	for _, f := range append(fs, acked) {
 		f.Acknowledged = ""
 		for _, a := range c.Acknowledged {
-			if Matches(&a, f) {
+			if matches(&a, f) {
 				got = append(got, f.Rule)
 				break
 			}

@@ -99,7 +99,7 @@ func (p *Policy) Acknowledge(fs []finding.Finding) []finding.Finding {
 			continue
 		}
 		for _, a := range live {
-			if Matches(a, fs[i]) {
+			if matches(a, fs[i]) {
 				fs[i].Acknowledged = a.Reason
 				break
 			}
@@ -108,8 +108,8 @@ func (p *Policy) Acknowledge(fs []finding.Finding) []finding.Finding {
 	return append(fs, expired...)
 }
 
-// Matches reports whether the acknowledgement a covers the finding f.
-func Matches(a *config.Ack, f finding.Finding) bool {
+// matches reports whether the acknowledgement a covers the finding f.
+func matches(a *config.Ack, f finding.Finding) bool {
 	return a.Matches(config.AckTarget{
 		Rule: f.Rule, Fingerprint: f.Fingerprint, Pointer: f.Pointer,
 		SubjectKind: f.Subject.Kind, SubjectName: f.Subject.Name,

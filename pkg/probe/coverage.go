@@ -81,7 +81,7 @@ func coverageOf(c *capture.Capture, m *manifest.Manifest) Coverage {
 		}
 	}
 	for _, r := range c.Probes {
-		if OutcomeOf(c, r) == OutcomeNoAnswer {
+		if outcomeOf(c, r) == OutcomeNoAnswer {
 			continue
 		}
 		cov.Calls++

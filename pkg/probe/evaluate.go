@@ -42,8 +42,8 @@ const (
 	OutcomeNoAnswer      Outcome = "no-answer"            // nothing recorded
 )
 
-// OutcomeOf classifies the answer to one probe call.
-func OutcomeOf(c *capture.Capture, r capture.ProbeResult) Outcome {
+// outcomeOf classifies the answer to one probe call.
+func outcomeOf(c *capture.Capture, r capture.ProbeResult) Outcome {
 	x, ok := exchange(c, r)
 	if !ok || x.ResponseFrame < 0 {
 		return OutcomeNoAnswer
@@ -111,14 +111,14 @@ func subjectOf(r capture.ProbeResult) finding.Subject {
 	return finding.Subject{Kind: finding.KindServer}
 }
 
-// Pointer is where findings about a probe point: /probe/<id>.
-func Pointer(id string) string {
+// pointer is where findings about a probe point: /probe/<id>.
+func pointer(id string) string {
 	return jsonptr.New("probe", id).String()
 }
 
-// Describe names a probe call for people: its id, method and target, and
+// describe names a probe call for people: its id, method and target, and
 // its argument names; never argument values.
-func Describe(r capture.ProbeResult) string {
+func describe(r capture.ProbeResult) string {
 	p := r.Probe
 	var b strings.Builder
 	fmt.Fprintf(&b, "probe %q (%s", p.ID, p.Method)
@@ -133,7 +133,7 @@ func Describe(r capture.ProbeResult) string {
 		if r.Target != "" {
 			b.WriteString(" " + r.Target)
 		}
-		if names := ArgumentNames(p); len(names) > 0 {
+		if names := argumentNames(p); len(names) > 0 {
 			fmt.Fprintf(&b, " with arguments %s", strings.Join(names, ", "))
 		}
 	}
@@ -147,7 +147,7 @@ func expectation(c *capture.Capture, r capture.ProbeResult, o Options) (finding.
 	if want == "" {
 		want = OutcomeOK
 	}
-	got := OutcomeOf(c, r)
+	got := outcomeOf(c, r)
 	if got == want {
 		return finding.Finding{}, false
 	}
@@ -179,8 +179,8 @@ func expectation(c *capture.Capture, r capture.ProbeResult, o Options) (finding.
 			what += fmt.Sprintf(" (%q)", o.scrub(r.Probe, r.SDKError))
 		}
 	}
-	msg := fmt.Sprintf("%s expected %s, got %s", Describe(r), describeExpect(want), what)
-	return finding.New(rules.ProbeExpectationFailed, subjectOf(r), Pointer(r.Probe.ID), msg, nil, nil), true
+	msg := fmt.Sprintf("%s expected %s, got %s", describe(r), describeExpect(want), what)
+	return finding.New(rules.ProbeExpectationFailed, subjectOf(r), pointer(r.Probe.ID), msg, nil, nil), true
 }
 
 func describeExpect(o Outcome) string {

@@ -122,9 +122,9 @@ func decode(data []byte) (any, error) {
 	return v, nil
 }
 
-// ArgumentNames returns the top-level argument names of a probe, sorted:
+// argumentNames returns the top-level argument names of a probe, sorted:
 // what reports may show of its arguments.
-func ArgumentNames(p capture.Probe) []string {
+func argumentNames(p capture.Probe) []string {
 	var names []string
 	if len(p.Arguments) > 0 {
 		var m map[string]json.RawMessage

@@ -143,7 +143,7 @@ func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
 		}
 	}
 	if data := txtartest.Data(ar, "pins"); data != nil {
-		p, err := ParsePins(data)
+		p, err := parsePins(data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,8 +60,8 @@ func PinsPath(snapshot string) string {
 	return strings.TrimSuffix(snapshot, ext) + ".probes.json"
 }
 
-// ParsePins reads a pins file's bytes.
-func ParsePins(data []byte) (*Pins, error) {
+// parsePins reads a pins file's bytes.
+func parsePins(data []byte) (*Pins, error) {
 	var f struct {
 		Version int                    `json:"version"`
 		Probes  map[string]PinnedProbe `json:"probes"`
@@ -86,7 +86,7 @@ func ReadPins(path string) (*Pins, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := ParsePins(data)
+	p, err := parsePins(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -136,7 +136,7 @@ func PinsOf(c *capture.Capture) (*Pins, error) {
 		if !ok || x.Error != nil || len(x.Result) == 0 {
 			continue
 		}
-		s, err := Shape(shapeTarget(r.Probe.Method, x.Result))
+		s, err := valueSchema(shapeTarget(r.Probe.Method, x.Result))
 		if err != nil {
 			return nil, fmt.Errorf("probe %s: %w", r.Probe.ID, err)
 		}
@@ -166,7 +166,7 @@ func compareShapes(c *capture.Capture, o Options) []finding.Finding {
 		if !ok || x.Error != nil || len(x.Result) == 0 {
 			continue // the expectation reports it
 		}
-		subj, ptr := subjectOf(r), Pointer(r.Probe.ID)
+		subj, ptr := subjectOf(r), pointer(r.Probe.ID)
 		var pinned json.RawMessage
 		if o.Pins != nil {
 			if pp, ok := o.Pins.Probes[r.Probe.ID]; ok && pp.Method == r.Probe.Method {
@@ -175,10 +175,10 @@ func compareShapes(c *capture.Capture, o Options) []finding.Finding {
 		}
 		if pinned == nil {
 			out = append(out, finding.New(rules.ProbeShapeNotPinned, subj, ptr,
-				fmt.Sprintf("%s has pin: shape, but %s holds no shape for it; run `mcp-surface probe --update` and commit the file", Describe(r), file), nil, nil))
+				fmt.Sprintf("%s has pin: shape, but %s holds no shape for it; run `mcp-surface probe --update` and commit the file", describe(r), file), nil, nil))
 			continue
 		}
-		head, err := Shape(shapeTarget(r.Probe.Method, x.Result))
+		head, err := valueSchema(shapeTarget(r.Probe.Method, x.Result))
 		if err != nil {
 			continue // not JSON: pkg/spec reports it
 		}
@@ -195,7 +195,7 @@ func compareShapes(c *capture.Capture, o Options) []finding.Finding {
 			if ch.After == nil && ch.Before != nil {
 				p = ptr + ch.BasePointer
 			}
-			f := finding.New(rule, subj, p, fmt.Sprintf("%s: the result's shape changed from the one pinned in %s: %s", Describe(r), file, msg), ch.Before, ch.After)
+			f := finding.New(rule, subj, p, fmt.Sprintf("%s: the result's shape changed from the one pinned in %s: %s", describe(r), file, msg), ch.Before, ch.After)
 			f.BasePointer, f.HeadPointer = ptr+ch.BasePointer, ptr+ch.HeadPointer
 			out = append(out, f)
 		}

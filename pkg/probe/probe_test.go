@@ -53,7 +53,7 @@ func TestExpand(t *testing.T) {
 func TestDescribeNeverShowsValues(t *testing.T) {
 	r := capture.ProbeResult{Target: "login", Probe: capture.Probe{ID: "login", Method: capture.MethodToolsCall, Name: "login",
 		Arguments: json.RawMessage(`{"user":"alice","password":"hunter2-secret"}`)}}
-	got := Describe(r)
+	got := describe(r)
 	if got != `probe "login" (tools/call login with arguments password, user)` {
 		t.Errorf("Describe = %s", got)
 	}
@@ -64,7 +64,7 @@ func TestDescribeNeverShowsValues(t *testing.T) {
 
 func TestShapeBounds(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, MaxShapeDepth+5) + `1` + strings.Repeat(`}`, MaxShapeDepth+5)
-	s, err := Shape(json.RawMessage(deep))
+	s, err := valueSchema(json.RawMessage(deep))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestShapeBounds(t *testing.T) {
 		b.WriteString(`"k` + strconv.Itoa(i) + `":true`)
 	}
 	b.WriteString("}")
-	s, err = Shape(json.RawMessage(b.String()))
+	s, err = valueSchema(json.RawMessage(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestShapeBounds(t *testing.T) {
 		t.Errorf("%d properties kept, want %d (%v)", len(v.Properties), MaxShapeProperties, err)
 	}
 	// Values never reach a shape.
-	s, _ = Shape(json.RawMessage(`{"token":"s3cr3t","n":[1,2.5],"ok":true,"none":null}`))
+	s, _ = valueSchema(json.RawMessage(`{"token":"s3cr3t","n":[1,2.5],"ok":true,"none":null}`))
 	if strings.Contains(string(s), "s3cr3t") || strings.Contains(string(s), "2.5") {
 		t.Errorf("shape holds a value: %s", s)
 	}
@@ -130,7 +130,7 @@ func TestPinsPathAndFile(t *testing.T) {
 	if string(a) != string(b) || !strings.HasPrefix(string(a), "{\n  \"probes\": {\n    \"a\"") {
 		t.Errorf("pins do not round-trip canonically:\n%s\n%s", a, b)
 	}
-	if _, err := ParsePins([]byte(`{"version":2,"probes":{}}`)); err == nil {
+	if _, err := parsePins([]byte(`{"version":2,"probes":{}}`)); err == nil {
 		t.Errorf("version 2 accepted")
 	}
 }

@@ -27,12 +27,12 @@ type shape struct {
 	items    *shape
 }
 
-// Shape derives a JSON Schema from one JSON value: "type" (null,
+// valueSchema derives a JSON Schema from one JSON value: "type" (null,
 // boolean, number, string, object, array), "properties" and "required" (every key present) for objects,
 // "items" (the merge of the elements' shapes: types united, properties
 // united, required intersected) for arrays. It holds key names and types,
 // never a value. The result is canonical JSON.
-func Shape(value json.RawMessage) (json.RawMessage, error) {
+func valueSchema(value json.RawMessage) (json.RawMessage, error) {
 	v, err := manifest.Decode(value)
 	if err != nil {
 		return nil, err

@@ -97,11 +97,11 @@ func costMarkdown(buf *bytes.Buffer, t *cost.Table) {
 	}
 }
 
-// CostLine is the one line a PR comment gives the context cost, in
+// costLine is the one line a PR comment gives the context cost, in
 // markdown: "Context cost: 19.7k tokens per session (+1.2k, +6%); largest:
 // <code>projects_write</code> 1.3k". base is nil when there is nothing to
 // compare with; then the line has no change. The largest tool is head's.
-func CostLine(base, head *cost.Table) string {
+func costLine(base, head *cost.Table) string {
 	if head == nil {
 		return ""
 	}

@@ -48,7 +48,7 @@
 // ever posted. Where they go is the publisher's business.
 //
 // RenderCost writes a context cost table (pkg/cost) as text, json or
-// markdown, for `mcp-surface cost`; CostLine is the one line a PR comment
+// markdown, for `mcp-surface cost`; costLine is the one line a PR comment
 // gives it.
 //
 // Everything a server's author wrote (names, descriptions, schema text)

@@ -22,8 +22,8 @@ import (
 //     issue references, no autolinks, no math.
 //   - Code: Markdown inside <code>, for names and pointers.
 //   - CodeBlock: a fenced block longer than any backtick run inside, with
-//     no HTML comment opener or closer (Uncommented).
-//   - WorkflowData, WorkflowProperty: GitHub workflow command escaping.
+//     no HTML comment opener or closer (uncommented).
+//   - workflowData, workflowProperty: GitHub workflow command escaping.
 //   - SARIFText: Line, with SARIF's embedded-link brackets escaped.
 
 // Limits of untrusted text, in runes, by where it appears.
@@ -48,14 +48,14 @@ func hidden(r rune) bool {
 	return r == '\n' || r == '\r' || r == '\t' || textscan.Hidden(r)
 }
 
-// Truncate cuts s to at most max runes (max <= 0: no limit), ending with
+// truncate cuts s to at most max runes (max <= 0: no limit), ending with
 // TruncationMark when it cut.
-func Truncate(s string, max int) string { return textscan.Truncate(s, max, TruncationMark) }
+func truncate(s string, max int) string { return textscan.Truncate(s, max, TruncationMark) }
 
 // Line is untrusted text for one line of a log or a terminal: bounded to
 // max runes, every hidden character (newlines included) visible.
 func Line(s string, max int) string {
-	return textscan.Visible(Truncate(s, max), textscan.Escapes)
+	return textscan.Visible(truncate(s, max), textscan.Escapes)
 }
 
 // Markdown is untrusted text for inline markdown: a paragraph, a table
@@ -117,23 +117,23 @@ func Code(s string, max int) string {
 }
 
 // CodeBlock is untrusted text as a fenced code block: hidden characters
-// visible (newlines kept), HTML comment delimiters broken (Uncommented),
+// visible (newlines kept), HTML comment delimiters broken (uncommented),
 // the fence longer than any backtick run in the content, so that nothing
 // inside can close it. lang is ours.
 func CodeBlock(s, lang string) string {
-	s = Uncommented(textscan.Visible(s, textscan.EscapesKeepLines))
+	s = uncommented(textscan.Visible(s, textscan.EscapesKeepLines))
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	s = strings.TrimRight(s, "\n")
 	return fence + lang + "\n" + s + "\n" + fence
 }
 
-// Uncommented breaks every HTML comment opener and closer in s: "<!--"
+// uncommented breaks every HTML comment opener and closer in s: "<!--"
 // is written "<\u0021--" and "-->" "--\u003e", in the visible-escape form
 // of the rest of this file. Inside a code block markdown shows the text as
 // it is, but whatever reads the raw body does not: a publisher looking for
 // a comment's hidden marker (ours, another server's) must never find one
 // that a server wrote. Markdown needs no such step: it escapes < and >.
-func Uncommented(s string) string {
+func uncommented(s string) string {
 	if !strings.Contains(s, "<!--") && !strings.Contains(s, "-->") {
 		return s
 	}
@@ -156,17 +156,17 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-// WorkflowData escapes the message of a GitHub workflow command (the part
+// workflowData escapes the message of a GitHub workflow command (the part
 // after ::): %, \r and \n, after making hidden characters visible and
 // bounding the length. Newlines we add ourselves go through as %0A.
-func WorkflowData(s string) string {
+func workflowData(s string) string {
 	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	return r.Replace(s)
 }
 
-// WorkflowProperty escapes a property value of a workflow command
-// (file=, title=): WorkflowData plus : and ,.
-func WorkflowProperty(s string) string {
+// workflowProperty escapes a property value of a workflow command
+// (file=, title=): workflowData plus : and ,.
+func workflowProperty(s string) string {
 	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	return r.Replace(s)
 }

@@ -73,7 +73,7 @@ func renderGitHub(w io.Writer, r *Report, o Options) error {
 		writeAnnotation(bw, c, it, len(secs) > 1)
 	}
 	if omitted > 0 {
-		fmt.Fprintf(bw, "::notice title=%s::%s\n", WorkflowProperty("mcp-surface: more findings"), WorkflowData(fmt.Sprintf(
+		fmt.Fprintf(bw, "::notice title=%s::%s\n", workflowProperty("mcp-surface: more findings"), workflowData(fmt.Sprintf(
 			"%s not annotated: GitHub shows at most %d errors, %d warnings and %d notices per step. The job summary and the text output list every finding.",
 			plural(omitted, "finding is", "findings are"), annotationsPerKind, annotationsPerKind, annotationsPerKind)))
 	}
@@ -96,23 +96,23 @@ func writeAnnotation(w io.Writer, cmd string, it Item, multi bool) {
 	if multi {
 		title = serverTitle(it.Server) + ": " + title
 	}
-	props := "title=" + WorkflowProperty(title)
+	props := "title=" + workflowProperty(title)
 	// Line 1 of a file says nothing about where the item is: without a
 	// source or snapshot line the annotation goes on the run itself.
 	if !it.Location.IsZero() && it.Location.Source != locate.SourceFallback {
-		props = "file=" + WorkflowProperty(LogLine(it.Location.Path, MaxName)) + ",line=" + strconv.Itoa(max(1, it.Location.Line)) + "," + props
+		props = "file=" + workflowProperty(LogLine(it.Location.Path, MaxName)) + ",line=" + strconv.Itoa(max(1, it.Location.Line)) + "," + props
 	}
-	msg := WorkflowData(LogLine(it.Message, MaxMessage))
+	msg := workflowData(LogLine(it.Message, MaxMessage))
 	where := subjectLine(it.Subject.Kind, it.Subject.Name)
 	if it.Pointer != "" {
 		where += " at " + LogLine(it.Pointer, MaxName)
 	}
-	msg += "%0A" + WorkflowData(where)
+	msg += "%0A" + workflowData(where)
 	if s := WitnessSentence(it.Finding); s != "" {
-		msg += "%0A" + WorkflowData(s+": "+LogLine(WitnessLine(it.Finding, maxWitnessInline), maxWitnessInline+8))
+		msg += "%0A" + workflowData(s+": "+LogLine(WitnessLine(it.Finding, maxWitnessInline), maxWitnessInline+8))
 	}
 	if it.Severity != "" {
-		msg += "%0A" + WorkflowData("severity: "+LogLine(string(it.Severity), 20)+"; see `mcp-surface explain "+LogLine(it.Rule, MaxName)+"`")
+		msg += "%0A" + workflowData("severity: "+LogLine(string(it.Severity), 20)+"; see `mcp-surface explain "+LogLine(it.Rule, MaxName)+"`")
 	}
 	fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, msg)
 }

@@ -70,7 +70,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 	for i, s := range b.secs {
 		sv := b.verdict(i)
 		verdicts = append(verdicts, sv)
-		ms := &mdServer{Counts: b.countLines(i), Cost: CostLine(s.CostBase, s.CostHead), Caution: b.caution(i)}
+		ms := &mdServer{Counts: b.countLines(i), Cost: costLine(s.CostBase, s.CostHead), Caution: b.caution(i)}
 		if multi {
 			ms.Heading = Code(nonEmpty(s.Server, "(unnamed)"), MaxName) + ": " + sv.icon + " " + sv.text
 		}
@@ -458,7 +458,7 @@ func (b *mdBuilder) entry(it Item) mdEntry {
 	case it.TextDiff != "":
 		a, bb, _ := textStrings(it.Finding)
 		lang := "text"
-		if IsLineDiff(a, bb) {
+		if isLineDiff(a, bb) {
 			lang = "diff"
 		}
 		e.Blocks = append(e.Blocks, "Text diff:", CodeBlock(it.TextDiff, lang))

@@ -16,7 +16,7 @@ type mdView struct {
 type mdServer struct {
 	Heading      string // several servers: the server's name and verdict
 	Counts       []string
-	Cost         string // the context cost line (CostLine)
+	Cost         string // the context cost line (costLine)
 	Caution      string
 	Compared     string   // Full only
 	Notes        []string // Full only

@@ -171,10 +171,10 @@ func reviewBody(items []Item) string {
 		if it.TextDiff != "" {
 			// The strings, not their JSON: a JSON string has no newline.
 			lang := "text"
-			if a, b, _ := textStrings(it.Finding); IsLineDiff(a, b) {
+			if a, b, _ := textStrings(it.Finding); isLineDiff(a, b) {
 				lang = "diff"
 			}
-			e.Block = CodeBlock(Truncate(it.TextDiff, MaxText), lang)
+			e.Block = CodeBlock(truncate(it.TextDiff, MaxText), lang)
 		}
 		v.Entries = append(v.Entries, e)
 	}

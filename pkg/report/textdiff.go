@@ -9,11 +9,11 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-// TextDiff is textdiff.Diff: a compact, raw (unescaped) diff of two texts.
-func TextDiff(a, b string) string { return textdiff.Diff(a, b) }
+// textDiff is textdiff.Diff: a compact, raw (unescaped) diff of two texts.
+func textDiff(a, b string) string { return textdiff.Diff(a, b) }
 
-// IsLineDiff is textdiff.IsLineDiff.
-func IsLineDiff(a, b string) bool { return textdiff.IsLineDiff(a, b) }
+// isLineDiff is textdiff.isLineDiff.
+func isLineDiff(a, b string) bool { return textdiff.IsLineDiff(a, b) }
 
 // proseRules are the rules whose before and after are model-visible text
 // (a description, title or instructions) worth a text diff.
@@ -93,5 +93,5 @@ func FindingTextDiff(f finding.Finding) string {
 	if !ok {
 		return ""
 	}
-	return TextDiff(a, b)
+	return textDiff(a, b)
 }

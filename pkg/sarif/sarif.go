@@ -93,15 +93,15 @@ func (o Options) all() []rules.Rule {
 	return rules.All()
 }
 
-// OptionsFrom maps the renderers' options onto SARIF's.
-func OptionsFrom(o report.Options) Options {
+// optionsFrom maps the renderers' options onto SARIF's.
+func optionsFrom(o report.Options) Options {
 	return Options{IncludeInfo: o.ShowInfo, AllRules: o.AllRules, RulesURL: o.RulesURL}
 }
 
 // Render is the "sarif" format as a report.Renderer, for a program's
 // table of formats (report.Renderers).
 func Render(w io.Writer, r *report.Report, o report.Options) error {
-	b, err := Encode(r, OptionsFrom(o))
+	b, err := Encode(r, optionsFrom(o))
 	if err != nil {
 		return err
 	}
@@ -109,10 +109,10 @@ func Render(w io.Writer, r *report.Report, o report.Options) error {
 	return err
 }
 
-// Level maps our level onto SARIF's: error, warning and note are the same;
+// sarifLevel maps our level onto SARIF's: error, warning and note are the same;
 // info becomes note (SARIF's "none" means "not a problem", and GitHub
 // shows nothing useful for it).
-func Level(l rules.Level) string {
+func sarifLevel(l rules.Level) string {
 	switch l {
 	case rules.LevelError:
 		return "error"
@@ -122,10 +122,10 @@ func Level(l rules.Level) string {
 	return "note"
 }
 
-// SecuritySeverity is GitHub's security-severity for a rule tagged sec (a
+// securitySeverity is GitHub's security-severity for a rule tagged sec (a
 // number as a string: 8.0 for breaking or error rules, 5.0 for risky or
 // warning rules, 3.0 otherwise), or "" for other rules.
-func SecuritySeverity(r rules.Rule) string {
+func securitySeverity(r rules.Rule) string {
 	if !r.HasTag("sec") {
 		return ""
 	}
@@ -253,10 +253,10 @@ func nonEmpty(s, def string) string {
 	return s
 }
 
-// AutomationID is the run's stable automationDetails.id: GitHub takes the
+// automationID is the run's stable automationDetails.id: GitHub takes the
 // part up to the last slash as the analysis category, so each server's
 // alerts are tracked separately.
-func AutomationID(server string) string {
+func automationID(server string) string {
 	return "mcp-surface/" + categoryName(server) + "/"
 }
 
@@ -285,7 +285,7 @@ func buildRun(s *report.Section, o Options, version string, limit int, notes []s
 		driver.WithVersion(version)
 	}
 	run := gosarif.NewRun(*gosarif.NewTool(driver))
-	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(AutomationID(s.Server)))
+	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(automationID(s.Server)))
 	run.WithColumnKind("utf16CodeUnits")
 
 	var items []report.Item
@@ -384,9 +384,9 @@ func descriptor(id string, o Options) *gosarif.ReportingDescriptor {
 	if level == "" {
 		level = r.Severity.Level()
 	}
-	d.WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(Level(level)))
+	d.WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(sarifLevel(level)))
 	props := gosarif.Properties{"tags": ruleTags(r)}
-	if ss := SecuritySeverity(r); ss != "" {
+	if ss := securitySeverity(r); ss != "" {
 		props["security-severity"] = ss
 	}
 	if r.HasTag("heur") {
@@ -482,7 +482,7 @@ func result(it report.Item, ruleIndex int) *gosarif.Result {
 	}
 	res := gosarif.NewRuleResult(it.Rule).
 		WithRuleIndex(ruleIndex).
-		WithLevel(Level(it.Level)).
+		WithLevel(sarifLevel(it.Level)).
 		WithMessage(gosarif.NewTextMessage(report.SARIFText(msg, 1000)))
 	loc := it.Location
 	if loc.IsZero() {

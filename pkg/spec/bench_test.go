@@ -84,7 +84,7 @@ func TestViolationInToolDeepInTheList(t *testing.T) {
 	if len(c.Pages) != 10 {
 		t.Fatalf("%d pages, want 10", len(c.Pages))
 	}
-	fs, err := Validate(c, schemas)
+	fs, err := validate(c, schemas)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +104,13 @@ note description-missing tool "tool_0937" "/description"
 func BenchmarkValidate5000Tools(b *testing.B) {
 	schemas := testSchemas(b)
 	c := bigCapture(b, "2025-11-25", 5000, 100, nil)
-	if fs, err := Validate(c, schemas); err != nil || len(fs) != 0 {
+	if fs, err := validate(c, schemas); err != nil || len(fs) != 0 {
 		b.Fatalf("the benchmark capture is not clean: %v %s", err, render(fs))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Validate(c, schemas); err != nil {
+		if _, err := validate(c, schemas); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -130,13 +130,13 @@ func BenchmarkValidate5000ToolsDistinctShapes(b *testing.B) {
 			out["maxProperties"] = i
 		}
 	})
-	if fs, err := Validate(c, schemas); err != nil || len(fs) != 0 {
+	if fs, err := validate(c, schemas); err != nil || len(fs) != 0 {
 		b.Fatalf("the benchmark capture is not clean: %v %s", err, render(fs))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Validate(c, schemas); err != nil {
+		if _, err := validate(c, schemas); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -160,7 +160,7 @@ func BenchmarkValidate5000ToolsSDK(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		fs, err := Validate(c, schemas)
+		fs, err := validate(c, schemas)
 		if err != nil {
 			b.Fatal(err)
 		}

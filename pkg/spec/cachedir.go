@@ -15,17 +15,11 @@ func CacheDir(getenv func(string) string) (string, error) {
 	if d := getenv("RUNNER_TOOL_CACHE"); d != "" {
 		return filepath.Join(d, "mcp-surface", "schemas"), nil
 	}
-	d, err := UserCacheDir(getenv)
+	d, err := userCacheDir(runtime.GOOS, getenv)
 	if err != nil {
 		return "", fmt.Errorf("no cache directory for schemas: %w", err)
 	}
 	return filepath.Join(d, "mcp-surface", "schemas"), nil
-}
-
-// UserCacheDir is os.UserCacheDir computed from the given environment
-// lookup instead of the process environment.
-func UserCacheDir(getenv func(string) string) (string, error) {
-	return userCacheDir(runtime.GOOS, getenv)
 }
 
 func userCacheDir(goos string, getenv func(string) string) (string, error) {

@@ -136,7 +136,7 @@ func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Fin
 		}
 		c.Diagnostics = append(c.Diagnostics, d)
 	}
-	fs, err := Validate(c, schemas)
+	fs, err := validate(c, schemas)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestValidateProbesOnlyJudgesProbes(t *testing.T) {
 `))
 	c := captureFromFrames(t, frames)
 	c.Probes = []capture.ProbeResult{{Probe: capture.Probe{ID: "w", Method: capture.MethodToolsCall, Name: "weather"}, Target: "weather", Exchange: 2}}
-	all, err := Validate(c, testSchemas(t))
+	all, err := validate(c, testSchemas(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,9 +66,6 @@ func (s *Schema) ValidateValue(definition string, v any) error {
 	return sch.Validate(v)
 }
 
-// DecodeJSON decodes JSON for ValidateValue, keeping numbers exact.
-func DecodeJSON(data []byte) (any, error) { return decodeJSON(data) }
-
 // compiled is the process-wide, shared form of one verified schema file,
 // keyed by its digest: each file is parsed and compiled once per process.
 type compiled struct {
@@ -153,8 +150,8 @@ type Schemas struct {
 	failed map[string]error
 }
 
-// NewSchemas makes a set from loaded schemas.
-func NewSchemas(ss ...*Schema) *Schemas {
+// newSchemas makes a set from loaded schemas.
+func newSchemas(ss ...*Schema) *Schemas {
 	out := &Schemas{byName: map[string]*Schema{}}
 	for _, s := range ss {
 		out.byName[s.Revision.Name] = s

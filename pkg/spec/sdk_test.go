@@ -31,7 +31,7 @@ func TestSDKServersAreConformant(t *testing.T) {
 				if len(c.Pages) == 0 {
 					t.Fatal("no pages captured")
 				}
-				fs, err := Validate(c, schemas)
+				fs, err := validate(c, schemas)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -112,7 +112,7 @@ func TestSDKProbeResultsAreConformant(t *testing.T) {
 			if probes < 5 {
 				t.Fatalf("only %d probe results recorded", probes)
 			}
-			fs, err := Validate(c, schemas)
+			fs, err := validate(c, schemas)
 			if err != nil {
 				t.Fatal(err)
 			}

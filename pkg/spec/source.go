@@ -76,7 +76,7 @@ func Load(ctx context.Context, opts Options, names ...string) (*Schemas, error) 
 	if len(names) == 0 {
 		names = RevisionNames()
 	}
-	out := NewSchemas()
+	out := newSchemas()
 	for _, n := range names {
 		s, err := LoadRevision(ctx, opts, n)
 		if err != nil {
@@ -96,7 +96,7 @@ func Load(ctx context.Context, opts Options, names ...string) (*Schemas, error) 
 // reported there instead of failing the validation. ctx bounds every
 // later load too.
 func Open(ctx context.Context, opts Options, names ...string) (*Schemas, error) {
-	out := NewSchemas()
+	out := newSchemas()
 	out.load = func(name string) (*Schema, error) { return LoadRevision(ctx, opts, name) }
 	for _, n := range names {
 		if _, err := out.Lookup(n); err != nil {

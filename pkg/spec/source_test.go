@@ -197,7 +197,7 @@ func TestSchemasAreSafeForConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for _, s := range schemas.All() {
 				for _, def := range []string{"Tool", "Prompt", "ServerCapabilities", "Implementation"} {
-					v, _ := DecodeJSON([]byte(`{"name":"x","inputSchema":{"type":"object"}}`))
+					v, _ := decodeJSON([]byte(`{"name":"x","inputSchema":{"type":"object"}}`))
 					_ = s.ValidateValue(def, v)
 				}
 			}

@@ -158,7 +158,7 @@ func newChecker(version string, s *Schemas, lo LintOptions) (*checker, error) {
 	return c, nil
 }
 
-// Validate checks everything a capture recorded against the published
+// validate checks everything a capture recorded against the published
 // schema of the revision the session negotiated (c.ProtocolVersion), and
 // lints the surface. s must hold (or, made by Open, load) that revision's
 // schema. Fields that belong to another revision are found by comparing
@@ -174,7 +174,7 @@ func newChecker(version string, s *Schemas, lo LintOptions) (*checker, error) {
 // Findings are sorted (finding.Sort) and carry the negotiated revision.
 // The lint uses the built-in text patterns; ValidateWith takes configured
 // ones.
-func Validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
+func validate(c *capture.Capture, s *Schemas) ([]finding.Finding, error) {
 	return ValidateWith(c, s, LintOptions{})
 }
 

@@ -161,10 +161,10 @@ func compact(v any) string {
 
 func escape(s string) string { return jsonptr.Escape(s) }
 
-// Findings turns violations into findings: the profiles that refuse the
+// findings turns violations into findings: the profiles that refuse the
 // same thing at the same place make one finding, which names each with
 // its reason and documentation.
-func Findings(vs []Violation) []finding.Finding {
+func findings(vs []Violation) []finding.Finding {
 	type key struct{ rule, tool, ptr string }
 	var order []key
 	by := map[key][]Violation{}
@@ -210,7 +210,7 @@ func (v Violation) Describe() string {
 
 // Check is Findings of Violations.
 func Check(server string, tools []Tool, ps []Profile) []finding.Finding {
-	return Findings(Violations(server, tools, ps))
+	return findings(Violations(server, tools, ps))
 }
 
 // ToolsOf returns a snapshot's server name and tools, for Violations.

@@ -68,7 +68,7 @@ func TestFixtures(t *testing.T) {
 				t.Errorf("violations differ (-want +got):\n%s", d)
 			}
 			// The findings say the same, one per place.
-			fs := Findings(vs)
+			fs := findings(vs)
 			if len(fs) != strings.Count(got, "\n") {
 				t.Errorf("%d findings for %d places", len(fs), strings.Count(got, "\n"))
 			}
