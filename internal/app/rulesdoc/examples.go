@@ -22,12 +22,14 @@ import (
 // is a txtar archive with the compared files and the findings the
 // comparison gives, one per line starting with the rule ID.
 //
-// A diff fixture's base and head sections say how the two snapshots
-// differ from the default one, diffSkeleton (see pkg/diff's tests); it has
-// want for base → head and reversed for head → base. A schemadiff fixture
-// has base.json and head.json and is compared as an inputSchema and as an
-// outputSchema, with input and output for base → head and "input reverse"
-// and "output reverse" for head → base.
+// Both kinds speak the vocabulary of internal/testkit/txtartest. A diff
+// fixture's base and head sections say how the two snapshots differ from
+// the default one, diffSkeleton (see pkg/diff's tests), and its options are
+// diff options as JSON; it has want for base → head and want.reverse for
+// head → base. A schemadiff fixture's base and head are the two schemas,
+// its options a "dialect: NAME" line; it is compared as an inputSchema and
+// as an outputSchema, with want.input and want.output for base → head and
+// want.input.reverse and want.output.reverse for head → base.
 const (
 	diffFixtures       = "pkg/diff/testdata"
 	diffSkeleton       = "pkg/diff/testdata/skeleton.json"
@@ -39,10 +41,10 @@ type compared func(sections map[string][]byte) (before, after []byte, err error)
 
 // schemas are a schemadiff fixture's two schemas, as written.
 func schemas(sections map[string][]byte) (before, after []byte, err error) {
-	before, okB := sections["base.json"]
-	after, okH := sections["head.json"]
+	before, okB := sections["base"]
+	after, okH := sections["head"]
 	if !okB || !okH {
-		return nil, nil, errors.New("needs base.json and head.json")
+		return nil, nil, errors.New("needs base and head")
 	}
 	return before, after, nil
 }
@@ -107,7 +109,7 @@ func examples(root string) (map[string]example, error) {
 		return nil, fmt.Errorf("reading the diff fixtures' default snapshot: %w", err)
 	}
 	for _, p := range diffs {
-		ex, err := readFixture(root, p, "", "want", "reversed", diffSnapshots(skeleton))
+		ex, err := readFixture(root, p, "", "want", diffSnapshots(skeleton))
 		if err != nil {
 			return nil, err
 		}
@@ -118,8 +120,8 @@ func examples(root string) (map[string]example, error) {
 		return nil, err
 	}
 	for _, p := range schemadiffs {
-		for _, dir := range []struct{ want, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
-			ex, err := readFixture(root, p, dir.schema, dir.want, dir.want+" reverse", schemas)
+		for _, dir := range []struct{ want, schema string }{{"want.input", "inputSchema"}, {"want.output", "outputSchema"}} {
+			ex, err := readFixture(root, p, dir.schema, dir.want, schemas)
 			if err != nil {
 				return nil, err
 			}
@@ -165,9 +167,9 @@ func ruleIDs(lines []string) []string {
 }
 
 // readFixture gives the fixture's one or two directions as examples: the
-// findings of section wantName for base → head, of reverseName for head →
-// base.
-func readFixture(root, p, schema, wantName, reverseName string, files compared) ([]example, error) {
+// findings of section wantName for base → head, of wantName.reverse for
+// head → base.
+func readFixture(root, p, schema, wantName string, files compared) ([]example, error) {
 	a, err := txtar.ParseFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
@@ -188,16 +190,15 @@ func readFixture(root, p, schema, wantName, reverseName string, files compared) 
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
 	}
 	before, after := string(b), string(h)
-	if o, ok := sections["options.json"]; ok {
-		var c bytes.Buffer
-		if err := json.Compact(&c, []byte(o)); err != nil {
-			return nil, fmt.Errorf("reading fixture %s: options.json: %w", p, err)
-		}
-		base.Options = "the diff options `" + c.String() + "`"
-	}
-	for _, line := range strings.Split(string(a.Comment), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
+	if o, ok := sections["options"]; ok {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(o), "dialect:"); ok {
 			base.Options = "the JSON Schema dialect `" + strings.TrimSpace(v) + "`"
+		} else {
+			var c bytes.Buffer
+			if err := json.Compact(&c, []byte(o)); err != nil {
+				return nil, fmt.Errorf("reading fixture %s: options: %w", p, err)
+			}
+			base.Options = "the diff options `" + c.String() + "`"
 		}
 	}
 	var out []example
@@ -206,7 +207,7 @@ func readFixture(root, p, schema, wantName, reverseName string, files compared) 
 		e.Before, e.After, e.Findings = before, after, want
 		out = append(out, e)
 	}
-	if rev := lines(sections[reverseName]); len(rev) > 0 {
+	if rev := lines(sections[wantName+".reverse"]); len(rev) > 0 {
 		e := base
 		e.Before, e.After, e.Findings, e.Reversed = after, before, rev, true
 		out = append(out, e)
