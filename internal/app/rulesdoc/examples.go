@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/mergepatch"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // The fixture directories, relative to the repository root. Each fixture
@@ -94,11 +95,53 @@ type example struct {
 
 func (e example) size() int { return len(e.Before) + len(e.After) }
 
-// examples reads every fixture under root and keeps, per rule, the
-// smallest comparison that reports it: fewest findings (so the rule is not
-// lost among others), then fewest bytes compared, then base → head before
-// head → base, then the fixture's path.
+// examples reads every fixture under root and gives each change rule the
+// comparison its row chooses (rules.Rule.ExampleFixture): the fixture its
+// example key names, or else the one named after the rule; of that
+// fixture's directions that report the rule, the one with the fewest
+// findings, base → head first. So a new fixture never changes another
+// rule's example. A change rule that some fixture reports but whose
+// chosen fixture does not is an error naming a fixture to choose.
 func examples(root string) (map[string]example, error) {
+	all, err := readAll(root)
+	if err != nil {
+		return nil, err
+	}
+	byFixture := map[string][]example{}
+	for _, e := range all {
+		byFixture[e.Fixture] = append(byFixture[e.Fixture], e)
+	}
+	smallest := smallestExamples(all)
+	best := map[string]example{}
+	var errs []error
+	for _, r := range rules.All() {
+		if r.Kind != rules.KindChange {
+			continue
+		}
+		fx := r.ExampleFixture()
+		if e, ok := pick(byFixture[fx], r.ID); ok {
+			best[r.ID] = e
+			continue
+		}
+		s, reported := smallest[r.ID]
+		switch {
+		case r.Example != "" && reported:
+			errs = append(errs, fmt.Errorf("rule %s: its example %s does not report it; %s does", r.ID, fx, s.Fixture))
+		case r.Example != "":
+			errs = append(errs, fmt.Errorf("rule %s: its example %s does not report it", r.ID, fx))
+		case reported:
+			errs = append(errs, fmt.Errorf("rule %s has no example: add \"- example: %s\" to its row, or name a fixture %s", r.ID, s.Fixture, fx))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("choosing the rules' examples:\n%w", err)
+	}
+	return best, nil
+}
+
+// readAll gives every direction of every fixture under root as an
+// example.
+func readAll(root string) ([]example, error) {
 	var all []example
 	diffs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(diffFixtures), "*.txtar"))
 	if err != nil {
@@ -131,6 +174,24 @@ func examples(root string) (map[string]example, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("reading fixtures: none under %s and %s", diffFixtures, schemadiffFixtures)
 	}
+	return all, nil
+}
+
+// pick is the best of exs that reports rule.
+func pick(exs []example, rule string) (example, bool) {
+	var best example
+	found := false
+	for _, e := range exs {
+		if slices.Contains(ruleIDs(e.Findings), rule) && (!found || better(e, best)) {
+			best, found = e, true
+		}
+	}
+	return best, found
+}
+
+// smallestExamples gives, per rule, the smallest comparison that reports
+// it: the fixture to suggest for a rule without an example.
+func smallestExamples(all []example) map[string]example {
 	best := map[string]example{}
 	for _, e := range all {
 		for _, rule := range ruleIDs(e.Findings) {
@@ -139,9 +200,12 @@ func examples(root string) (map[string]example, error) {
 			}
 		}
 	}
-	return best, nil
+	return best
 }
 
+// better says a is the smaller example: fewest findings (so the rule is
+// not lost among others), then fewest bytes compared, then base → head
+// before head → base, then the fixture's path.
 func better(a, b example) bool {
 	if c := cmp.Compare(len(a.Findings), len(b.Findings)); c != 0 {
 		return c < 0
