@@ -4,7 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"path"
+	"io/fs"
 	"slices"
 	"strings"
 )
@@ -209,7 +209,7 @@ func (r *Rule) set(key, val string) error {
 	case "unreported":
 		r.Unreported = val
 	case "example":
-		if !strings.HasSuffix(val, ".txtar") || path.IsAbs(val) || path.Clean(val) != val {
+		if !strings.HasSuffix(val, ".txtar") || !fs.ValidPath(val) {
 			return fmt.Errorf("example %q: name a fixture by its path from the module root (pkg/diff/testdata/NAME.txtar)", val)
 		}
 		r.Example = val
