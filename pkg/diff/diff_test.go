@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,8 +23,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
 
 // A fixture is testdata/<behaviour>.txtar, in the vocabulary of
 // internal/testkit/txtartest:
@@ -130,7 +127,7 @@ func render(fs []finding.Finding) string {
 }
 
 func TestFixtures(t *testing.T) {
-	txtartest.Run(t, loadFixtures(t), *update, func(t *testing.T, fx *fixture) []txtartest.Got {
+	txtartest.Run(t, loadFixtures(t), func(t *testing.T, fx *fixture) []txtartest.Got {
 		return []txtartest.Got{
 			{Section: "want", Text: render(Diff(fx.base, fx.head, fx.opts).Findings)},
 			{Section: "want.reverse", Text: render(Diff(fx.head, fx.base, fx.opts).Findings)},

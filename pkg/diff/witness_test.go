@@ -47,7 +47,7 @@ func TestWitnessFixtures(t *testing.T) {
 	if len(fxs) < 10 {
 		t.Errorf("%d witness fixtures, want at least 10", len(fxs))
 	}
-	txtartest.Run(t, fxs, *update, func(t *testing.T, fx *fixture) []txtartest.Got {
+	txtartest.Run(t, fxs, func(t *testing.T, fx *fixture) []txtartest.Got {
 		fs := Diff(fx.base, fx.head, fx.opts).Findings
 		for _, f := range fs {
 			checkWitness(t, fx.base, fx.head, f)

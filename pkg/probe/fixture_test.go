@@ -3,7 +3,6 @@ package probe
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,8 +19,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from the current output")
-
 // A fixture is one behaviour, in testdata/NAME.txtar, in the vocabulary
 // of internal/testkit/txtartest:
 //
@@ -37,7 +34,7 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 func TestFixtures(t *testing.T) {
 	triggered := map[string]bool{}
 	fixtures := txtartest.Load(t, "testdata", "frames", "probes", "options", "pins", "want", "want.pins")
-	txtartest.Run(t, fixtures, *update, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
 		ar := fx.Archive
 		c := fixtureCapture(t, ar)
 		m, err := manifest.Build(c)

@@ -3,7 +3,6 @@ package spec
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"slices"
 	"strings"
 	"testing"
@@ -15,8 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the want section of testdata/*.txtar from the current output")
 
 // A fixture is one behaviour, in testdata/NAME.txtar, in the vocabulary
 // of internal/testkit/txtartest:
@@ -34,7 +31,7 @@ func TestFixtures(t *testing.T) {
 	schemas := testSchemas(t)
 	triggered := map[string][]string{}
 	fixtures := txtartest.Load(t, "testdata", "capture", "frames", "diagnostics", "snapshot", "want")
-	txtartest.Run(t, fixtures, *update, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
 		got := runFixture(t, fx.Archive, schemas)
 		for _, f := range got {
 			triggered[f.Rule] = append(triggered[f.Rule], fx.Name)

@@ -18,10 +18,13 @@
 //	               want.input.reverse)
 //
 // A section a package does not know is an error naming the ones it does.
+// The test binary's -update flag (go test -run TestFixtures -update) makes
+// Run rewrite the want sections instead of comparing them.
 package txtartest
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +35,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from what the tests compute")
+
+// Updating says the test binary runs with -update.
+func Updating() bool { return *update }
 
 // ParseFile reads the txtar fixture at path. A file that is not in the
 // form txtar.Format writes (a section without its final newline, say) is
@@ -132,10 +140,15 @@ type Got struct {
 
 // Run runs check on every fixture as a subtest named after the fixture,
 // and compares each section check returns with the archive's section of
-// that name, line by line. With update the sections are set instead (a
+// that name, line by line. Under -update the sections are set instead (a
 // missing one is added at the end) and the archive written back; without,
 // a missing section fails with the command that writes it.
-func Run[F interface{ File() *Fixture }](t *testing.T, fixtures []F, update bool, check func(t *testing.T, fx F) []Got) {
+func Run[F interface{ File() *Fixture }](t *testing.T, fixtures []F, check func(t *testing.T, fx F) []Got) {
+	t.Helper()
+	run(t, fixtures, *update, check)
+}
+
+func run[F interface{ File() *Fixture }](t *testing.T, fixtures []F, update bool, check func(t *testing.T, fx F) []Got) {
 	t.Helper()
 	for _, f := range fixtures {
 		fx := f.File()

@@ -62,7 +62,7 @@ func TestRunUpdatesThenAgrees(t *testing.T) {
 	if len(fxs) != 1 || fxs[0].Name != "case" || fxs[0].File() != fxs[0] {
 		t.Fatalf("Load = %+v", fxs)
 	}
-	Run(t, fxs, true, check)
+	run(t, fxs, true, check)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -70,5 +70,5 @@ func TestRunUpdatesThenAgrees(t *testing.T) {
 	if want := "a case\n-- base --\nb\n-- want --\ngot b\n-- want.reverse --\nrev b\n"; string(data) != want {
 		t.Errorf("after -update:\n%s\nwant:\n%s", data, want)
 	}
-	Run(t, Load(t, dir, "base", "want", "want.reverse"), false, check)
+	run(t, Load(t, dir, "base", "want", "want.reverse"), false, check)
 }

@@ -3,7 +3,6 @@ package schemadiff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -15,8 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected findings of testdata/*.txtar")
 
 // A fixture is one testdata/<behaviour>.txtar, in the vocabulary of
 // internal/testkit/txtartest, compared in both directions: as a tool's
@@ -149,7 +146,7 @@ func render(cs []Change) string {
 }
 
 func TestFixtures(t *testing.T) {
-	txtartest.Run(t, loadFixtures(t), *update, func(t *testing.T, fx *fixture) []txtartest.Got {
+	txtartest.Run(t, loadFixtures(t), func(t *testing.T, fx *fixture) []txtartest.Got {
 		var gots []txtartest.Got
 		for _, r := range runs {
 			if fx.has(r) {
@@ -203,7 +200,7 @@ func checkChanges(t *testing.T, cs []Change, dir Direction) {
 
 // Every input-* and output-* rule in the table is produced by a fixture.
 func TestEveryRuleHasAFixture(t *testing.T) {
-	if *update {
+	if txtartest.Updating() {
 		t.Skip("updating")
 	}
 	seen := map[string]bool{}

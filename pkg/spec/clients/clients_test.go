@@ -2,7 +2,6 @@ package clients
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,8 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
-
 // A fixture is testdata/<constraint>.txtar, in the vocabulary of
 // internal/testkit/txtartest: the profiles (names separated by spaces), a
 // tool list each of them accepts (accept, one tool per line as JSON) and
@@ -28,7 +25,7 @@ func TestFixtures(t *testing.T) {
 	seen := map[string]bool{}
 	kinds := map[string]bool{}
 	fixtures := txtartest.Load(t, "testdata", "profiles", "count", "accept", "reject", "want")
-	txtartest.Run(t, fixtures, *update, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
 		a := fx.Archive
 		ps, err := ParseList(strings.Fields(string(txtartest.Data(a, "profiles"))))
 		if err != nil {
