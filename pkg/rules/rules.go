@@ -167,8 +167,11 @@ type Rule struct {
 }
 
 // ExampleFixture is the fixture docs/rules.md shows for the rule: its
-// row's example, or else testdata/ID.txtar of its first producer; "" for
-// a rule without a producer.
+// row's example, or else the fixture named after the rule in the testdata
+// of its first producer: ID.txtar, and for a schema rule the ID without
+// its input- or output- prefix (one fixture is compared both ways, so
+// input-format-changed and output-format-changed share format-changed.txtar);
+// "" for a rule without a producer.
 func (r Rule) ExampleFixture() string {
 	if r.Example != "" {
 		return r.Example
@@ -176,7 +179,11 @@ func (r Rule) ExampleFixture() string {
 	if len(r.Producers) == 0 {
 		return ""
 	}
-	return path.Join(r.Producers[0], "testdata", r.ID+".txtar")
+	name := r.ID
+	if r.Direction == "input" || r.Direction == "output" {
+		name = strings.TrimPrefix(name, r.Direction+"-")
+	}
+	return path.Join(r.Producers[0], "testdata", name+".txtar")
 }
 
 // HasTag reports whether the rule carries tag t.
