@@ -84,18 +84,11 @@ func (p *parser) acks(n *yaml.Node) []Ack {
 
 // ackKeys is the table of an acknowledgement's keys.
 func (p *parser) ackKeys(a *Ack) map[string]func(*yaml.Node) {
-	set := func(field *string, what string) func(*yaml.Node) {
-		return func(v *yaml.Node) {
-			if s, ok := p.scalar(v, what); ok {
-				*field = s
-			}
-		}
-	}
 	keys := map[string]func(*yaml.Node){
-		"rule":        set(&a.Rule, "rule"),
-		"pointer":     set(&a.Pointer, "pointer"),
-		"fingerprint": set(&a.Fingerprint, "fingerprint"),
-		"reason":      set(&a.Reason, "reason"),
+		"rule":        set(p, &a.Rule, "rule", (*parser).scalar),
+		"pointer":     set(p, &a.Pointer, "pointer", (*parser).scalar),
+		"fingerprint": set(p, &a.Fingerprint, "fingerprint", (*parser).scalar),
+		"reason":      set(p, &a.Reason, "reason", (*parser).scalar),
 		"expires": func(v *yaml.Node) {
 			s, ok := p.scalar(v, "expires")
 			if !ok {

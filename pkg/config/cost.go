@@ -74,15 +74,7 @@ var budgetLevels = []string{"error", "warning", "note", "info", "breaking", "ris
 
 func (p *parser) budgetKeys(b *Budget) map[string]func(*yaml.Node) {
 	tokens := func(dst *int, what string) func(*yaml.Node) {
-		return func(v *yaml.Node) {
-			if i, ok := p.integer(v, what); ok {
-				if i < 1 {
-					p.errf(v, "%s must be a positive number of tokens, not %d", what, i)
-					return
-				}
-				*dst = i
-			}
-		}
+		return setIf(p, dst, what, (*parser).integer, func(i int) bool { return i >= 1 }, "must be a positive number of tokens")
 	}
 	return map[string]func(*yaml.Node){
 		"total":   tokens(&b.Total, "cost.budget.total"),

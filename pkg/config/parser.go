@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,56 @@ func (p *parser) mapping(n *yaml.Node, what string, keys map[string]func(*yaml.N
 			p.errf(k, "unknown key %q%s", k.Value, didYouMean(k.Value, known))
 			continue
 		}
+		h(v)
+	}
+}
+
+// reader reads one value of a key: scalar, str, integer, number or
+// boolean, each reporting what is wrong with the value under what.
+type reader[T any] func(p *parser, n *yaml.Node, what string) (T, bool)
+
+// set is the handler of a key whose value read reads into dst.
+func set[T any](p *parser, dst *T, what string, read reader[T]) func(*yaml.Node) {
+	return setIf(p, dst, what, read, nil, "")
+}
+
+// setIf is set for a value that must also satisfy valid; one that does
+// not is the error "WHAT MUST, not VALUE".
+func setIf[T any](p *parser, dst *T, what string, read reader[T], valid func(T) bool, must string) func(*yaml.Node) {
+	return func(v *yaml.Node) {
+		x, ok := read(p, v, what)
+		if !ok {
+			return
+		}
+		if valid != nil && !valid(x) {
+			p.errf(v, "%s %s, not %v", what, must, x)
+			return
+		}
+		*dst = x
+	}
+}
+
+// oneOf is the handler of a key whose value is one of choices; another is
+// the error "WHAT "VALUE": USE", with a suggestion.
+func oneOf(p *parser, dst *string, what string, choices []string, use string) func(*yaml.Node) {
+	return func(v *yaml.Node) {
+		x, ok := p.scalar(v, what)
+		if !ok {
+			return
+		}
+		if !slices.Contains(choices, x) {
+			p.errf(v, "%s %q: %s%s", what, x, use, didYouMean(x, choices))
+			return
+		}
+		*dst = x
+	}
+}
+
+// noting is h that first records the key's node in seen (for the keys
+// that apply to one kind of server only).
+func noting(seen map[string]*yaml.Node, key string, h func(*yaml.Node)) func(*yaml.Node) {
+	return func(v *yaml.Node) {
+		seen[key] = v
 		h(v)
 	}
 }

@@ -93,13 +93,7 @@ func (p *parser) probes(n *yaml.Node) []Probe {
 
 // probeKeys is the table of a probe's keys.
 func (p *parser) probeKeys(pr *Probe) map[string]func(*yaml.Node) {
-	str := func(dst *string, what string) func(*yaml.Node) {
-		return func(v *yaml.Node) {
-			if x, ok := p.scalar(v, what); ok {
-				*dst = x
-			}
-		}
-	}
+	str := func(dst *string, what string) func(*yaml.Node) { return set(p, dst, what, (*parser).scalar) }
 	object := func(dst *json.RawMessage, what string) func(*yaml.Node) {
 		return func(v *yaml.Node) {
 			if v.Kind != yaml.MappingNode {
@@ -122,17 +116,7 @@ func (p *parser) probeKeys(pr *Probe) map[string]func(*yaml.Node) {
 		"argumentValue": str(&pr.ArgumentValue, "argumentValue"),
 		"arguments":     object(&pr.Arguments, "arguments"),
 		"ref":           object(&pr.Ref, "ref"),
-		"expect": func(v *yaml.Node) {
-			x, ok := p.scalar(v, "expect")
-			if !ok {
-				return
-			}
-			if !slices.Contains(Expectations, x) {
-				p.errf(v, "expect %q: use %s%s", x, strings.Join(Expectations, ", "), didYouMean(x, Expectations))
-				return
-			}
-			pr.Expect = x
-		},
+		"expect":        oneOf(p, &pr.Expect, "expect", Expectations, "use "+strings.Join(Expectations, ", ")),
 		"pin": func(v *yaml.Node) {
 			x, ok := p.scalar(v, "pin")
 			if !ok {
@@ -144,16 +128,8 @@ func (p *parser) probeKeys(pr *Probe) map[string]func(*yaml.Node) {
 			}
 			pr.Pin = x
 		},
-		"allResources": func(v *yaml.Node) {
-			if b, ok := p.boolean(v, "allResources"); ok {
-				pr.AllResources = b
-			}
-		},
-		"maxResources": func(v *yaml.Node) {
-			if i, ok := p.integer(v, "maxResources"); ok {
-				pr.MaxResources = i
-			}
-		},
+		"allResources": set(p, &pr.AllResources, "allResources", (*parser).boolean),
+		"maxResources": set(p, &pr.MaxResources, "maxResources", (*parser).integer),
 		"context": func(v *yaml.Node) {
 			if m, ok := p.stringMap(v, "context must be a mapping of argument names to values", "context", nil, nil); ok {
 				pr.Context = m

@@ -111,11 +111,7 @@ type serverEntry struct {
 // serverKeys is the table of a server's keys.
 func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 	return map[string]func(*yaml.Node){
-		"name": func(v *yaml.Node) {
-			if x, ok := p.str(v, "name"); ok {
-				se.Name = x
-			}
-		},
+		"name": set(p, &se.Name, "name", (*parser).str),
 		"command": func(v *yaml.Node) {
 			switch v.Kind {
 			case yaml.SequenceNode:
@@ -127,22 +123,14 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 				p.errf(v, "command must be a string or a list of arguments")
 			}
 		},
-		"url": func(v *yaml.Node) {
-			if x, ok := p.str(v, "url"); ok {
-				se.URL = x
-			}
-		},
+		"url": set(p, &se.URL, "url", (*parser).str),
 		"env": func(v *yaml.Node) {
 			if m, ok := p.stringMap(v, "env must be a mapping of names to values", "env", nil, nil); ok {
 				se.Env = m
 			}
 		},
-		"snapshot": func(v *yaml.Node) {
-			if x, ok := p.str(v, "snapshot"); ok {
-				se.Snapshot = x
-			}
-		},
-		"probes": func(v *yaml.Node) { se.Probes = p.probes(v) },
+		"snapshot": set(p, &se.Snapshot, "snapshot", (*parser).str),
+		"probes":   func(v *yaml.Node) { se.Probes = p.probes(v) },
 		"headers": func(v *yaml.Node) {
 			se.urlOnly["headers"] = v
 			validName := func(k *yaml.Node) bool {
@@ -163,24 +151,9 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 				se.Headers = m
 			}
 		},
-		"sse": func(v *yaml.Node) {
-			se.urlOnly["sse"] = v
-			if b, ok := p.boolean(v, "sse"); ok {
-				se.SSE = b
-			}
-		},
-		"cwd": func(v *yaml.Node) {
-			se.commandOnly["cwd"] = v
-			if x, ok := p.str(v, "cwd"); ok {
-				se.Cwd = x
-			}
-		},
-		"shell": func(v *yaml.Node) {
-			se.commandOnly["shell"] = v
-			if b, ok := p.boolean(v, "shell"); ok {
-				se.Shell = b
-			}
-		},
+		"sse":   noting(se.urlOnly, "sse", set(p, &se.SSE, "sse", (*parser).boolean)),
+		"cwd":   noting(se.commandOnly, "cwd", set(p, &se.Cwd, "cwd", (*parser).str)),
+		"shell": noting(se.commandOnly, "shell", set(p, &se.Shell, "shell", (*parser).boolean)),
 		"shutdownGrace": func(v *yaml.Node) {
 			se.commandOnly["shutdownGrace"] = v
 			x, ok := p.scalar(v, "shutdownGrace")
@@ -194,18 +167,8 @@ func (p *parser) serverKeys(se *serverEntry) map[string]func(*yaml.Node) {
 			}
 			se.ShutdownGrace = d
 		},
-		"protocolVersion": func(v *yaml.Node) {
-			x, ok := p.scalar(v, "protocolVersion")
-			if !ok {
-				return
-			}
-			if !slices.Contains(Revisions, x) {
-				p.errf(v, "protocolVersion %q: use one of %s%s", x, strings.Join(Revisions, ", "), didYouMean(x, Revisions))
-				return
-			}
-			se.ProtocolVersion = x
-		},
-		"require-probes": func(v *yaml.Node) { se.RequireProbes = p.requireProbes(v) },
+		"protocolVersion": oneOf(p, &se.ProtocolVersion, "protocolVersion", Revisions, "use one of "+strings.Join(Revisions, ", ")),
+		"require-probes":  func(v *yaml.Node) { se.RequireProbes = p.requireProbes(v) },
 	}
 }
 

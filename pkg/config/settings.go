@@ -56,16 +56,8 @@ func (p *parser) lifecycle(n *yaml.Node) Lifecycle {
 
 func (p *parser) lifecycleKeys(l *Lifecycle) map[string]func(*yaml.Node) {
 	return map[string]func(*yaml.Node){
-		"deprecatedMetaKey": func(v *yaml.Node) {
-			if s, ok := p.str(v, "deprecatedMetaKey"); ok {
-				l.DeprecatedMetaKey = s
-			}
-		},
-		"sunsetMetaKey": func(v *yaml.Node) {
-			if s, ok := p.str(v, "sunsetMetaKey"); ok {
-				l.SunsetMetaKey = s
-			}
-		},
+		"deprecatedMetaKey":  set(p, &l.DeprecatedMetaKey, "deprecatedMetaKey", (*parser).str),
+		"sunsetMetaKey":      set(p, &l.SunsetMetaKey, "sunsetMetaKey", (*parser).str),
 		"descriptionMarkers": func(v *yaml.Node) { l.DescriptionMarkers = p.strings(v, "descriptionMarkers") },
 	}
 }
@@ -83,15 +75,8 @@ func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
 				r.Disabled = !b
 			}
 		},
-		"threshold": func(v *yaml.Node) {
-			if f, ok := p.number(v, "rename.threshold"); ok {
-				if f <= 0 || f > 1 {
-					p.errf(v, "rename.threshold must be in (0, 1], not %v", f)
-					return
-				}
-				r.Threshold = f
-			}
-		},
+		"threshold": setIf(p, &r.Threshold, "rename.threshold", (*parser).number,
+			func(f float64) bool { return f > 0 && f <= 1 }, "must be in (0, 1]"),
 	}
 }
 
@@ -129,32 +114,11 @@ func (p *parser) textKeys(t *Text) map[string]func(*yaml.Node) {
 				t.NoDefaultPatterns = !b
 			}
 		},
-		"lengthSpikeRatio": func(v *yaml.Node) {
-			if f, ok := p.number(v, "text.lengthSpikeRatio"); ok {
-				if f < 1 {
-					p.errf(v, "text.lengthSpikeRatio must be at least 1, not %v", f)
-					return
-				}
-				t.LengthSpikeRatio = f
-			}
-		},
-		"lengthSpikeMinChars": func(v *yaml.Node) {
-			if i, ok := p.integer(v, "text.lengthSpikeMinChars"); ok {
-				if i < 1 {
-					p.errf(v, "text.lengthSpikeMinChars must be positive, not %d", i)
-					return
-				}
-				t.LengthSpikeMinChars = i
-			}
-		},
-		"encodedMinLength": func(v *yaml.Node) {
-			if i, ok := p.integer(v, "text.encodedMinLength"); ok {
-				if i < 8 {
-					p.errf(v, "text.encodedMinLength must be at least 8, not %d", i)
-					return
-				}
-				t.EncodedMinLength = i
-			}
-		},
+		"lengthSpikeRatio": setIf(p, &t.LengthSpikeRatio, "text.lengthSpikeRatio", (*parser).number,
+			func(f float64) bool { return f >= 1 }, "must be at least 1"),
+		"lengthSpikeMinChars": setIf(p, &t.LengthSpikeMinChars, "text.lengthSpikeMinChars", (*parser).integer,
+			func(i int) bool { return i >= 1 }, "must be positive"),
+		"encodedMinLength": setIf(p, &t.EncodedMinLength, "text.encodedMinLength", (*parser).integer,
+			func(i int) bool { return i >= 8 }, "must be at least 8"),
 	}
 }

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,14 +19,14 @@ func costFinding(t *testing.T, fx *fixture, reverse bool, rule string) finding.F
 			return f
 		}
 	}
-	t.Fatalf("%s: no %s finding", fx.path, rule)
+	t.Fatalf("%s: no %s finding", fx.Path, rule)
 	return finding.Finding{}
 }
 
 func fixtureNamed(t *testing.T, name string) *fixture {
 	t.Helper()
 	for _, fx := range loadFixtures(t) {
-		if filepath.Base(fx.path) == name+".txtar" {
+		if fx.Name == name {
 			return fx
 		}
 	}

@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -26,32 +24,33 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
-
-// A fixture is testdata/<behaviour>.txtar with sections:
+// A fixture is testdata/<behaviour>.txtar, in the vocabulary of
+// internal/testkit/txtartest:
 //
 //	base                  what the base snapshot adds to the default one,
 //	                      testdata/skeleton.json (optional: the default)
 //	head                  what the head snapshot changes in base
 //	                      (optional: the same as base)
-//	options.json          optional diff.Options (JSON field names as in Go)
+//	options               optional diff.Options, as JSON (field names as in Go)
 //	want                  findings of Diff(base, head), one per line:
 //	                      RULE SUBJECTKIND SUBJECTNAME POINTER
-//	reversed              findings of Diff(head, base), same format
-//	witness               witness-*.txtar: schema findings with level and witness (witness_test.go)
+//	want.reverse          findings of Diff(head, base), same format
+//	want.witness          witness-*.txtar: schema findings with level and witness (witness_test.go)
 //
 // base and head are JSON merge patches (RFC 7386, see internal/base/
 // mergepatch) in which an item list (tools, prompts, resources,
 // resourceTemplates) may be an object keyed by the items' identity (name,
 // uri, uriTemplate), so that a fixture states only the change: "tools":
 // {"get_user": null} removes a tool, "tools": {"get_user": {"title": "x"}}
-// sets one member of it. want and reversed are rewritten with -update.
+// sets one member of it. The want sections are rewritten with -update.
 type fixture struct {
-	path       string
-	archive    *txtar.Archive
+	*txtartest.Fixture
 	base, head *manifest.Manifest
 	opts       Options
 }
+
+// sections are the sections a diff fixture may have.
+var sections = []string{"base", "head", "options", "want", "want.reverse", "want.witness"}
 
 // skeletonPath is the default snapshot every fixture amends.
 var skeletonPath = filepath.Join("testdata", "skeleton.json")
@@ -83,46 +82,29 @@ func snapshots(skeleton []byte, a *txtar.Archive) (base, head []byte, err error)
 	return base, head, nil
 }
 
-func loadFixtures(t *testing.T) []*fixture {
+func loadFixtures(t testing.TB) []*fixture {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) == 0 {
-		t.Fatal("no fixtures in testdata")
-	}
 	skeleton, err := os.ReadFile(skeletonPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fs []*fixture
-	for _, p := range paths {
-		a, err := txtartest.ParseFile(p)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		fx := &fixture{path: p, archive: a}
-		for _, f := range a.Files {
-			switch f.Name {
-			case "base", "head", "want", "reversed", "witness":
-			case "options.json":
-				if err := json.Unmarshal(f.Data, &fx.opts); err != nil {
-					t.Fatalf("%s: options.json: %v", p, err)
-				}
-			default:
-				t.Fatalf("%s: unknown section %q (base, head, options.json, want, reversed)", p, f.Name)
+	for _, f := range txtartest.Load(t, "testdata", sections...) {
+		fx := &fixture{Fixture: f}
+		if o, ok := txtartest.Section(f.Archive, "options"); ok {
+			if err := json.Unmarshal(o, &fx.opts); err != nil {
+				t.Fatalf("%s: options: %v", f.Path, err)
 			}
 		}
-		base, head, err := snapshots(skeleton, a)
+		base, head, err := snapshots(skeleton, f.Archive)
 		if err != nil {
-			t.Fatalf("%s: %v", p, err)
+			t.Fatalf("%s: %v", f.Path, err)
 		}
 		if fx.base, err = manifest.FromCanonicalJSON(base); err != nil {
-			t.Fatalf("%s: base: %v", p, err)
+			t.Fatalf("%s: base: %v", f.Path, err)
 		}
 		if fx.head, err = manifest.FromCanonicalJSON(head); err != nil {
-			t.Fatalf("%s: head: %v", p, err)
+			t.Fatalf("%s: head: %v", f.Path, err)
 		}
 		fs = append(fs, fx)
 	}
@@ -145,33 +127,12 @@ func render(fs []finding.Finding) string {
 }
 
 func TestFixtures(t *testing.T) {
-	for _, fx := range loadFixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(fx.path), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			got := render(Diff(fx.base, fx.head, fx.opts).Findings)
-			gotRev := render(Diff(fx.head, fx.base, fx.opts).Findings)
-			if *update {
-				txtartest.Set(fx.archive, "want", got)
-				txtartest.Set(fx.archive, "reversed", gotRev)
-				if err := os.WriteFile(fx.path, txtar.Format(fx.archive), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			wantData, ok := txtartest.Section(fx.archive, "want")
-			want := string(wantData)
-			if !ok {
-				t.Fatal("no want section; run with -update")
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("Diff(base, head) mismatch (-want +got):\n%s", d)
-			}
-			wantRev := string(txtartest.Data(fx.archive, "reversed"))
-			if d := cmp.Diff(wantRev, gotRev); d != "" {
-				t.Errorf("Diff(head, base) mismatch (-want +got):\n%s", d)
-			}
-		})
-	}
+	txtartest.Run(t, loadFixtures(t), func(t *testing.T, fx *fixture) []txtartest.Got {
+		return []txtartest.Got{
+			{Section: "want", Text: render(Diff(fx.base, fx.head, fx.opts).Findings)},
+			{Section: "want.reverse", Text: render(Diff(fx.head, fx.base, fx.opts).Findings)},
+		}
+	})
 }
 
 // Every snapshot compared with itself gives nothing, and a diff is
@@ -180,13 +141,13 @@ func TestSelfAndDeterminism(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
 		for _, m := range []*manifest.Manifest{fx.base, fx.head} {
 			if r := Diff(m, m, fx.opts); len(r.Findings) != 0 && !m.Incomplete() { // a partial one reports its failed list (listfailed_test.go)
-				t.Errorf("%s: Diff(m, m) = %s", fx.path, render(r.Findings))
+				t.Errorf("%s: Diff(m, m) = %s", fx.Path, render(r.Findings))
 			}
 		}
 		a, _ := json.Marshal(Diff(fx.base, fx.head, fx.opts))
 		b, _ := json.Marshal(Diff(fx.base, fx.head, fx.opts))
 		if !bytes.Equal(a, b) {
-			t.Errorf("%s: two runs differ", fx.path)
+			t.Errorf("%s: two runs differ", fx.Path)
 		}
 	}
 }
@@ -240,14 +201,14 @@ func TestFindingShape(t *testing.T) {
 		for _, f := range r.Findings {
 			rule, ok := rules.Lookup(f.Rule)
 			if !ok {
-				t.Errorf("%s: unknown rule %s", fx.path, f.Rule)
+				t.Errorf("%s: unknown rule %s", fx.Path, f.Rule)
 				continue
 			}
 			if !levelFits(f, rule) || f.Message == "" || len(f.Fingerprint) != 16 {
-				t.Errorf("%s: malformed finding %+v", fx.path, f)
+				t.Errorf("%s: malformed finding %+v", fx.Path, f)
 			}
 			if f.Fingerprint != finding.Fingerprint(f.Rule, f.Subject, f.Pointer, f.Before, f.After) {
-				t.Errorf("%s: %s: fingerprint is not computed from identity", fx.path, f.Rule)
+				t.Errorf("%s: %s: fingerprint is not computed from identity", fx.Path, f.Rule)
 			}
 			for _, v := range []json.RawMessage{f.Before, f.After} {
 				if v == nil {
@@ -257,18 +218,18 @@ func TestFindingShape(t *testing.T) {
 				// their values are canonical in the items' form.
 				c, err := canonjson.CanonicalizeOrdered(v)
 				if err != nil || !bytes.Equal(c, v) {
-					t.Errorf("%s: %s: value %s is not canonical JSON", fx.path, f.Rule, v)
+					t.Errorf("%s: %s: value %s is not canonical JSON", fx.Path, f.Rule, v)
 				}
 			}
 			// Renderers show a text diff from before and after: both
 			// must be there for a changed text.
 			if (strings.HasSuffix(f.Rule, "-description-changed") || strings.HasSuffix(f.Rule, "instructions-changed")) &&
 				(f.Before == nil || f.After == nil || textdiff.Diff(string(f.Before), string(f.After)) == "") {
-				t.Errorf("%s: %s has no text to diff", fx.path, f.Rule)
+				t.Errorf("%s: %s has no text to diff", fx.Path, f.Rule)
 			}
 		}
 		if r.WorstSeverity.Bump() != r.SuggestedBump {
-			t.Errorf("%s: bump %q does not follow worst severity %q", fx.path, r.SuggestedBump, r.WorstSeverity)
+			t.Errorf("%s: bump %q does not follow worst severity %q", fx.Path, r.SuggestedBump, r.WorstSeverity)
 		}
 	}
 }

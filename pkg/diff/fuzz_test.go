@@ -17,15 +17,10 @@ func FuzzDiff(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	for _, p := range paths {
-		a, err := txtartest.ParseFile(p)
+	for _, fx := range txtartest.Load(f, "testdata", sections...) {
+		base, head, err := snapshots(skeleton, fx.Archive)
 		if err != nil {
-			f.Fatalf("%s: %v", p, err)
-		}
-		base, head, err := snapshots(skeleton, a)
-		if err != nil {
-			f.Fatalf("%s: %v", p, err)
+			f.Fatalf("%s: %v", fx.Path, err)
 		}
 		f.Add(base, head)
 	}

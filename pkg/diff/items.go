@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,15 +16,19 @@ import (
 
 // itemKind is how Diff compares one kind of item (tools, prompts,
 // resources, resource templates). Every kind goes through the same steps
-// (items): match by identity, compare what is on both sides, pair what is
-// left over as renames, report the rest as removed and added. The steps
-// that differ between kinds are the fields.
+// (items): match by identity, compare what is on both sides field by field
+// (fields), pair what is left over as renames, report the rest as removed
+// and added. The steps that differ between kinds are the values of this
+// struct: a new kind is one more itemKind in itemKinds.
 type itemKind struct {
 	manifest.ItemKind
 	// items are the snapshot's items of this kind, sorted by identity.
 	items func(*manifest.Manifest) []manifest.Item
-	// compare compares an item present on both sides.
-	compare func(d *differ, id string, b, h object)
+	// fields are the rules an item present on both sides is compared by.
+	fields fieldRules
+	// lifecycle, when set, compares what the item's fields say together
+	// (a tool's deprecation and sunset), after the fields.
+	lifecycle func(d *differ, subj finding.Subject, b, h object)
 	// renames pairs removed and added items that look like one item under
 	// a new identity, reports and compares each pair, and returns the
 	// items left unpaired.
@@ -53,10 +58,11 @@ func kindOf(list string) manifest.ItemKind {
 
 var (
 	toolKind = &itemKind{
-		ItemKind: kindOf(manifest.ListTools),
-		items:    func(m *manifest.Manifest) []manifest.Item { return m.Tools },
-		compare:  (*differ).tool,
-		renames:  (*differ).toolRenames,
+		ItemKind:  kindOf(manifest.ListTools),
+		items:     func(m *manifest.Manifest) []manifest.Item { return m.Tools },
+		fields:    toolFields,
+		lifecycle: (*differ).toolLifecycle,
+		renames:   (*differ).toolRenames,
 		removed: removal{rules.ToolRemoved, rules.ToolRemovedAfterDeprecation, rules.ToolRemovedBeforeSunset,
 			"calls to it fail"},
 		added: (*differ).toolsAdded,
@@ -64,27 +70,23 @@ var (
 	promptKind = &itemKind{
 		ItemKind:  kindOf(manifest.ListPrompts),
 		items:     func(m *manifest.Manifest) []manifest.Item { return m.Prompts },
-		compare:   (*differ).prompt,
+		fields:    promptFields,
 		renames:   (*differ).promptRenames,
 		removed:   removal{rules.PromptRemoved, rules.PromptRemovedAfterDeprecation, "", "prompts/get for it fails"},
 		addedRule: rules.PromptAdded,
 	}
 	resourceKind = &itemKind{
-		ItemKind: kindOf(manifest.ListResources),
-		items:    func(m *manifest.Manifest) []manifest.Item { return m.Resources },
-		compare: func(d *differ, id string, b, h object) {
-			d.item(resourceRules, resourceSubject(id), b, h, "uri")
-		},
+		ItemKind:  kindOf(manifest.ListResources),
+		items:     func(m *manifest.Manifest) []manifest.Item { return m.Resources },
+		fields:    resourceRules.fields(),
 		renames:   (*differ).resourceRenames,
 		removed:   removal{rule: rules.ResourceRemoved, fails: "reading it fails"},
 		addedRule: rules.ResourceAdded,
 	}
 	templateKind = &itemKind{
-		ItemKind: kindOf(manifest.ListResourceTemplates),
-		items:    func(m *manifest.Manifest) []manifest.Item { return m.ResourceTemplates },
-		compare: func(d *differ, id string, b, h object) {
-			d.item(templateRules, templateSubject(id), b, h, "uriTemplate")
-		},
+		ItemKind:  kindOf(manifest.ListResourceTemplates),
+		items:     func(m *manifest.Manifest) []manifest.Item { return m.ResourceTemplates },
+		fields:    templateRules.fields(),
 		renames:   (*differ).templateRenames,
 		removed:   removal{rule: rules.ResourceTemplateRemoved},
 		addedRule: rules.ResourceTemplateAdded,
@@ -96,6 +98,65 @@ var itemKinds = []*itemKind{toolKind, promptKind, resourceKind, templateKind}
 
 func (k *itemKind) subject(id string) finding.Subject {
 	return finding.Subject{Kind: k.Subject, Name: id}
+}
+
+// compare compares an item present on both sides (or paired as a
+// rename) under subject id.
+func (k *itemKind) compare(d *differ, id string, b, h object) {
+	subj := k.subject(id)
+	d.fields(k, subj, b, h)
+	if k.lifecycle != nil {
+		k.lifecycle(d, subj, b, h)
+	}
+}
+
+// fieldRules say how the fields of an item of one kind are compared: the
+// rules of the fields every kind has, and the kind's own fields in a
+// table. A field in neither is reported under unknown.
+type fieldRules struct {
+	// title, description, icons and meta are the rules of the fields
+	// every kind has, unless own compares the field; unknown is the rule
+	// of a field nothing names.
+	title, description, icons, meta, unknown string
+	// own compares the kind's own fields, and those it reports its own way.
+	own map[string]fieldFunc
+}
+
+// fieldFunc compares one field, at pointer p, whose values differ.
+type fieldFunc func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage)
+
+// fields compares two versions of an item of kind ik field by field; the
+// identity is compared by matching and renames, not here.
+func (d *differ) fields(ik *itemKind, subj finding.Subject, b, h object) {
+	r := &ik.fields
+	for _, k := range unionKeys(b, h) {
+		bv, hv := b.get(k), h.get(k)
+		if rawEqual(bv, hv) || k == ik.Identity {
+			continue
+		}
+		if isNull(bv) {
+			d.featureMismatch(ik.List, subj, k, hv)
+		}
+		p := ptr("", k)
+		if f, ok := r.own[k]; ok {
+			f(d, subj, p, bv, hv)
+			continue
+		}
+		switch k {
+		case "title":
+			d.emitText(r.title, subj, p, changedMsg("title", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "description":
+			d.emitText(r.description, subj, p, textChangedMsg("description", bv, hv), bv, hv)
+			d.scanText(subj, p, bv, hv, true)
+		case "icons":
+			d.icons(subj, r.icons, p, bv, hv)
+		case "_meta":
+			d.itemMeta(subj, r.meta, parseObject(bv), parseObject(hv))
+		default:
+			d.emit(r.unknown, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
+		}
+	}
 }
 
 // items compares the items of one kind.

@@ -14,35 +14,15 @@ func promptSubject(name string) finding.Subject {
 	return finding.Subject{Kind: finding.KindPrompt, Name: name}
 }
 
-func (d *differ) prompt(name string, b, h object) {
-	subj := promptSubject(name)
-	for _, k := range unionKeys(b, h) {
-		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
-		if isNull(bv) {
-			d.featureMismatch("prompts", subj, k, hv)
-		}
-		p := ptr("", k)
-		switch k {
-		case "name":
-		case "title":
-			d.emitText(rules.PromptTitleChanged, subj, p, changedMsg("title", bv, hv), bv, hv)
-			d.scanText(subj, p, bv, hv, true)
-		case "description":
-			d.emitText(rules.PromptDescriptionChanged, subj, p, textChangedMsg("description", bv, hv), bv, hv)
-			d.scanText(subj, p, bv, hv, true)
-		case "icons":
-			d.icons(subj, rules.PromptIconsChanged, p, bv, hv)
-		case "_meta":
-			d.itemMeta(subj, rules.PromptMetaChanged, parseObject(bv), parseObject(hv))
-		case "arguments":
+// promptFields compare one prompt present in both snapshots.
+var promptFields = fieldRules{
+	title: rules.PromptTitleChanged, description: rules.PromptDescriptionChanged,
+	icons: rules.PromptIconsChanged, meta: rules.PromptMetaChanged, unknown: rules.PromptUnknownFieldChanged,
+	own: map[string]fieldFunc{
+		"arguments": func(d *differ, subj finding.Subject, _ string, bv, hv json.RawMessage) {
 			d.arguments(subj, parseArray(bv), parseArray(hv))
-		default:
-			d.emit(rules.PromptUnknownFieldChanged, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
-		}
-	}
+		},
+	},
 }
 
 // promptArg is one argument with its position.

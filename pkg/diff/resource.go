@@ -19,7 +19,6 @@ func templateSubject(t string) finding.Subject {
 
 // itemRules names the rules shared by resources and resource templates.
 type itemRules struct {
-	section                          string
 	name, title, description         string
 	mimeChanged, mimeAdded, mimeGone string
 	audience, priority, lastModified string
@@ -27,16 +26,14 @@ type itemRules struct {
 }
 
 var resourceRules = itemRules{
-	section: "resources",
-	name:    rules.ResourceNameChanged, title: rules.ResourceTitleChanged, description: rules.ResourceDescriptionChanged,
+	name: rules.ResourceNameChanged, title: rules.ResourceTitleChanged, description: rules.ResourceDescriptionChanged,
 	mimeChanged: rules.ResourceMimeTypeChanged, mimeAdded: rules.ResourceMimeTypeAdded, mimeGone: rules.ResourceMimeTypeRemoved,
 	audience: rules.ResourceAudienceChanged, priority: rules.ResourcePriorityChanged, lastModified: rules.ResourceLastModifiedChanged,
 	size: rules.ResourceSizeChanged, icons: rules.ResourceIconsChanged, meta: rules.ResourceMetaChanged, unknown: rules.ResourceUnknownFieldChanged,
 }
 
 var templateRules = itemRules{
-	section: "resourceTemplates",
-	name:    rules.ResourceTemplateNameChanged, title: rules.ResourceTemplateTitleChanged, description: rules.ResourceTemplateDescriptionChanged,
+	name: rules.ResourceTemplateNameChanged, title: rules.ResourceTemplateTitleChanged, description: rules.ResourceTemplateDescriptionChanged,
 	mimeChanged: rules.ResourceTemplateMimeTypeChanged, mimeAdded: rules.ResourceTemplateMimeTypeAdded, mimeGone: rules.ResourceTemplateMimeTypeRemoved,
 	audience: rules.ResourceTemplateAudienceChanged, priority: rules.ResourceTemplatePriorityChanged,
 	// Templates have no lastModified or size rule of their own: they are
@@ -44,10 +41,39 @@ var templateRules = itemRules{
 	icons: rules.ResourceTemplateIconsChanged, meta: rules.ResourceTemplateMetaChanged, unknown: rules.ResourceTemplateUnknownFieldChanged,
 }
 
+// fields are the field rules of a resource or template: the common ones,
+// and name, mimeType, size and annotations of their own.
+func (r itemRules) fields() fieldRules {
+	return fieldRules{
+		title: r.title, description: r.description, icons: r.icons, meta: r.meta, unknown: r.unknown,
+		own: map[string]fieldFunc{
+			"name": func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage) {
+				d.emit(r.name, subj, p, changedMsg("name", bv, hv), bv, hv)
+			},
+			"mimeType": func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage) {
+				switch {
+				case isNull(bv):
+					d.emit(r.mimeAdded, subj, p, "mimeType added: "+short(hv), nil, hv)
+				case isNull(hv):
+					d.emit(r.mimeGone, subj, p, "mimeType removed (was "+short(bv)+")", bv, nil)
+				default:
+					d.emit(r.mimeChanged, subj, p, fmt.Sprintf("mimeType changed from %s to %s: clients parse content by MIME type", short(bv), short(hv)), bv, hv)
+				}
+			},
+			"size": func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage) {
+				d.emitOr(r.size, r.unknown, subj, p, changedMsg("size", bv, hv), bv, hv)
+			},
+			"annotations": func(d *differ, subj finding.Subject, _ string, bv, hv json.RawMessage) {
+				d.itemAnnotations(r, subj, parseObject(bv), parseObject(hv))
+			},
+		},
+	}
+}
+
 // resourceRenames pairs a removed and an added resource with the same
 // name (unique on both sides, and the same mimeType where both have one)
 // as one resource whose URI moved.
-func (d *differ) resourceRenames(_ *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+func (d *differ) resourceRenames(k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	sameType := func(b, h object) bool {
 		bm, bok := b.str("mimeType")
 		hm, hok := h.str("mimeType")
@@ -58,62 +84,18 @@ func (d *differ) resourceRenames(_ *itemKind, removed, added []manifest.Item) ([
 		d.emit(rules.ResourceUriChanged, subj, "/uri",
 			fmt.Sprintf("resource moved from %s to %s: stored URIs break", quote(r.ID), quote(a.ID)),
 			jsonString(r.ID), jsonString(a.ID))
-		d.item(resourceRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uri")
+		d.fields(k, subj, parseObject(r.Raw), parseObject(a.Raw))
 	})
 }
 
 // templateRenames pairs a removed and an added template with the same
 // name (unique on both sides) as one template whose uriTemplate changed.
-func (d *differ) templateRenames(_ *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
+func (d *differ) templateRenames(k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	return pairUniqueNames(removed, added, nil, func(r, a manifest.Item) {
 		subj := templateSubject(r.ID)
 		d.uriTemplate(subj, r.ID, a.ID)
-		d.item(templateRules, subj, parseObject(r.Raw), parseObject(a.Raw), "uriTemplate")
+		d.fields(k, subj, parseObject(r.Raw), parseObject(a.Raw))
 	})
-}
-
-// item compares the metadata of a resource or template present in both
-// (or paired); identity is the identity key, compared elsewhere.
-func (d *differ) item(r itemRules, subj finding.Subject, b, h object, identity string) {
-	for _, k := range unionKeys(b, h) {
-		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) || k == identity {
-			continue
-		}
-		if isNull(bv) {
-			d.featureMismatch(r.section, subj, k, hv)
-		}
-		p := ptr("", k)
-		switch k {
-		case "name":
-			d.emit(r.name, subj, p, changedMsg("name", bv, hv), bv, hv)
-		case "title":
-			d.emitText(r.title, subj, p, changedMsg("title", bv, hv), bv, hv)
-			d.scanText(subj, p, bv, hv, true)
-		case "description":
-			d.emitText(r.description, subj, p, textChangedMsg("description", bv, hv), bv, hv)
-			d.scanText(subj, p, bv, hv, true)
-		case "mimeType":
-			switch {
-			case isNull(bv):
-				d.emit(r.mimeAdded, subj, p, "mimeType added: "+short(hv), nil, hv)
-			case isNull(hv):
-				d.emit(r.mimeGone, subj, p, "mimeType removed (was "+short(bv)+")", bv, nil)
-			default:
-				d.emit(r.mimeChanged, subj, p, fmt.Sprintf("mimeType changed from %s to %s: clients parse content by MIME type", short(bv), short(hv)), bv, hv)
-			}
-		case "size":
-			d.emitOr(r.size, r.unknown, subj, p, changedMsg("size", bv, hv), bv, hv)
-		case "icons":
-			d.icons(subj, r.icons, p, bv, hv)
-		case "_meta":
-			d.itemMeta(subj, r.meta, parseObject(bv), parseObject(hv))
-		case "annotations":
-			d.itemAnnotations(r, subj, parseObject(bv), parseObject(hv))
-		default:
-			d.emit(r.unknown, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
-		}
-	}
 }
 
 // emitOr emits rule, or fallback when the section has no such rule.

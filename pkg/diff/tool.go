@@ -48,24 +48,11 @@ func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
 	d.scanItemTexts(subj, nil, o)
 }
 
-// tool compares one tool present in both snapshots.
-func (d *differ) tool(name string, b, h object) {
-	subj := toolSubject(name)
-	for _, k := range unionKeys(b, h) {
-		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
-		if isNull(bv) {
-			d.featureMismatch("tools", subj, k, hv)
-		}
-		p := ptr("", k)
-		switch k {
-		case "name":
-		case "title":
-			d.emitText(rules.ToolTitleChanged, subj, p, changedMsg("title", bv, hv), bv, hv)
-			d.scanText(subj, p, bv, hv, true)
-		case "description":
+// toolFields compare one tool present in both snapshots.
+var toolFields = fieldRules{
+	title: rules.ToolTitleChanged, icons: rules.ToolIconsChanged, unknown: rules.ToolUnknownFieldChanged,
+	own: map[string]fieldFunc{
+		"description": func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage) {
 			switch {
 			case isNull(bv):
 				d.emitText(rules.ToolDescriptionAdded, subj, p, "description added", nil, hv)
@@ -75,11 +62,14 @@ func (d *differ) tool(name string, b, h object) {
 				d.emitText(rules.ToolDescriptionChanged, subj, p, textChangedMsg("description", bv, hv), bv, hv)
 			}
 			d.scanText(subj, p, bv, hv, true)
-		case "inputSchema":
-			d.dialect(subj, k, rules.ToolInputSchemaDialectChanged, bv, hv)
-			d.schema(subj, k, bv, hv, schemadiff.Input)
-			d.scanSchemaTexts(subj, k, bv, hv, true)
-		case "outputSchema":
+		},
+		"inputSchema": func(d *differ, subj finding.Subject, _ string, bv, hv json.RawMessage) {
+			d.dialect(subj, "inputSchema", rules.ToolInputSchemaDialectChanged, bv, hv)
+			d.schema(subj, "inputSchema", bv, hv, schemadiff.Input)
+			d.scanSchemaTexts(subj, "inputSchema", bv, hv, true)
+		},
+		"outputSchema": func(d *differ, subj finding.Subject, p string, bv, hv json.RawMessage) {
+			const k = "outputSchema"
 			switch {
 			case isNull(bv):
 				d.emit(rules.ToolOutputSchemaAdded, subj, p, "outputSchema added: structuredContent is now promised", nil, hv)
@@ -91,19 +81,18 @@ func (d *differ) tool(name string, b, h object) {
 			}
 			d.outputSchemaMismatch(subj, bv, hv)
 			d.scanSchemaTexts(subj, k, bv, hv, true)
-		case "annotations":
-			d.annotations(subj, parseObject(bv), parseObject(hv))
-		case "icons":
-			d.icons(subj, rules.ToolIconsChanged, p, bv, hv)
-		case "_meta":
-			d.toolMeta(subj, parseObject(bv), parseObject(hv))
-		case "execution":
-			d.execution(subj, parseObject(bv), parseObject(hv))
-		default:
-			d.emit(rules.ToolUnknownFieldChanged, subj, p, changedMsg("field "+quote(k), bv, hv), bv, hv)
-		}
+		},
+		"annotations": objectField((*differ).annotations),
+		"_meta":       objectField((*differ).toolMeta),
+		"execution":   objectField((*differ).execution),
+	},
+}
+
+// objectField compares a field whose value is an object with cmp.
+func objectField(cmp func(d *differ, subj finding.Subject, b, h object)) fieldFunc {
+	return func(d *differ, subj finding.Subject, _ string, bv, hv json.RawMessage) {
+		cmp(d, subj, parseObject(bv), parseObject(hv))
 	}
-	d.toolLifecycle(subj, b, h)
 }
 
 func (d *differ) toolLifecycle(subj finding.Subject, b, h object) {

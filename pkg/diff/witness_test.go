@@ -3,13 +3,8 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
@@ -40,41 +35,25 @@ func levelFits(f finding.Finding, r rules.Rule) bool {
 
 // TestWitnessFixtures runs testdata/witness-*.txtar: the schema findings
 // of Diff(base, head), each with its level, message and witness, in the
-// section "witness" (rewritten with -update). Every witness is checked
+// section want.witness (rewritten with -update). Every witness is checked
 // again by a freshly compiled validator against the tool's two schemas.
 func TestWitnessFixtures(t *testing.T) {
-	n := 0
+	var fxs []*fixture
 	for _, fx := range loadFixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(fx.path), ".txtar")
-		if !strings.HasPrefix(name, "witness-") {
-			continue
+		if strings.HasPrefix(fx.Name, "witness-") {
+			fxs = append(fxs, fx)
 		}
-		n++
-		t.Run(name, func(t *testing.T) {
-			fs := Diff(fx.base, fx.head, fx.opts).Findings
-			got := renderWitnesses(fs)
-			for _, f := range fs {
-				checkWitness(t, fx.base, fx.head, f)
-			}
-			if *update {
-				txtartest.Set(fx.archive, "witness", got)
-				if err := os.WriteFile(fx.path, txtar.Format(fx.archive), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, ok := txtartest.Section(fx.archive, "witness")
-			if !ok {
-				t.Fatal("no witness section; run with -update")
-			}
-			if d := cmp.Diff(string(want), got); d != "" {
-				t.Errorf("schema findings mismatch (-want +got):\n%s", d)
-			}
-		})
 	}
-	if n < 10 {
-		t.Errorf("%d witness fixtures, want at least 10", n)
+	if len(fxs) < 10 {
+		t.Errorf("%d witness fixtures, want at least 10", len(fxs))
 	}
+	txtartest.Run(t, fxs, func(t *testing.T, fx *fixture) []txtartest.Got {
+		fs := Diff(fx.base, fx.head, fx.opts).Findings
+		for _, f := range fs {
+			checkWitness(t, fx.base, fx.head, f)
+		}
+		return []txtartest.Got{{Section: "want.witness", Text: renderWitnesses(fs)}}
+	})
 }
 
 // renderWitnesses is one line per input-*/output-* finding (rule, level,

@@ -3,10 +3,7 @@ package probe
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,9 +19,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from the current output")
-
-// A fixture is one behaviour, in testdata/NAME.txtar:
+// A fixture is one behaviour, in testdata/NAME.txtar, in the vocabulary
+// of internal/testkit/txtartest:
 //
 //	comment: what the probes and the server do
 //	-- frames --   "> json" sent by the client, "< json" received
@@ -34,74 +30,45 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 //	-- pins --     optional: the pins file
 //	-- want --     the findings (level rule kind "name" "pointer", then the
 //	               message indented), then "notes:" and the coverage notes
-//	-- want-pins --  optional: the pins PinsOf derives (--update)
+//	-- want.pins --  optional: the pins PinsOf derives (-update)
 func TestFixtures(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures (%v)", err)
-	}
 	triggered := map[string]bool{}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+	fixtures := txtartest.Load(t, "testdata", "frames", "probes", "options", "pins", "want", "want.pins")
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+		ar := fx.Archive
+		c := fixtureCapture(t, ar)
+		m, err := manifest.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := fixtureOptions(t, ar)
+		fs, cov := Evaluate(c, m, o)
+		for _, f := range fs {
+			triggered[f.Rule] = true
+			if _, ok := rules.Lookup(f.Rule); !ok {
+				t.Errorf("finding with unknown rule %s", f.Rule)
+			}
+		}
+		got := render(fs, cov)
+		// Same input, same bytes.
+		fs2, cov2 := Evaluate(fixtureCapture(t, ar), m, o)
+		if again := render(fs2, cov2); again != got {
+			t.Errorf("a second evaluation differs:\n%s", cmp.Diff(got, again))
+		}
+		gots := []txtartest.Got{{Section: "want", Text: got}}
+		if txtartest.Data(ar, "want.pins") != nil {
+			pins, err := PinsOf(c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := fixtureCapture(t, ar)
-			m, err := manifest.Build(c)
+			data, err := pins.Encode()
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := fixtureOptions(t, ar)
-			fs, cov := Evaluate(c, m, o)
-			for _, f := range fs {
-				triggered[f.Rule] = true
-				if _, ok := rules.Lookup(f.Rule); !ok {
-					t.Errorf("finding with unknown rule %s", f.Rule)
-				}
-			}
-			got := render(fs, cov)
-			// Same input, same bytes.
-			fs2, cov2 := Evaluate(fixtureCapture(t, ar), m, o)
-			if again := render(fs2, cov2); again != got {
-				t.Errorf("a second evaluation differs:\n%s", cmp.Diff(got, again))
-			}
-			sections := map[string]string{"want": got}
-			if txtartest.Data(ar, "want-pins") != nil {
-				pins, err := PinsOf(c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				data, err := pins.Encode()
-				if err != nil {
-					t.Fatal(err)
-				}
-				sections["want-pins"] = string(data)
-			}
-			for _, sec := range slices.Sorted(func(yield func(string) bool) {
-				for k := range sections {
-					if !yield(k) {
-						return
-					}
-				}
-			}) {
-				if *update {
-					txtartest.Set(ar, sec, sections[sec])
-					continue
-				}
-				want := string(txtartest.Data(ar, sec))
-				if d := cmp.Diff(strings.Split(want, "\n"), strings.Split(sections[sec], "\n")); d != "" {
-					t.Errorf("%s differs (-want +got); run go test -run TestFixtures -update to accept:\n%s", sec, d)
-				}
-			}
-			if *update {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+			gots = append(gots, txtartest.Got{Section: "want.pins", Text: string(data)})
+		}
+		return gots
+	})
 	t.Run("every-rule-has-a-fixture", func(t *testing.T) {
 		for _, id := range rules.ProducedBy("pkg/probe") {
 			r, ok := rules.Lookup(id)

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 )
@@ -172,7 +173,7 @@ func parseRule(id, body string, include func(string) (string, bool)) (Rule, erro
 }
 
 // rowKeys are the keys a rule's row may have.
-var rowKeys = [...]string{"summary", "kind", "level", "severity", "direction", "tags", "action", "producer", "unreported", "breaks", "fix"}
+var rowKeys = [...]string{"summary", "kind", "level", "severity", "direction", "tags", "action", "producer", "unreported", "example", "breaks", "fix"}
 
 // set fills one field of the row.
 func (r *Rule) set(key, val string) error {
@@ -207,6 +208,11 @@ func (r *Rule) set(key, val string) error {
 		r.Producers = splitList(val)
 	case "unreported":
 		r.Unreported = val
+	case "example":
+		if !strings.HasSuffix(val, ".txtar") || !fs.ValidPath(val) {
+			return fmt.Errorf("example %q: name a fixture by its path from the module root (pkg/diff/testdata/NAME.txtar)", val)
+		}
+		r.Example = val
 	case "breaks":
 		r.Breaks = val
 	case "fix":

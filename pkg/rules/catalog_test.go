@@ -92,14 +92,15 @@ Why it matters.
 	}
 
 	for name, bad := range map[string]string{
-		"no title":           "## a-b\n\n- kind: lint\n",
-		"unknown key":        "# T\n\n## a-b\n\n- colour: red\n",
-		"repeated key":       "# T\n\n## a-b\n\n- kind: lint\n- kind: spec\n",
-		"unknown severity":   "# T\n\n## a-b\n\n- kind: change\n- severity: awful\n",
-		"unknown action":     "# T\n\n## a-b\n\n- kind: change\n- action: moved\n",
-		"unknown include":    "# T\n\n## a-b\n\n- kind: lint\n\nText.\n\n<!-- include: y -->\n",
-		"text after include": "# T\n\n## a-b\n\n- kind: lint\n\n<!-- include: x -->\n\nMore.\n",
-		"empty value":        "# T\n\n## a-b\n\n- kind:\n",
+		"no title":              "## a-b\n\n- kind: lint\n",
+		"unknown key":           "# T\n\n## a-b\n\n- colour: red\n",
+		"repeated key":          "# T\n\n## a-b\n\n- kind: lint\n- kind: spec\n",
+		"unknown severity":      "# T\n\n## a-b\n\n- kind: change\n- severity: awful\n",
+		"unknown action":        "# T\n\n## a-b\n\n- kind: change\n- action: moved\n",
+		"example not a fixture": "# T\n\n## a-b\n\n- kind: change\n- example: ../x.txtar\n",
+		"unknown include":       "# T\n\n## a-b\n\n- kind: lint\n\nText.\n\n<!-- include: y -->\n",
+		"text after include":    "# T\n\n## a-b\n\n- kind: lint\n\n<!-- include: x -->\n\nMore.\n",
+		"empty value":           "# T\n\n## a-b\n\n- kind:\n",
 	} {
 		if _, err := parseArea("bad.md", bad, shared); err == nil || !strings.Contains(err.Error(), "bad.md:") {
 			t.Errorf("%s: err = %v, want one naming the file and line", name, err)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -149,6 +150,10 @@ type Rule struct {
 	// Unreported says why none does, for a rule whose ID is reserved.
 	Producers  []string
 	Unreported string
+	// Example is the fixture docs/rules.md shows for a change rule, as a
+	// path from the module root; empty means the fixture named after the
+	// rule in its first producer's testdata (ExampleFixture).
+	Example string
 	// Summary is one line, no trailing period.
 	Summary string
 	// Help is markdown: why it matters and what to do.
@@ -159,6 +164,26 @@ type Rule struct {
 	// help says "What to do" (the fix, unless the help says more); others
 	// may leave them empty.
 	Breaks, Fix string
+}
+
+// ExampleFixture is the fixture docs/rules.md shows for the rule: its
+// row's example, or else the fixture named after the rule in the testdata
+// of its first producer: ID.txtar, and for a schema rule the ID without
+// its input- or output- prefix (one fixture is compared both ways, so
+// input-format-changed and output-format-changed share format-changed.txtar);
+// "" for a rule without a producer.
+func (r Rule) ExampleFixture() string {
+	if r.Example != "" {
+		return r.Example
+	}
+	if len(r.Producers) == 0 {
+		return ""
+	}
+	name := r.ID
+	if r.Direction == "input" || r.Direction == "output" {
+		name = strings.TrimPrefix(name, r.Direction+"-")
+	}
+	return path.Join(r.Producers[0], "testdata", name+".txtar")
 }
 
 // HasTag reports whether the rule carries tag t.

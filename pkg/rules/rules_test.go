@@ -125,3 +125,22 @@ func TestRemedies(t *testing.T) {
 		}
 	}
 }
+
+// A rule's example is its row's, or the fixture named after it (a schema
+// rule without its direction, the fixture being compared both ways).
+func TestExampleFixture(t *testing.T) {
+	for _, c := range []struct {
+		r    Rule
+		want string
+	}{
+		{Rule{ID: "tool-removed", Direction: "surface", Producers: []string{"pkg/diff"}}, "pkg/diff/testdata/tool-removed.txtar"},
+		{Rule{ID: "input-format-changed", Direction: "input", Producers: []string{"pkg/diff/schemadiff"}}, "pkg/diff/schemadiff/testdata/format-changed.txtar"},
+		{Rule{ID: "output-format-changed", Direction: "output", Producers: []string{"pkg/diff/schemadiff"}}, "pkg/diff/schemadiff/testdata/format-changed.txtar"},
+		{Rule{ID: "tool-removed", Producers: []string{"pkg/diff"}, Example: "pkg/diff/testdata/x.txtar"}, "pkg/diff/testdata/x.txtar"},
+		{Rule{ID: "reserved-rule", Unreported: "why"}, ""},
+	} {
+		if got := c.r.ExampleFixture(); got != c.want {
+			t.Errorf("%s: ExampleFixture() = %q, want %q", c.r.ID, got, c.want)
+		}
+	}
+}

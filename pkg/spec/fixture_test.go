@@ -3,14 +3,10 @@ package spec
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
@@ -19,9 +15,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want section of testdata/*.txtar from the current output")
-
-// A fixture is one behaviour, in testdata/NAME.txtar:
+// A fixture is one behaviour, in testdata/NAME.txtar, in the vocabulary
+// of internal/testkit/txtartest:
 //
 //	comment: what the server does wrong (or right)
 //	-- capture --    optional "key: value" lines overriding what the frames
@@ -34,39 +29,15 @@ var update = flag.Bool("update", false, "rewrite the want section of testdata/*.
 //	                 the message on the next line, indented
 func TestFixtures(t *testing.T) {
 	schemas := testSchemas(t)
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
 	triggered := map[string][]string{}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := runFixture(t, ar, schemas)
-			for _, f := range got {
-				triggered[f.Rule] = append(triggered[f.Rule], name)
-			}
-			gotText := render(got)
-			if *update {
-				txtartest.Set(ar, "want", gotText)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want := string(txtartest.Data(ar, "want"))
-			if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(gotText, "\n")); diff != "" {
-				t.Errorf("findings differ (-want +got); run go test -run TestFixtures -update to accept:\n%s", diff)
-			}
-		})
-	}
+	fixtures := txtartest.Load(t, "testdata", "capture", "frames", "diagnostics", "snapshot", "want")
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+		got := runFixture(t, fx.Archive, schemas)
+		for _, f := range got {
+			triggered[f.Rule] = append(triggered[f.Rule], fx.Name)
+		}
+		return []txtartest.Got{{Section: "want", Text: render(got)}}
+	})
 	t.Run("every-rule-has-a-fixture", func(t *testing.T) {
 		ids := rules.ProducedBy("pkg/spec")
 		if !slices.IsSorted(ids) {

@@ -4,9 +4,10 @@
 //
 // Everything on the page comes from data that tests keep true: the rule
 // table (pkg/rules, the same text `mcp-surface explain` prints) and, for
-// change rules, the smallest diff fixture that triggers the rule
-// (pkg/diff/testdata and pkg/diff/schemadiff/testdata), whose expected findings
-// the fixture tests check. A test fails when the committed page differs
+// change rules, the fixture the rule's row chooses as its example
+// (rules.Rule.ExampleFixture, under pkg/diff/testdata or
+// pkg/diff/schemadiff/testdata), whose expected findings the fixture tests
+// check. A new fixture changes no other rule's example. A test fails when the committed page differs
 // from what Generate writes; regenerate it with go generate.
 package rulesdoc
 

@@ -16,18 +16,21 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/mergepatch"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // The fixture directories, relative to the repository root. Each fixture
 // is a txtar archive with the compared files and the findings the
 // comparison gives, one per line starting with the rule ID.
 //
-// A diff fixture's base and head sections say how the two snapshots
-// differ from the default one, diffSkeleton (see pkg/diff's tests); it has
-// want for base → head and reversed for head → base. A schemadiff fixture
-// has base.json and head.json and is compared as an inputSchema and as an
-// outputSchema, with input and output for base → head and "input reverse"
-// and "output reverse" for head → base.
+// Both kinds speak the vocabulary of internal/testkit/txtartest. A diff
+// fixture's base and head sections say how the two snapshots differ from
+// the default one, diffSkeleton (see pkg/diff's tests), and its options are
+// diff options as JSON; it has want for base → head and want.reverse for
+// head → base. A schemadiff fixture's base and head are the two schemas,
+// its options a "dialect: NAME" line; it is compared as an inputSchema and
+// as an outputSchema, with want.input and want.output for base → head and
+// want.input.reverse and want.output.reverse for head → base.
 const (
 	diffFixtures       = "pkg/diff/testdata"
 	diffSkeleton       = "pkg/diff/testdata/skeleton.json"
@@ -39,10 +42,10 @@ type compared func(sections map[string][]byte) (before, after []byte, err error)
 
 // schemas are a schemadiff fixture's two schemas, as written.
 func schemas(sections map[string][]byte) (before, after []byte, err error) {
-	before, okB := sections["base.json"]
-	after, okH := sections["head.json"]
+	before, okB := sections["base"]
+	after, okH := sections["head"]
 	if !okB || !okH {
-		return nil, nil, errors.New("needs base.json and head.json")
+		return nil, nil, errors.New("needs base and head")
 	}
 	return before, after, nil
 }
@@ -92,11 +95,53 @@ type example struct {
 
 func (e example) size() int { return len(e.Before) + len(e.After) }
 
-// examples reads every fixture under root and keeps, per rule, the
-// smallest comparison that reports it: fewest findings (so the rule is not
-// lost among others), then fewest bytes compared, then base → head before
-// head → base, then the fixture's path.
+// examples reads every fixture under root and gives each change rule the
+// comparison its row chooses (rules.Rule.ExampleFixture): the fixture its
+// example key names, or else the one named after the rule; of that
+// fixture's directions that report the rule, the one with the fewest
+// findings, base → head first. So a new fixture never changes another
+// rule's example. A change rule that some fixture reports but whose
+// chosen fixture does not is an error naming a fixture to choose.
 func examples(root string) (map[string]example, error) {
+	all, err := readAll(root)
+	if err != nil {
+		return nil, err
+	}
+	byFixture := map[string][]example{}
+	for _, e := range all {
+		byFixture[e.Fixture] = append(byFixture[e.Fixture], e)
+	}
+	smallest := smallestExamples(all)
+	best := map[string]example{}
+	var errs []error
+	for _, r := range rules.All() {
+		if r.Kind != rules.KindChange {
+			continue
+		}
+		fx := r.ExampleFixture()
+		if e, ok := pick(byFixture[fx], r.ID); ok {
+			best[r.ID] = e
+			continue
+		}
+		s, reported := smallest[r.ID]
+		switch {
+		case r.Example != "" && reported:
+			errs = append(errs, fmt.Errorf("rule %s: its example %s does not report it; %s does", r.ID, fx, s.Fixture))
+		case r.Example != "":
+			errs = append(errs, fmt.Errorf("rule %s: its example %s does not report it", r.ID, fx))
+		case reported:
+			errs = append(errs, fmt.Errorf("rule %s has no example: add \"- example: %s\" to its row, or name a fixture %s", r.ID, s.Fixture, fx))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("choosing the rules' examples:\n%w", err)
+	}
+	return best, nil
+}
+
+// readAll gives every direction of every fixture under root as an
+// example.
+func readAll(root string) ([]example, error) {
 	var all []example
 	diffs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(diffFixtures), "*.txtar"))
 	if err != nil {
@@ -107,7 +152,7 @@ func examples(root string) (map[string]example, error) {
 		return nil, fmt.Errorf("reading the diff fixtures' default snapshot: %w", err)
 	}
 	for _, p := range diffs {
-		ex, err := readFixture(root, p, "", "want", "reversed", diffSnapshots(skeleton))
+		ex, err := readFixture(root, p, "", "want", diffSnapshots(skeleton))
 		if err != nil {
 			return nil, err
 		}
@@ -118,8 +163,8 @@ func examples(root string) (map[string]example, error) {
 		return nil, err
 	}
 	for _, p := range schemadiffs {
-		for _, dir := range []struct{ want, schema string }{{"input", "inputSchema"}, {"output", "outputSchema"}} {
-			ex, err := readFixture(root, p, dir.schema, dir.want, dir.want+" reverse", schemas)
+		for _, dir := range []struct{ want, schema string }{{"want.input", "inputSchema"}, {"want.output", "outputSchema"}} {
+			ex, err := readFixture(root, p, dir.schema, dir.want, schemas)
 			if err != nil {
 				return nil, err
 			}
@@ -129,6 +174,24 @@ func examples(root string) (map[string]example, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("reading fixtures: none under %s and %s", diffFixtures, schemadiffFixtures)
 	}
+	return all, nil
+}
+
+// pick is the best of exs that reports rule.
+func pick(exs []example, rule string) (example, bool) {
+	var best example
+	found := false
+	for _, e := range exs {
+		if slices.Contains(ruleIDs(e.Findings), rule) && (!found || better(e, best)) {
+			best, found = e, true
+		}
+	}
+	return best, found
+}
+
+// smallestExamples gives, per rule, the smallest comparison that reports
+// it: the fixture to suggest for a rule without an example.
+func smallestExamples(all []example) map[string]example {
 	best := map[string]example{}
 	for _, e := range all {
 		for _, rule := range ruleIDs(e.Findings) {
@@ -137,9 +200,12 @@ func examples(root string) (map[string]example, error) {
 			}
 		}
 	}
-	return best, nil
+	return best
 }
 
+// better says a is the smaller example: fewest findings (so the rule is
+// not lost among others), then fewest bytes compared, then base → head
+// before head → base, then the fixture's path.
 func better(a, b example) bool {
 	if c := cmp.Compare(len(a.Findings), len(b.Findings)); c != 0 {
 		return c < 0
@@ -165,9 +231,9 @@ func ruleIDs(lines []string) []string {
 }
 
 // readFixture gives the fixture's one or two directions as examples: the
-// findings of section wantName for base → head, of reverseName for head →
-// base.
-func readFixture(root, p, schema, wantName, reverseName string, files compared) ([]example, error) {
+// findings of section wantName for base → head, of wantName.reverse for
+// head → base.
+func readFixture(root, p, schema, wantName string, files compared) ([]example, error) {
 	a, err := txtar.ParseFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
@@ -188,16 +254,15 @@ func readFixture(root, p, schema, wantName, reverseName string, files compared) 
 		return nil, fmt.Errorf("reading fixture %s: %w", p, err)
 	}
 	before, after := string(b), string(h)
-	if o, ok := sections["options.json"]; ok {
-		var c bytes.Buffer
-		if err := json.Compact(&c, []byte(o)); err != nil {
-			return nil, fmt.Errorf("reading fixture %s: options.json: %w", p, err)
-		}
-		base.Options = "the diff options `" + c.String() + "`"
-	}
-	for _, line := range strings.Split(string(a.Comment), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
+	if o, ok := sections["options"]; ok {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(o), "dialect:"); ok {
 			base.Options = "the JSON Schema dialect `" + strings.TrimSpace(v) + "`"
+		} else {
+			var c bytes.Buffer
+			if err := json.Compact(&c, []byte(o)); err != nil {
+				return nil, fmt.Errorf("reading fixture %s: options: %w", p, err)
+			}
+			base.Options = "the diff options `" + c.String() + "`"
 		}
 	}
 	var out []example
@@ -206,7 +271,7 @@ func readFixture(root, p, schema, wantName, reverseName string, files compared) 
 		e.Before, e.After, e.Findings = before, after, want
 		out = append(out, e)
 	}
-	if rev := lines(sections[reverseName]); len(rev) > 0 {
+	if rev := lines(sections[wantName+".reverse"]); len(rev) > 0 {
 		e := base
 		e.Before, e.After, e.Findings, e.Reversed = after, before, rev, true
 		out = append(out, e)

@@ -70,7 +70,7 @@ func render(areas []rules.Area, ex map[string]example) []byte {
 		"A change rule has a severity, which gives its level: breaking → error, risky → warning, minor and patch → note, info → info; " +
 		"the worst change suggests the version bump. `--fail-on` sets the level that fails a run. " +
 		"Set a rule's severity, or turn it off, under `severity:` in `.mcp-surface.yaml` ([schema](../schema/config.schema.json)).\n\n")
-	fmt.Fprintf(&b, "The examples are the smallest test fixture that reports the rule (%d of the %d change rules have one); "+
+	fmt.Fprintf(&b, "The examples are test fixtures, chosen in each rule's row (%d of the %d change rules have one); "+
 		"the fixture tests check that the comparison reports exactly the findings shown.\n\n", withExample, counts[rules.KindChange])
 
 	b.WriteString("## Contents\n\n")

@@ -1,15 +1,45 @@
-// Package txtartest reads and rewrites the sections of the txtar fixtures
-// that several packages' tests are written in (a section per input, and a
-// "want" section that -update rewrites).
+// Package txtartest is the one fixture runner of the packages whose tests
+// are written as txtar archives under testdata/: Load reads them, Run
+// compares what a test computes from each with the archive's expectation
+// sections and, under the package's -update flag, rewrites them.
+//
+// Every fixture package speaks the same vocabulary:
+//
+//	comment        what the fixture shows, in prose
+//	base, head     the two things compared (a comparison's fixture), or
+//	               the package's own inputs (frames, probes, profiles, ...),
+//	               named without a file extension
+//	options        how the package runs the fixture (its format is the
+//	               package's: JSON options, "key: value" lines)
+//	want           what the test computes, rewritten by -update
+//	want.X         a second expectation of the same fixture (want.pins,
+//	               want.witness, want.input, want.output)
+//	….reverse      the expectation of head → base (want.reverse,
+//	               want.input.reverse)
+//
+// A section a package does not know is an error naming the ones it does.
+// The test binary's -update flag (go test -run TestFixtures -update) makes
+// Run rewrite the want sections instead of comparing them.
 package txtartest
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from what the tests compute")
+
+// Updating says the test binary runs with -update.
+func Updating() bool { return *update }
 
 // ParseFile reads the txtar fixture at path. A file that is not in the
 // form txtar.Format writes (a section without its final newline, say) is
@@ -53,4 +83,100 @@ func Set(a *txtar.Archive, name, data string) {
 		}
 	}
 	a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
+}
+
+// A Fixture is one testdata archive.
+type Fixture struct {
+	// Path is the archive's path, as globbed (testdata/NAME.txtar).
+	Path string
+	// Name is the file's name without .txtar: the subtest's name.
+	Name string
+	// Archive is the parsed archive; Run rewrites it under -update.
+	Archive *txtar.Archive
+}
+
+// File is the fixture itself: a package's own fixture type that embeds
+// *Fixture has it, and so can be handed to Run.
+func (f *Fixture) File() *Fixture { return f }
+
+// Load parses every dir/*.txtar with ParseFile, in name order. known are
+// the section names a fixture of the package may have; a section with
+// another name fails the test, naming the file and the known ones. No
+// fixture at all fails the test too.
+func Load(t testing.TB, dir string, known ...string) []*Fixture {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatalf("no fixtures in %s", dir)
+	}
+	var out []*Fixture
+	for _, p := range paths {
+		a, err := ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if !slices.Contains(known, f.Name) {
+				t.Fatalf("%s: unknown section %q (this package's fixtures have %s)", p, f.Name, strings.Join(known, ", "))
+			}
+		}
+		out = append(out, &Fixture{Path: p, Name: strings.TrimSuffix(filepath.Base(p), ".txtar"), Archive: a})
+	}
+	return out
+}
+
+// Got is one expectation section as the test computed it.
+type Got struct {
+	// Section names the expectation (want, want.reverse, ...).
+	Section string
+	// Text is the computed content, compared with the section's.
+	Text string
+	// Context is printed under a mismatch (the findings' messages, say).
+	Context string
+}
+
+// Run runs check on every fixture as a subtest named after the fixture,
+// and compares each section check returns with the archive's section of
+// that name, line by line. Under -update the sections are set instead (a
+// missing one is added at the end) and the archive written back; without,
+// a missing section fails with the command that writes it.
+func Run[F interface{ File() *Fixture }](t *testing.T, fixtures []F, check func(t *testing.T, fx F) []Got) {
+	t.Helper()
+	run(t, fixtures, *update, check)
+}
+
+func run[F interface{ File() *Fixture }](t *testing.T, fixtures []F, update bool, check func(t *testing.T, fx F) []Got) {
+	t.Helper()
+	for _, f := range fixtures {
+		fx := f.File()
+		t.Run(fx.Name, func(t *testing.T) {
+			gots := check(t, f)
+			for _, g := range gots {
+				if update {
+					Set(fx.Archive, g.Section, g.Text)
+					continue
+				}
+				want, ok := Section(fx.Archive, g.Section)
+				if !ok {
+					t.Errorf("no %q section: run go test -run '%s' -update to write it", g.Section, t.Name())
+					continue
+				}
+				if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(g.Text, "\n")); d != "" {
+					msg := fmt.Sprintf("%s differs (-want +got); run go test -run '%s' -update to accept:\n%s", g.Section, t.Name(), d)
+					if g.Context != "" {
+						msg += "\n" + g.Context
+					}
+					t.Error(msg)
+				}
+			}
+			if update {
+				if err := os.WriteFile(fx.Path, txtar.Format(fx.Archive), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -44,3 +44,31 @@ func TestParseFileWantsTheFormThatUpdateWrites(t *testing.T) {
 		t.Error("ParseFile of a missing file succeeded")
 	}
 }
+
+// Run under update writes the computed sections back (replacing one,
+// adding a missing one at the end), and a run without update then finds
+// them equal.
+func TestRunUpdatesThenAgrees(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(p, []byte("a case\n-- base --\nb\n-- want --\nold\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, fx *Fixture) []Got {
+		base := string(Data(fx.Archive, "base"))
+		return []Got{{Section: "want", Text: "got " + base}, {Section: "want.reverse", Text: "rev " + base}}
+	}
+	fxs := Load(t, dir, "base", "want", "want.reverse")
+	if len(fxs) != 1 || fxs[0].Name != "case" || fxs[0].File() != fxs[0] {
+		t.Fatalf("Load = %+v", fxs)
+	}
+	run(t, fxs, true, check)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a case\n-- base --\nb\n-- want --\ngot b\n-- want.reverse --\nrev b\n"; string(data) != want {
+		t.Errorf("after -update:\n%s\nwant:\n%s", data, want)
+	}
+	run(t, Load(t, dir, "base", "want", "want.reverse"), false, check)
+}

@@ -123,7 +123,7 @@ func TestConcurrentCompare(t *testing.T) {
 		go func() {
 			for i, fx := range fxs {
 				if got := render(Compare(fx.base, fx.head, Input, fx.opts)) + render(Compare(fx.base, fx.head, Output, fx.opts)); got != want[i] {
-					done <- fx.path
+					done <- fx.Path
 					return
 				}
 			}

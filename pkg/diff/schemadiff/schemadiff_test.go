@@ -3,9 +3,7 @@ package schemadiff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,27 +13,22 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"golang.org/x/tools/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected findings of testdata/*.txtar")
-
-// A fixture is one testdata/<behaviour>.txtar, compared in both directions:
-// as a tool's inputSchema and as its outputSchema. Sections: base.json and
-// head.json; the expected findings (one change per line: RULE basePointer
-// headPointer) of base → head, "input" and "output"; when head → base is a
-// behaviour worth pinning too, its findings in "input reverse" and "output
-// reverse" (both or neither); and optionally "asymmetric", one line per rule
-// the fixture reports that has no counterpart in the other direction
-// ("RULE: why"). The archive comment may set "dialect: draft-07".
+// A fixture is one testdata/<behaviour>.txtar, in the vocabulary of
+// internal/testkit/txtartest, compared in both directions: as a tool's
+// inputSchema and as its outputSchema. Sections: base and head, the two
+// schemas; the expected findings (one change per line: RULE basePointer
+// headPointer) of base → head, want.input and want.output; when head → base
+// is a behaviour worth pinning too, its findings in want.input.reverse and
+// want.output.reverse (both or neither); optionally asymmetric, one line
+// per rule the fixture reports that has no counterpart in the other
+// direction ("RULE: why"), and options, "dialect: draft-07".
 type fixture struct {
-	path string
-	ar   *txtar.Archive
+	*txtartest.Fixture
 	base []byte
 	head []byte
 	opts Options
-	// want holds the expected findings per run, indexed like runs.
-	want [len(runs)]string
 	// reversed says the fixture is compared head → base too.
 	reversed bool
 	// asymmetric maps a rule to the reason the other direction has no
@@ -53,10 +46,10 @@ type run struct {
 // runs are the comparisons of a fixture: every fixture has the base →
 // head ones, a reversed fixture all four.
 var runs = [...]run{
-	{"input", Input, false},
-	{"input reverse", Input, true},
-	{"output", Output, false},
-	{"output reverse", Output, true},
+	{"want.input", Input, false},
+	{"want.input.reverse", Input, true},
+	{"want.output", Output, false},
+	{"want.output.reverse", Output, true},
 }
 
 // has says whether the fixture is compared the way r says.
@@ -74,64 +67,48 @@ func (fx *fixture) compare(r run) []Change {
 // rules without a counterpart in the other direction.
 const asymmetricSection = "asymmetric"
 
+// sections are the sections a schemadiff fixture may have.
+func sections() []string {
+	out := []string{"base", "head", "options", asymmetricSection}
+	for _, r := range runs {
+		out = append(out, r.section)
+	}
+	return out
+}
+
 func loadFixtures(t testing.TB) []*fixture {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []*fixture
-	for _, f := range files {
-		ar, err := txtartest.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range txtartest.Load(t, "testdata", sections()...) {
+		fx := &fixture{Fixture: f}
+		var ok bool
+		if fx.base, ok = txtartest.Section(f.Archive, "base"); !ok {
+			t.Fatalf("%s: needs base and head", f.Path)
 		}
-		fx := &fixture{path: f, ar: ar}
-		for _, line := range strings.Split(string(ar.Comment), "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "dialect:"); ok {
-				fx.opts.Dialect = strings.TrimSpace(v)
-			}
+		if fx.head, ok = txtartest.Section(f.Archive, "head"); !ok {
+			t.Fatalf("%s: needs base and head", f.Path)
 		}
-		seen := [len(runs)]bool{}
-	sections:
-		for _, s := range ar.Files {
-			switch s.Name {
-			case "base.json":
-				fx.base = s.Data
-				continue
-			case "head.json":
-				fx.head = s.Data
-				continue
-			case asymmetricSection:
-				fx.asymmetric, err = parseAsymmetric(s.Data)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
+		for _, line := range strings.Split(string(txtartest.Data(f.Archive, "options")), "\n") {
+			if line == "" {
 				continue
 			}
-			for i, r := range runs {
-				if s.Name == r.section {
-					fx.want[i], seen[i] = string(s.Data), true
-					continue sections
-				}
+			v, ok := strings.CutPrefix(line, "dialect:")
+			if !ok {
+				t.Fatalf("%s: options: %q is not \"dialect: NAME\"", f.Path, line)
 			}
-			t.Fatalf("%s: unknown section %q", f, s.Name)
+			fx.opts.Dialect = strings.TrimSpace(v)
 		}
-		if fx.base == nil || fx.head == nil {
-			t.Fatalf("%s: needs base.json and head.json", f)
-		}
-		for i, r := range runs {
-			fx.reversed = fx.reversed || (r.reverse && seen[i])
-		}
-		for i, r := range runs {
-			if fx.has(r) && !seen[i] && !*update {
-				t.Fatalf("%s: no %q section: run go test -run TestFixtures -update to write it", f, r.section)
+		if a, ok := txtartest.Section(f.Archive, asymmetricSection); ok {
+			var err error
+			if fx.asymmetric, err = parseAsymmetric(a); err != nil {
+				t.Fatalf("%s: %v", f.Path, err)
 			}
+		}
+		for _, r := range runs {
+			_, ok := txtartest.Section(f.Archive, r.section)
+			fx.reversed = fx.reversed || (r.reverse && ok)
 		}
 		out = append(out, fx)
-	}
-	if len(out) == 0 {
-		t.Fatal("no fixtures")
 	}
 	return out
 }
@@ -169,35 +146,17 @@ func render(cs []Change) string {
 }
 
 func TestFixtures(t *testing.T) {
-	for _, fx := range loadFixtures(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(fx.path), ".txtar"), func(t *testing.T) {
-			var got [len(runs)]string
-			for i, r := range runs {
-				if !fx.has(r) {
-					continue
-				}
+	txtartest.Run(t, loadFixtures(t), func(t *testing.T, fx *fixture) []txtartest.Got {
+		var gots []txtartest.Got
+		for _, r := range runs {
+			if fx.has(r) {
 				cs := fx.compare(r)
 				checkChanges(t, cs, r.dir)
-				got[i] = render(cs)
-				if !*update {
-					if d := cmp.Diff(fx.want[i], got[i]); d != "" {
-						t.Errorf("%s (-want +got):\n%s\nmessages:\n%s", r.section, d, messages(cs))
-					}
-				}
+				gots = append(gots, txtartest.Got{Section: r.section, Text: render(cs), Context: "messages:\n" + messages(cs)})
 			}
-			if !*update {
-				return
-			}
-			for i, r := range runs {
-				if fx.has(r) {
-					txtartest.Set(fx.ar, r.section, got[i])
-				}
-			}
-			if err := os.WriteFile(fx.path, txtar.Format(fx.ar), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+		}
+		return gots
+	})
 }
 
 func messages(cs []Change) string {
@@ -241,7 +200,7 @@ func checkChanges(t *testing.T, cs []Change, dir Direction) {
 
 // Every input-* and output-* rule in the table is produced by a fixture.
 func TestEveryRuleHasAFixture(t *testing.T) {
-	if *update {
+	if txtartest.Updating() {
 		t.Skip("updating")
 	}
 	seen := map[string]bool{}
@@ -278,10 +237,10 @@ func TestSelfCompare(t *testing.T) {
 				opts := fx.opts
 				opts.forceWalk = true
 				if got := Compare(s, s, dir, opts); len(got) > 0 {
-					t.Errorf("%s: %s self-compare:\n%s", fx.path, dir, messages(got))
+					t.Errorf("%s: %s self-compare:\n%s", fx.Path, dir, messages(got))
 				}
 				if got := Compare(s, reorder(t, s), dir, fx.opts); len(got) > 0 {
-					t.Errorf("%s: %s compare with reordered keys:\n%s", fx.path, dir, messages(got))
+					t.Errorf("%s: %s compare with reordered keys:\n%s", fx.Path, dir, messages(got))
 				}
 			}
 		}
@@ -331,11 +290,11 @@ func TestDeterministic(t *testing.T) {
 			a := Compare(fx.base, fx.head, dir, fx.opts)
 			b := Compare(fx.base, fx.head, dir, fx.opts)
 			if d := cmp.Diff(a, b); d != "" {
-				t.Errorf("%s: %s: two runs differ:\n%s", fx.path, dir, d)
+				t.Errorf("%s: %s: two runs differ:\n%s", fx.Path, dir, d)
 			}
 			c := Compare(reorder(t, fx.base), reorder(t, fx.head), dir, fx.opts)
 			if d := cmp.Diff(a, c); d != "" {
-				t.Errorf("%s: %s: key order changes the result:\n%s", fx.path, dir, d)
+				t.Errorf("%s: %s: key order changes the result:\n%s", fx.Path, dir, d)
 			}
 		}
 	}
@@ -354,11 +313,11 @@ func TestNoDuplicateFixtures(t *testing.T) {
 		b, h := canonicalFixture(fx.base), canonicalFixture(fx.head)
 		for _, key := range []string{fx.opts.Dialect + "\x00" + b + "\x00" + h, fx.opts.Dialect + "\x00" + h + "\x00" + b} {
 			if prev, dup := seen[key]; dup {
-				t.Errorf("%s compares the same schemas as %s: merge the two fixtures", fx.path, prev)
+				t.Errorf("%s compares the same schemas as %s: merge the two fixtures", fx.Path, prev)
 				break
 			}
 		}
-		seen[fx.opts.Dialect+"\x00"+b+"\x00"+h] = fx.path
+		seen[fx.opts.Dialect+"\x00"+b+"\x00"+h] = fx.Path
 	}
 }
 

@@ -63,12 +63,12 @@ func TestInputOutputSymmetry(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
 		for id := range fx.asymmetric {
 			if prev, dup := where[id]; dup {
-				t.Errorf("%s: %s is already explained in %s: keep one asymmetric line per rule", fx.path, id, prev)
+				t.Errorf("%s: %s is already explained in %s: keep one asymmetric line per rule", fx.Path, id, prev)
 				continue
 			}
-			waived[id], where[id] = fx.asymmetric[id], fx.path
+			waived[id], where[id] = fx.asymmetric[id], fx.Path
 			if !fx.reports(id) {
-				t.Errorf("%s: asymmetric lists %s, which the fixture does not report: move the line to a fixture that shows the rule", fx.path, id)
+				t.Errorf("%s: asymmetric lists %s, which the fixture does not report: move the line to a fixture that shows the rule", fx.Path, id)
 			}
 		}
 	}

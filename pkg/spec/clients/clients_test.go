@@ -2,86 +2,62 @@ package clients
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
-
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
-
-// A fixture is testdata/<constraint>.txtar: the profiles (names separated
-// by spaces), a tool list each of them accepts (accept.json, one tool per
-// line) and one some of them reject (reject.json), and in want what the
-// rejected list gets: rule, subject, pointer and the profiles that reject
-// it. An optional count section repeats the tools ("128 129": accept
-// 128 times, reject 129 times) under numbered names.
+// A fixture is testdata/<constraint>.txtar, in the vocabulary of
+// internal/testkit/txtartest: the profiles (names separated by spaces), a
+// tool list each of them accepts (accept, one tool per line as JSON) and
+// one some of them reject (reject), and in want what the rejected list
+// gets: rule, subject, pointer and the profiles that reject it. An
+// optional count section repeats the tools ("128 129": accept 128 times,
+// reject 129 times) under numbered names.
 func TestFixtures(t *testing.T) {
-	paths, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
 	seen := map[string]bool{}
 	kinds := map[string]bool{}
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			a, err := txtar.ParseFile(p)
-			if err != nil {
-				t.Fatal(err)
+	fixtures := txtartest.Load(t, "testdata", "profiles", "count", "accept", "reject", "want")
+	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
+		a := fx.Archive
+		ps, err := ParseList(strings.Fields(string(txtartest.Data(a, "profiles"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := strings.Fields(string(txtartest.Data(a, "count")))
+		accept := tools(t, txtartest.Data(a, "accept"), counts, 0)
+		if vs := Violations("demo-server", accept, ps); len(vs) > 0 {
+			t.Errorf("accept is rejected:\n%s", render(vs))
+		}
+		reject := tools(t, txtartest.Data(a, "reject"), counts, 1)
+		vs := Violations("demo-server", reject, ps)
+		for _, v := range vs {
+			seen[v.Constraint.Rule()] = true
+			kinds[v.Constraint.Kind] = true
+		}
+		got := render(vs)
+		// The findings say the same, one per place.
+		fs := findings(vs)
+		if len(fs) != strings.Count(got, "\n") {
+			t.Errorf("%d findings for %d places", len(fs), strings.Count(got, "\n"))
+		}
+		for _, f := range fs {
+			if !slices.Contains(f.Tags, "compat") || f.Level != rules.LevelWarning {
+				t.Errorf("%s: tags %v level %s, want compat and warning", f.Rule, f.Tags, f.Level)
 			}
-			ps, err := ParseList(strings.Fields(string(txtartest.Data(a, "profiles"))))
-			if err != nil {
-				t.Fatal(err)
+			if !strings.Contains(f.Message, "https://") || !strings.Contains(f.Message, "checked ") {
+				t.Errorf("%s: the message cites no documentation: %s", f.Rule, f.Message)
 			}
-			counts := strings.Fields(string(txtartest.Data(a, "count")))
-			accept := tools(t, txtartest.Data(a, "accept.json"), counts, 0)
-			if vs := Violations("demo-server", accept, ps); len(vs) > 0 {
-				t.Errorf("accept.json is rejected:\n%s", render(vs))
-			}
-			reject := tools(t, txtartest.Data(a, "reject.json"), counts, 1)
-			vs := Violations("demo-server", reject, ps)
-			for _, v := range vs {
-				seen[v.Constraint.Rule()] = true
-				kinds[v.Constraint.Kind] = true
-			}
-			got := render(vs)
-			if *update {
-				txtartest.Set(a, "want", got)
-				if err := os.WriteFile(p, txtar.Format(a), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if d := cmp.Diff(string(txtartest.Data(a, "want")), got); d != "" {
-				t.Errorf("violations differ (-want +got):\n%s", d)
-			}
-			// The findings say the same, one per place.
-			fs := findings(vs)
-			if len(fs) != strings.Count(got, "\n") {
-				t.Errorf("%d findings for %d places", len(fs), strings.Count(got, "\n"))
-			}
-			for _, f := range fs {
-				if !slices.Contains(f.Tags, "compat") || f.Level != rules.LevelWarning {
-					t.Errorf("%s: tags %v level %s, want compat and warning", f.Rule, f.Tags, f.Level)
-				}
-				if !strings.Contains(f.Message, "https://") || !strings.Contains(f.Message, "checked ") {
-					t.Errorf("%s: the message cites no documentation: %s", f.Rule, f.Message)
-				}
-			}
-		})
-	}
+		}
+		return []txtartest.Got{{Section: "want", Text: got}}
+	})
 	for _, id := range rules.ProducedBy("pkg/spec/clients") {
 		if !seen[id] {
 			t.Errorf("%s: no fixture rejects anything under it", id)
