@@ -12,12 +12,12 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
-// actLabeledEvent is actPullRequestEvent as the labeled event sends it:
+// labeledEvent is pullRequestEvent as the labeled event sends it:
 // the pull request with its labels.
-func actLabeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels ...string) []byte {
+func labeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels ...string) []byte {
 	t.Helper()
 	var ev map[string]any
-	if err := json.Unmarshal(actPullRequestEvent(number, baseSHA, headSHA, actRepoName), &ev); err != nil {
+	if err := json.Unmarshal(pullRequestEvent(number, baseSHA, headSHA, baseRepo), &ev); err != nil {
 		t.Fatal(err)
 	}
 	var ls []any
@@ -34,8 +34,8 @@ func actLabeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels .
 	return data
 }
 
-// actFinding is what the tests read of a finding of the JSON report.
-type actFinding struct {
+// reportFinding is what the tests read of a finding of the JSON report.
+type reportFinding struct {
 	Rule         string `json:"rule"`
 	Level        string `json:"level"`
 	Acknowledged string `json:"acknowledged"`
@@ -44,15 +44,15 @@ type actFinding struct {
 	} `json:"subject"`
 }
 
-// actReportFindings are the findings of a run's JSON report.
-func actReportFindings(t *testing.T, res actResult) []actFinding {
+// reportFindings are the findings of a run's JSON report.
+func reportFindings(t *testing.T, res runResult) []reportFinding {
 	t.Helper()
 	data, err := os.ReadFile(res.outputs["report-file"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Findings []actFinding `json:"findings"`
+		Findings []reportFinding `json:"findings"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
@@ -60,8 +60,8 @@ func actReportFindings(t *testing.T, res actResult) []actFinding {
 	return rep.Findings
 }
 
-// actGroup is the text of the log group named title.
-func actGroup(stdout, title string) string {
+// logGroup is the text of the log group named title.
+func logGroup(stdout, title string) string {
 	_, rest, ok := strings.Cut(stdout, "::group::"+title+"\n")
 	if !ok {
 		return ""
@@ -79,14 +79,14 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	repo := newActRepo(t)
+	repo := newTestRepo(t)
 	const pr = 9
-	api := newActGitHub(t)
+	api := newStubGitHub(t)
 	inputs := map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}
-	run := func(head string, payload []byte) actResult {
+	run := func(head string, payload []byte) runResult {
 		t.Helper()
-		api.setPull(pr, "open", head, actRepoName, repo.c0)
-		return newActStep(t, api, repo.workspace(t, head), "pull_request", payload, head, "refs/pull/9/merge", inputs).run()
+		api.setPull(pr, "open", head, baseRepo, repo.c0)
+		return newStep(t, api, repo.workspace(t, head), "pull_request", payload, head, "refs/pull/9/merge", inputs).run()
 	}
 	comment := func(when string) string {
 		t.Helper()
@@ -98,7 +98,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	}
 
 	// 1. The break, unlabeled: red, and the comment says how to accept it.
-	first := run(repo.c1, actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName))
+	first := run(repo.c1, pullRequestEvent(pr, repo.c0, repo.c1, baseRepo))
 	if first.code != frontend.ExitFindings {
 		t.Fatalf("breaking change: want exit 1, got %s", first)
 	}
@@ -113,7 +113,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	if strings.Contains(strings.ToLower(body), "refresh") || strings.Contains(body, "mcp-surface snapshot -o") {
 		t.Errorf("the pull request refreshed its snapshot, but the comment asks for it:\n%s", body)
 	}
-	all := actReportFindings(t, first)
+	all := reportFindings(t, first)
 	if len(all) < 20 {
 		t.Fatalf("%d findings, want the 20 removed tools and more", len(all))
 	}
@@ -129,14 +129,14 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 	if len(first.summary) <= len(body) {
 		t.Errorf("the job summary (%d bytes) is not the full report beside the comment (%d bytes)", len(first.summary), len(body))
 	}
-	ackYAML := actGroup(first.stdout, "mcp-surface: acknowledgements that turn the check green")
+	ackYAML := logGroup(first.stdout, "mcp-surface: acknowledgements that turn the check green")
 	if !strings.Contains(ackYAML, "acknowledged:") || strings.Count(ackYAML, "- rule:") < 20 {
 		t.Fatalf("the log lacks the acknowledgements:\n%s", first.stdout)
 	}
 
 	// 2. The label: green, every break acknowledged "accepted by label",
 	// the same comment updated to say so.
-	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
+	labeled := run(repo.c1, labeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
 	if labeled.code != frontend.ExitOK {
 		t.Fatalf("labeled: want exit 0, got %s", labeled)
 	}
@@ -144,7 +144,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 		t.Errorf("labeled outputs: %v", labeled.outputs)
 	}
 	accepted := 0
-	for _, f := range actReportFindings(t, labeled) {
+	for _, f := range reportFindings(t, labeled) {
 		if f.Rule == "tool-removed" {
 			if f.Acknowledged != check.AcceptedByLabel {
 				t.Errorf("%s %s: acknowledged %q, want %q", f.Rule, f.Subject.Name, f.Acknowledged, check.AcceptedByLabel)
@@ -164,26 +164,26 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// A label the configuration names instead: the default one no longer
 	// accepts anything.
-	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
-	custom := actCommit(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != frontend.ExitFindings {
+	gitIn(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
+	custom := commitFiles(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
+	if res := run(custom, labeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != frontend.ExitFindings {
 		t.Errorf("the default label with acceptLabel set: want exit 1, got %s", res)
 	}
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != frontend.ExitOK {
+	if res := run(custom, labeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != frontend.ExitOK {
 		t.Errorf("the configured label: want exit 0, got %s", res)
 	}
 
 	// 3. No label, the acknowledgements pasted with a reason: green.
-	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-acknowledged", repo.c1)
-	acked := actCommit(t, repo.origin, "acknowledge the removal", map[string][]byte{
+	gitIn(t, repo.origin, "checkout", "-q", "-b", "pr-acknowledged", repo.c1)
+	acked := commitFiles(t, repo.origin, "acknowledge the removal", map[string][]byte{
 		".mcp-surface.yaml": []byte(strings.ReplaceAll(ackYAML, "reason: TODO", "reason: the issue tools move to their own server")),
 	})
-	actGit(t, repo.origin, "checkout", "-q", "main")
-	pasted := run(acked, actPullRequestEvent(pr, repo.c0, acked, actRepoName))
+	gitIn(t, repo.origin, "checkout", "-q", "main")
+	pasted := run(acked, pullRequestEvent(pr, repo.c0, acked, baseRepo))
 	if pasted.code != frontend.ExitOK {
 		t.Fatalf("acknowledged: want exit 0, got %s", pasted)
 	}
-	for _, f := range actReportFindings(t, pasted) {
+	for _, f := range reportFindings(t, pasted) {
 		if f.Rule == "tool-removed" && f.Acknowledged != "the issue tools move to their own server" {
 			t.Errorf("%s %s: acknowledged %q", f.Rule, f.Subject.Name, f.Acknowledged)
 		}
@@ -194,7 +194,7 @@ func TestActionAcceptIntendedBreak(t *testing.T) {
 
 	// 4. Reverted: the surface is the base's again; the comment becomes
 	// one line.
-	reverted := run(repo.c2, actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName))
+	reverted := run(repo.c2, pullRequestEvent(pr, repo.c0, repo.c2, baseRepo))
 	if reverted.code != frontend.ExitOK {
 		t.Fatalf("reverted: want exit 0, got %s", reverted)
 	}
@@ -220,10 +220,10 @@ func TestActionNoChangeNoComment(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	repo := newActRepo(t)
-	api := newActGitHub(t)
-	api.setPull(11, "open", repo.c2, actRepoName, repo.c0)
-	res := newActStep(t, api, repo.workspace(t, repo.c2), "pull_request", actPullRequestEvent(11, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/11/merge",
+	repo := newTestRepo(t)
+	api := newStubGitHub(t)
+	api.setPull(11, "open", repo.c2, baseRepo, repo.c0)
+	res := newStep(t, api, repo.workspace(t, repo.c2), "pull_request", pullRequestEvent(11, repo.c0, repo.c2, baseRepo), repo.c2, "refs/pull/11/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
 	if res.code != frontend.ExitOK {
 		t.Fatalf("no change: want exit 0, got %s", res)
@@ -247,17 +247,17 @@ func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	repo := newActRepo(t)
-	actGit(t, repo.origin, "checkout", "-q", "-b", "registered-early", repo.c3)
-	registered := actCommit(t, repo.origin, "register the tools before serving them", map[string][]byte{
-		"tools.js": actSource(append(append([]string(nil), repo.keptTools...), repo.addedTools[:3]...)...),
+	repo := newTestRepo(t)
+	gitIn(t, repo.origin, "checkout", "-q", "-b", "registered-early", repo.c3)
+	registered := commitFiles(t, repo.origin, "register the tools before serving them", map[string][]byte{
+		"tools.js": toolsSource(append(append([]string(nil), repo.keptTools...), repo.addedTools[:3]...)...),
 	})
-	head := actCommit(t, repo.origin, "serve them", map[string][]byte{"mode.src": []byte("full\n")})
-	actGit(t, repo.origin, "checkout", "-q", "main")
+	head := commitFiles(t, repo.origin, "serve them", map[string][]byte{"mode.src": []byte("full\n")})
+	gitIn(t, repo.origin, "checkout", "-q", "main")
 
-	api := newActGitHub(t)
-	api.setPull(12, "open", head, actRepoName, registered)
-	res := newActStep(t, api, repo.workspace(t, head), "pull_request", actPullRequestEvent(12, registered, head, actRepoName), head, "refs/pull/12/merge",
+	api := newStubGitHub(t)
+	api.setPull(12, "open", head, baseRepo, registered)
+	res := newStep(t, api, repo.workspace(t, head), "pull_request", pullRequestEvent(12, registered, head, baseRepo), head, "refs/pull/12/merge",
 		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
 	if res.code != frontend.ExitOK {
 		t.Fatalf("added tools do not fail: %s", res)

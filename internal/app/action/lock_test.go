@@ -23,21 +23,21 @@ const lockServerEnv = testserver.ToolsFileEnv
 // one server (this test binary, its tools read from a file outside the
 // repository, so that the server can change under the same
 // configuration), its lock committed.
-type lockActRepo struct {
+type lockRepo struct {
 	origin, tools string
 	c0            string
 }
 
-func newLockActRepo(t *testing.T) *lockActRepo {
+func newLockRepo(t *testing.T) *lockRepo {
 	t.Helper()
-	r := &lockActRepo{origin: filepath.Join(t.TempDir(), "origin"), tools: filepath.Join(t.TempDir(), "tools.json")}
+	r := &lockRepo{origin: filepath.Join(t.TempDir(), "origin"), tools: filepath.Join(t.TempDir(), "tools.json")}
 	if err := os.MkdirAll(r.origin, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r.setTools(t, `{"read_file": "Read a file of the project.", "list_files": "List the files of a folder."}`)
-	actGit(t, r.origin, "init", "-q")
+	gitIn(t, r.origin, "init", "-q")
 	bin, _ := json.Marshal(os.Args[0])
-	actCommit(t, r.origin, "agents' servers", map[string][]byte{
+	commitFiles(t, r.origin, "agents' servers", map[string][]byte{
 		".mcp.json": []byte(`{"mcpServers": {"files": {"command": ` + string(bin) + `, "env": {"` + lockServerEnv + `": "${LOCK_TOOLS_FILE}"}}}}`),
 	})
 	// The lock, as `mcp-surface lock` writes it.
@@ -57,11 +57,11 @@ func newLockActRepo(t *testing.T) *lockActRepo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.c0 = actCommit(t, r.origin, "lock", map[string][]byte{"mcp-surface.lock.json": lockData})
+	r.c0 = commitFiles(t, r.origin, "lock", map[string][]byte{"mcp-surface.lock.json": lockData})
 	return r
 }
 
-func (r *lockActRepo) setTools(t *testing.T, doc string) {
+func (r *lockRepo) setTools(t *testing.T, doc string) {
 	t.Helper()
 	if err := os.WriteFile(r.tools, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
@@ -69,17 +69,17 @@ func (r *lockActRepo) setTools(t *testing.T, doc string) {
 }
 
 func scheduleEvent() []byte {
-	data, _ := json.Marshal(map[string]any{"schedule": "0 6 * * *", "repository": actRepoJSON(actRepoName, false)})
+	data, _ := json.Marshal(map[string]any{"schedule": "0 6 * * *", "repository": repoJSON(baseRepo, false)})
 	return data
 }
 
 func TestActionLockScheduleFilesUpdatesAndClosesOneIssue(t *testing.T) {
 	t.Parallel()
-	r := newLockActRepo(t)
-	api := newActGitHub(t)
-	ws := (&actRepo{origin: r.origin}).workspace(t, r.c0)
-	step := func() actResult {
-		s := newActStep(t, api, ws, "schedule", scheduleEvent(), r.c0, "refs/heads/main", map[string]string{"lock": "mcp-surface.lock.json"})
+	r := newLockRepo(t)
+	api := newStubGitHub(t)
+	ws := (&testRepo{origin: r.origin}).workspace(t, r.c0)
+	step := func() runResult {
+		s := newStep(t, api, ws, "schedule", scheduleEvent(), r.c0, "refs/heads/main", map[string]string{"lock": "mcp-surface.lock.json"})
 		s.vars["LOCK_TOOLS_FILE"] = r.tools
 		return s.run()
 	}
@@ -134,22 +134,22 @@ func TestActionLockScheduleFilesUpdatesAndClosesOneIssue(t *testing.T) {
 
 func TestActionLockPullRequestNamesTheAddedServer(t *testing.T) {
 	t.Parallel()
-	r := newLockActRepo(t)
-	api := newActGitHub(t)
+	r := newLockRepo(t)
+	api := newStubGitHub(t)
 	bin, _ := json.Marshal(os.Args[0])
 	extra := filepath.Join(t.TempDir(), "search.json")
 	if err := os.WriteFile(extra, []byte(`{"web_search": "Search the web for a query and return the ten best results."}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	actGit(t, r.origin, "checkout", "-q", "-b", "feature")
-	head := actCommit(t, r.origin, "add a search server", map[string][]byte{
+	gitIn(t, r.origin, "checkout", "-q", "-b", "feature")
+	head := commitFiles(t, r.origin, "add a search server", map[string][]byte{
 		".mcp.json": []byte(`{"mcpServers": {
   "files": {"command": ` + string(bin) + `, "env": {"` + lockServerEnv + `": "${LOCK_TOOLS_FILE}"}},
   "search": {"command": ` + string(bin) + `, "env": {"` + lockServerEnv + `": "` + extra + `"}}}}`),
 	})
-	api.setPull(9, "open", head, actRepoName, r.c0)
-	ws := (&actRepo{origin: r.origin}).workspace(t, head)
-	s := newActStep(t, api, ws, "pull_request", actPullRequestEvent(9, r.c0, head, actRepoName), head, "refs/pull/9/merge", map[string]string{"lock": "mcp-surface.lock.json"})
+	api.setPull(9, "open", head, baseRepo, r.c0)
+	ws := (&testRepo{origin: r.origin}).workspace(t, head)
+	s := newStep(t, api, ws, "pull_request", pullRequestEvent(9, r.c0, head, baseRepo), head, "refs/pull/9/merge", map[string]string{"lock": "mcp-surface.lock.json"})
 	s.vars["LOCK_TOOLS_FILE"] = r.tools
 	res := s.run()
 	if res.code != 1 {
