@@ -3,9 +3,11 @@ package action
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -28,6 +30,8 @@ type scenario struct {
 	api   *stubGitHub // nil: no API (the run's GITHUB_API_URL is empty)
 	ws    string
 	names map[string]string
+	// aliases are other strings a record writes as names (paths).
+	aliases map[string]string
 	// requests are the requests of the row's run, for its check.
 	requests []githubtest.Request
 }
@@ -120,6 +124,9 @@ func golden(t *testing.T, path, got string) {
 // after a run that wrote one.
 const maxPull = 20
 
+// issuePath is the path of an issue or of the issues.
+var issuePath = regexp.MustCompile(`/issues(/\d+)?$`)
+
 // annotation is a workflow command that shows in the run's page.
 var annotation = regexp.MustCompile(`^::(error|warning|notice)\b`)
 
@@ -148,6 +155,15 @@ func (s *scenario) record(res runResult, before apiMark) string {
 		for _, r := range reqs {
 			fmt.Fprintf(&b, "%s %s\n", r.Method, r.Path)
 			wrote = wrote || r.Method != "GET" && strings.Contains(r.Path, "/comments")
+		}
+		issues := false
+		for _, r := range reqs {
+			issues = issues || r.Method != "GET" && issuePath.MatchString(r.Path)
+		}
+		for i, is := range s.api.Issues() {
+			if issues && i < maxPull {
+				fmt.Fprintf(&b, "\n-- issue #%d (%s): %s\n%s\n", is.Number, is.State, is.Title, strings.TrimRight(is.Body, "\n"))
+			}
 		}
 		for n := 1; wrote && n <= maxPull; n++ {
 			for i, c := range s.api.Comments(n) {
@@ -192,6 +208,9 @@ func (s *scenario) normalize(text string, res runResult) string {
 		if p.path != "" {
 			pairs = append(pairs, p.path, p.name)
 		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(s.aliases)) {
+		pairs = append(pairs, p, s.aliases[p])
 	}
 	if s.api != nil {
 		// The address also appears escaped (http:&#8203;//...).

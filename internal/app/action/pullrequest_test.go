@@ -124,6 +124,41 @@ func TestSameRepositoryPullRequest(t *testing.T) {
 				}
 				checkAddedToolLines(t, r, reviews[0], 2)
 			},
+		}, {
+			// A pull request that changes nothing: no comment at all
+			// (on-change), and the log says why.
+			name: "no change, no comment",
+			do: func(t *testing.T, s *scenario) runResult {
+				s.fresh(t)
+				return s.prStep(t, 11, r.c0, r.c2, baseRepo, built()).run()
+			},
+			check: func(t *testing.T, s *scenario, res runResult) {
+				if !strings.Contains(res.stdout, "no earlier comment") {
+					t.Errorf("the log does not say why there is no comment:\n%s", res.stdout)
+				}
+			},
+		}, {
+			// The tools the server now serves were registered on lines
+			// the pull request did not touch: GitHub takes no review
+			// comment there, and the log says so instead of leaving them
+			// out silently.
+			name: "review comments outside the diff",
+			do: func(t *testing.T, s *scenario) runResult {
+				gitIn(t, r.origin, "checkout", "-q", "-b", "registered-early", r.c3)
+				registered := commitFiles(t, r.origin, "register the tools before serving them", map[string][]byte{
+					"tools.js": toolsSource(append(append([]string(nil), r.keptTools...), r.addedTools[:3]...)...),
+				})
+				head := commitFiles(t, r.origin, "serve them", map[string][]byte{"mode.src": []byte("full\n")})
+				gitIn(t, r.origin, "checkout", "-q", "main")
+				s.name(registered, "registered", head, "serving")
+				s.fresh(t)
+				return s.prStep(t, 12, registered, head, baseRepo, built("review-comments", "true")).run()
+			},
+			check: func(t *testing.T, s *scenario, res runResult) {
+				if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {
+					t.Errorf("the log does not name the lines outside the diff:\n%s", res.stdout)
+				}
+			},
 		}})
 }
 
