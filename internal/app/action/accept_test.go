@@ -3,21 +3,19 @@ package action
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
-// actLabeledEvent is actPullRequestEvent as the labeled event sends it:
+// labeledEvent is pullRequestEvent as the labeled event sends it:
 // the pull request with its labels.
-func actLabeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels ...string) []byte {
+func labeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels ...string) []byte {
 	t.Helper()
 	var ev map[string]any
-	if err := json.Unmarshal(actPullRequestEvent(number, baseSHA, headSHA, actRepoName), &ev); err != nil {
+	if err := json.Unmarshal(pullRequestEvent(number, baseSHA, headSHA, baseRepo), &ev); err != nil {
 		t.Fatal(err)
 	}
 	var ls []any
@@ -34,8 +32,8 @@ func actLabeledEvent(t *testing.T, number int, baseSHA, headSHA string, labels .
 	return data
 }
 
-// actFinding is what the tests read of a finding of the JSON report.
-type actFinding struct {
+// reportFinding is what the tests read of a finding of the JSON report.
+type reportFinding struct {
 	Rule         string `json:"rule"`
 	Level        string `json:"level"`
 	Acknowledged string `json:"acknowledged"`
@@ -44,15 +42,15 @@ type actFinding struct {
 	} `json:"subject"`
 }
 
-// actReportFindings are the findings of a run's JSON report.
-func actReportFindings(t *testing.T, res actResult) []actFinding {
+// reportFindings are the findings of a run's JSON report.
+func reportFindings(t *testing.T, res runResult) []reportFinding {
 	t.Helper()
 	data, err := os.ReadFile(res.outputs["report-file"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Findings []actFinding `json:"findings"`
+		Findings []reportFinding `json:"findings"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
@@ -60,8 +58,8 @@ func actReportFindings(t *testing.T, res actResult) []actFinding {
 	return rep.Findings
 }
 
-// actGroup is the text of the log group named title.
-func actGroup(stdout, title string) string {
+// logGroup is the text of the log group named title.
+func logGroup(stdout, title string) string {
 	_, rest, ok := strings.Cut(stdout, "::group::"+title+"\n")
 	if !ok {
 		return ""
@@ -74,200 +72,138 @@ func actGroup(stdout, title string) string {
 // and says what turns it green; the accept label does, and so does the
 // pasted acknowledgement; one comment throughout, updated, reduced to one
 // line when the change is reverted.
-func TestActionAcceptIntendedBreak(t *testing.T) {
+func TestAcceptIntendedBreak(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+	s := newScenario(t)
+	r := s.repo
+	// step runs on pull request 9 at head with payload, in a fresh
+	// workspace.
+	step := func(t *testing.T, head string, payload []byte) runResult {
+		s.api.setPull(9, "open", head, baseRepo, r.c0)
+		return newStep(t, s.api, r.workspace(t, head), "pull_request", payload, head, "refs/pull/9/merge", built()).run()
 	}
-	repo := newActRepo(t)
-	const pr = 9
-	api := newActGitHub(t)
-	inputs := map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}
-	run := func(head string, payload []byte) actResult {
-		t.Helper()
-		api.setPull(pr, "open", head, actRepoName, repo.c0)
-		return newActStep(t, api, repo.workspace(t, head), "pull_request", payload, head, "refs/pull/9/merge", inputs).run()
+	// branch commits files on a new branch from c1 of the origin.
+	branch := func(name string, files map[string][]byte) string {
+		gitIn(t, r.origin, "checkout", "-q", "-b", name, r.c1)
+		defer gitIn(t, r.origin, "checkout", "-q", "main")
+		sha := commitFiles(t, r.origin, name, files)
+		s.name(sha, name)
+		return sha
 	}
-	comment := func(when string) string {
-		t.Helper()
-		cs := api.Comments(pr)
-		if len(cs) != 1 {
-			t.Fatalf("%s: %d comments, want 1: %+v", when, len(cs), cs)
-		}
-		return cs[0].Body
-	}
-
-	// 1. The break, unlabeled: red, and the comment says how to accept it.
-	first := run(repo.c1, actPullRequestEvent(pr, repo.c0, repo.c1, actRepoName))
-	if first.code != frontend.ExitFindings {
-		t.Fatalf("breaking change: want exit 1, got %s", first)
-	}
-	body := comment("the break")
-	for _, want := range []string{DefaultAcceptLabel, "acknowledged:", "rule: tool-removed"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the comment does not say %q:\n%s", want, body)
-		}
-	}
-	// The pull request committed the snapshot of its head: no word of
-	// refreshing it.
-	if strings.Contains(strings.ToLower(body), "refresh") || strings.Contains(body, "mcp-surface snapshot -o") {
-		t.Errorf("the pull request refreshed its snapshot, but the comment asks for it:\n%s", body)
-	}
-	all := actReportFindings(t, first)
-	if len(all) < 20 {
-		t.Fatalf("%d findings, want the 20 removed tools and more", len(all))
-	}
-	// The job summary holds every finding of the report, info ones too.
-	for _, f := range all {
-		if f.Subject.Name != "" && !strings.Contains(first.summary, report.Code(f.Subject.Name, report.MaxName)) {
-			t.Errorf("the job summary lacks %s %s (%s)", f.Subject.Kind, f.Subject.Name, f.Rule)
-		}
-		if !strings.Contains(first.summary, report.Code(f.Rule, report.MaxName)) {
-			t.Errorf("the job summary lacks the %s finding (%s)", f.Rule, f.Level)
-		}
-	}
-	if len(first.summary) <= len(body) {
-		t.Errorf("the job summary (%d bytes) is not the full report beside the comment (%d bytes)", len(first.summary), len(body))
-	}
-	ackYAML := actGroup(first.stdout, "mcp-surface: acknowledgements that turn the check green")
-	if !strings.Contains(ackYAML, "acknowledged:") || strings.Count(ackYAML, "- rule:") < 20 {
-		t.Fatalf("the log lacks the acknowledgements:\n%s", first.stdout)
-	}
-
-	// 2. The label: green, every break acknowledged "accepted by label",
-	// the same comment updated to say so.
-	labeled := run(repo.c1, actLabeledEvent(t, pr, repo.c0, repo.c1, "enhancement", DefaultAcceptLabel))
-	if labeled.code != frontend.ExitOK {
-		t.Fatalf("labeled: want exit 0, got %s", labeled)
-	}
-	if labeled.outputs["verdict"] != "pass" || labeled.outputs["breaking"] != "false" {
-		t.Errorf("labeled outputs: %v", labeled.outputs)
-	}
-	accepted := 0
-	for _, f := range actReportFindings(t, labeled) {
-		if f.Rule == "tool-removed" {
-			if f.Acknowledged != check.AcceptedByLabel {
-				t.Errorf("%s %s: acknowledged %q, want %q", f.Rule, f.Subject.Name, f.Acknowledged, check.AcceptedByLabel)
+	var ackYAML string
+	runTable(t, "accept-label", s, []run{{
+		// The break, unlabeled: red, and the comment says how to accept
+		// it; the pull request committed the snapshot of its head, so no
+		// word of refreshing it.
+		name: "the break",
+		do: func(t *testing.T, s *scenario) runResult {
+			return step(t, r.c1, pullRequestEvent(9, r.c0, r.c1, baseRepo))
+		},
+		check: func(t *testing.T, s *scenario, res runResult) {
+			cs := s.api.Comments(9)
+			if len(cs) != 1 {
+				t.Fatalf("%d comments, want 1", len(cs))
 			}
-			accepted++
-		}
-	}
-	if accepted < 20 {
-		t.Errorf("%d removed tools accepted, want them all", accepted)
-	}
-	if body := comment("labeled"); !strings.Contains(body, "Accepted by label") || !strings.Contains(body, check.AcceptedByLabel) {
-		t.Errorf("the labeled comment does not say the label accepted the break:\n%s", body)
-	}
-	if !strings.Contains(labeled.stdout, "breaking change(s) accepted") {
-		t.Errorf("the log does not say the label accepted the break")
-	}
-
-	// A label the configuration names instead: the default one no longer
-	// accepts anything.
-	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-custom-label", repo.c1)
-	custom := actCommit(t, repo.origin, "a label of our own", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, DefaultAcceptLabel)); res.code != frontend.ExitFindings {
-		t.Errorf("the default label with acceptLabel set: want exit 1, got %s", res)
-	}
-	if res := run(custom, actLabeledEvent(t, pr, repo.c0, custom, "Breaking-OK")); res.code != frontend.ExitOK {
-		t.Errorf("the configured label: want exit 0, got %s", res)
-	}
-
-	// 3. No label, the acknowledgements pasted with a reason: green.
-	actGit(t, repo.origin, "checkout", "-q", "-b", "pr-acknowledged", repo.c1)
-	acked := actCommit(t, repo.origin, "acknowledge the removal", map[string][]byte{
-		".mcp-surface.yaml": []byte(strings.ReplaceAll(ackYAML, "reason: TODO", "reason: the issue tools move to their own server")),
-	})
-	actGit(t, repo.origin, "checkout", "-q", "main")
-	pasted := run(acked, actPullRequestEvent(pr, repo.c0, acked, actRepoName))
-	if pasted.code != frontend.ExitOK {
-		t.Fatalf("acknowledged: want exit 0, got %s", pasted)
-	}
-	for _, f := range actReportFindings(t, pasted) {
-		if f.Rule == "tool-removed" && f.Acknowledged != "the issue tools move to their own server" {
-			t.Errorf("%s %s: acknowledged %q", f.Rule, f.Subject.Name, f.Acknowledged)
-		}
-	}
-	if body := comment("acknowledged"); !strings.Contains(body, "the issue tools move to their own server") {
-		t.Errorf("the comment does not show the acknowledgement:\n%s", body)
-	}
-
-	// 4. Reverted: the surface is the base's again; the comment becomes
-	// one line.
-	reverted := run(repo.c2, actPullRequestEvent(pr, repo.c0, repo.c2, actRepoName))
-	if reverted.code != frontend.ExitOK {
-		t.Fatalf("reverted: want exit 0, got %s", reverted)
-	}
-	body = comment("reverted")
-	if lines := strings.Split(strings.TrimSpace(body), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "surface unchanged") {
-		t.Errorf("the comment after the revert is not one line under the marker:\n%s", body)
-	}
-	if n := api.Count("POST", `/repos/acme/weather-mcp/issues/9/comments`); n != 1 {
-		t.Errorf("%d comments created, want 1 (then updated)", n)
-	}
-	if n := api.Count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n < 3 {
-		t.Errorf("%d comment updates, want one per later run that changed it", n)
-	}
-	// The summary still has the whole report.
-	if !strings.Contains(reverted.summary, "mcp-surface") {
-		t.Errorf("job summary after the revert:\n%s", reverted.summary)
-	}
-}
-
-// A pull request that changes nothing: no comment at all (on-change).
-func TestActionNoChangeNoComment(t *testing.T) {
-	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	repo := newActRepo(t)
-	api := newActGitHub(t)
-	api.setPull(11, "open", repo.c2, actRepoName, repo.c0)
-	res := newActStep(t, api, repo.workspace(t, repo.c2), "pull_request", actPullRequestEvent(11, repo.c0, repo.c2, actRepoName), repo.c2, "refs/pull/11/merge",
-		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode"}).run()
-	if res.code != frontend.ExitOK {
-		t.Fatalf("no change: want exit 0, got %s", res)
-	}
-	if cs := api.Comments(11); len(cs) != 0 {
-		t.Errorf("a comment for no change: %+v", cs)
-	}
-	if !strings.Contains(res.stdout, "no earlier comment") {
-		t.Errorf("the log does not say why there is no comment:\n%s", res.stdout)
-	}
-	if res.summary == "" {
-		t.Error("no job summary")
-	}
-}
-
-// The tools a pull request's server now serves were registered on lines
-// the pull request did not touch: GitHub takes no review comment there,
-// and the log says so instead of leaving them out silently.
-func TestActionReviewCommentsOutsideTheDiff(t *testing.T) {
-	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	repo := newActRepo(t)
-	actGit(t, repo.origin, "checkout", "-q", "-b", "registered-early", repo.c3)
-	registered := actCommit(t, repo.origin, "register the tools before serving them", map[string][]byte{
-		"tools.js": actSource(append(append([]string(nil), repo.keptTools...), repo.addedTools[:3]...)...),
-	})
-	head := actCommit(t, repo.origin, "serve them", map[string][]byte{"mode.src": []byte("full\n")})
-	actGit(t, repo.origin, "checkout", "-q", "main")
-
-	api := newActGitHub(t)
-	api.setPull(12, "open", head, actRepoName, registered)
-	res := newActStep(t, api, repo.workspace(t, head), "pull_request", actPullRequestEvent(12, registered, head, actRepoName), head, "refs/pull/12/merge",
-		map[string]string{"command": "sh server.sh", "build": "cp mode.src mode", "review-comments": "true"}).run()
-	if res.code != frontend.ExitOK {
-		t.Fatalf("added tools do not fail: %s", res)
-	}
-	if !strings.Contains(res.stdout, "outside the pull request's diff") || !strings.Contains(res.stdout, "tools.js:") {
-		t.Errorf("the log does not name the lines outside the diff:\n%s", res.stdout)
-	}
-	for _, r := range api.Reviews() {
-		if cs, _ := r.Body["comments"].([]any); len(cs) > 0 {
-			t.Errorf("review comments outside the diff: %v", cs)
-		}
-	}
+			body := cs[0].Body
+			for _, want := range []string{DefaultAcceptLabel, "acknowledged:", "rule: tool-removed"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("the comment does not say %q", want)
+				}
+			}
+			if strings.Contains(strings.ToLower(body), "refresh") || strings.Contains(body, "mcp-surface snapshot -o") {
+				t.Errorf("the pull request refreshed its snapshot, but the comment asks for it")
+			}
+			// The job summary holds every finding of the report, info
+			// ones too: the full report beside the comment.
+			all := reportFindings(t, res)
+			if len(all) < 20 {
+				t.Fatalf("%d findings, want the 20 removed tools and more", len(all))
+			}
+			for _, f := range all {
+				if f.Subject.Name != "" && !strings.Contains(res.summary, report.Code(f.Subject.Name, report.MaxName)) {
+					t.Errorf("the job summary lacks %s %s (%s)", f.Subject.Kind, f.Subject.Name, f.Rule)
+				}
+				if !strings.Contains(res.summary, report.Code(f.Rule, report.MaxName)) {
+					t.Errorf("the job summary lacks the %s finding (%s)", f.Rule, f.Level)
+				}
+			}
+			if len(res.summary) <= len(body) {
+				t.Errorf("the job summary (%d bytes) is not the full report beside the comment (%d bytes)", len(res.summary), len(body))
+			}
+			ackYAML = logGroup(res.stdout, "mcp-surface: acknowledgements that turn the check green")
+			if !strings.Contains(ackYAML, "acknowledged:") || strings.Count(ackYAML, "- rule:") < 20 {
+				t.Fatalf("the log lacks the acknowledgements:\n%s", res.stdout)
+			}
+		},
+	}, {
+		// The label: green, every break acknowledged "accepted by
+		// label", the same comment updated to say so.
+		name: "labeled",
+		do: func(t *testing.T, s *scenario) runResult {
+			return step(t, r.c1, labeledEvent(t, 9, r.c0, r.c1, "enhancement", DefaultAcceptLabel))
+		},
+		check: func(t *testing.T, s *scenario, res runResult) {
+			accepted := 0
+			for _, f := range reportFindings(t, res) {
+				if f.Rule == "tool-removed" {
+					if f.Acknowledged != check.AcceptedByLabel {
+						t.Errorf("%s %s: acknowledged %q, want %q", f.Rule, f.Subject.Name, f.Acknowledged, check.AcceptedByLabel)
+					}
+					accepted++
+				}
+			}
+			if accepted < 20 {
+				t.Errorf("%d removed tools accepted, want them all", accepted)
+			}
+			if !strings.Contains(res.stdout, "breaking change(s) accepted") {
+				t.Errorf("the log does not say the label accepted the break")
+			}
+		},
+	}, {
+		// A label the configuration names instead: the default one no
+		// longer accepts anything; the configured one does, whatever its
+		// case.
+		name: "the default label when acceptLabel is set",
+		do: func(t *testing.T, s *scenario) runResult {
+			custom := branch("pr-custom-label", map[string][]byte{".mcp-surface.yaml": []byte("acceptLabel: breaking-ok\n")})
+			return step(t, custom, labeledEvent(t, 9, r.c0, custom, DefaultAcceptLabel))
+		},
+	}, {
+		name: "the configured label",
+		do: func(t *testing.T, s *scenario) runResult {
+			custom := gitIn(t, r.origin, "rev-parse", "pr-custom-label")
+			return step(t, custom, labeledEvent(t, 9, r.c0, custom, "Breaking-OK"))
+		},
+	}, {
+		// No label, the acknowledgements pasted with a reason: green.
+		name: "acknowledgements pasted",
+		do: func(t *testing.T, s *scenario) runResult {
+			acked := branch("pr-acknowledged", map[string][]byte{
+				".mcp-surface.yaml": []byte(strings.ReplaceAll(ackYAML, "reason: TODO", "reason: the issue tools move to their own server")),
+			})
+			return step(t, acked, pullRequestEvent(9, r.c0, acked, baseRepo))
+		},
+		check: func(t *testing.T, s *scenario, res runResult) {
+			for _, f := range reportFindings(t, res) {
+				if f.Rule == "tool-removed" && f.Acknowledged != "the issue tools move to their own server" {
+					t.Errorf("%s %s: acknowledged %q", f.Rule, f.Subject.Name, f.Acknowledged)
+				}
+			}
+		},
+	}, {
+		// Reverted: the surface is the base's again; the comment
+		// becomes one line; one comment was created, then updated.
+		name: "reverted",
+		do: func(t *testing.T, s *scenario) runResult {
+			return step(t, r.c2, pullRequestEvent(9, r.c0, r.c2, baseRepo))
+		},
+		check: func(t *testing.T, s *scenario, res runResult) {
+			if n := s.api.Count("POST", `/repos/acme/weather-mcp/issues/9/comments`); n != 1 {
+				t.Errorf("%d comments created, want 1 (then updated)", n)
+			}
+			if n := s.api.Count("PATCH", `/repos/acme/weather-mcp/issues/comments/\d+`); n < 3 {
+				t.Errorf("%d comment updates, want one per later run that changed it", n)
+			}
+		},
+	}})
 }

@@ -86,26 +86,26 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 
 	origin := filepath.Join(t.TempDir(), "origin")
 	os.MkdirAll(filepath.Join(origin, "mcp"), 0o755)
-	actGit(t, origin, "init", "-q")
+	gitIn(t, origin, "init", "-q")
 	cfg := []byte("servers:\n  - name: alpha\n    command: [sh, alpha.sh]\n    snapshot: alpha.json\n  - name: beta\n    command: [sh, beta.sh]\n    snapshot: beta.json\n")
-	base := actCommit(t, origin, "two servers", map[string][]byte{
+	base := commitFiles(t, origin, "two servers", map[string][]byte{
 		"mcp/.mcp-surface.yaml": cfg,
 		"mcp/alpha.sh":          []byte("#!/bin/sh\nMCP_SURFACE_TESTSERVER=full exec \"$ACTION_TEST_SERVER\"\n"),
 		"mcp/beta.sh":           []byte(helperServerScript),
 		"mcp/description.txt":   []byte(benign + "\n"),
-		"mcp/alpha.json":        actSnapshot(t, "full"),
+		"mcp/alpha.json":        modeSnapshot(t, "full"),
 		"mcp/beta.json":         helperSnapshot(t, benign),
 	})
-	head := actCommit(t, origin, "beta: a longer description", map[string][]byte{"mcp/description.txt": []byte(hostile)})
+	head := commitFiles(t, origin, "beta: a longer description", map[string][]byte{"mcp/description.txt": []byte(hostile)})
 	ws := filepath.Join(t.TempDir(), "ws")
-	actGit(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
-	actGit(t, ws, "checkout", "-q", "--detach", head)
+	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	gitIn(t, ws, "checkout", "-q", "--detach", head)
 
-	api := newActGitHub(t)
-	api.setPull(5, "open", head, actRepoName, base)
-	job := func(server string) actResult {
+	api := newStubGitHub(t)
+	api.setPull(5, "open", head, baseRepo, base)
+	job := func(server string) runResult {
 		t.Helper()
-		res := newActStep(t, api, ws, "pull_request", actPullRequestEvent(5, base, head, actRepoName), head, "refs/pull/5/merge",
+		res := newStep(t, api, ws, "pull_request", pullRequestEvent(5, base, head, baseRepo), head, "refs/pull/5/merge",
 			map[string]string{"working-directory": "mcp", "server": server, "comment": "always"}).run()
 		if res.code == frontend.ExitFailure {
 			t.Fatalf("job %s: %s", server, res)
@@ -180,25 +180,25 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 	}
 	origin := filepath.Join(t.TempDir(), "origin")
 	os.MkdirAll(origin, 0o755)
-	actGit(t, origin, "init", "-q")
+	gitIn(t, origin, "init", "-q")
 	const desc = "Looks things up."
-	sha := actCommit(t, origin, "one server", map[string][]byte{
+	sha := commitFiles(t, origin, "one server", map[string][]byte{
 		"server.sh": []byte(helperServerScript), "description.txt": []byte(desc + "\n"),
 		"mcp-surface.json": helperSnapshot(t, desc),
 	})
 	ws := filepath.Join(t.TempDir(), "ws")
-	actGit(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
 
 	dumps := t.TempDir()
 	credentials := map[string]string{
-		"GITHUB_TOKEN":                   actToken,
+		"GITHUB_TOKEN":                   testToken,
 		"ACTIONS_RUNTIME_TOKEN":          "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.runtime-token",
 		"ACTIONS_RUNTIME_URL":            "https://pipelines.actions.example/abc/",
 		"ACTIONS_ID_TOKEN_REQUEST_TOKEN": "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.oidc-request-token",
 		"ACTIONS_ID_TOKEN_REQUEST_URL":   "https://oidc.actions.example/token?api-version=2.0",
 		"ACTIONS_CACHE_URL":              "https://cache.actions.example/abc/",
 		"ACTIONS_RESULTS_URL":            "https://results-receiver.actions.example/",
-		"GH_TOKEN":                       actToken, // the token under a name of the job's own
+		"GH_TOKEN":                       testToken, // the token under a name of the job's own
 	}
 	for _, tc := range []struct {
 		name, passEnv string
@@ -210,7 +210,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			serverDump := filepath.Join(dumps, tc.name+".server")
 			buildDump := filepath.Join(dumps, tc.name+".build")
-			step := newActStep(t, nil, ws, "push", actPushEvent(strings.Repeat("0", 40), sha), sha, "refs/heads/main", map[string]string{
+			step := newStep(t, nil, ws, "push", pushEvent(strings.Repeat("0", 40), sha), sha, "refs/heads/main", map[string]string{
 				"command": "sh server.sh", "build": `env > "$ACTION_TEST_BUILD_DUMP"`, "pass-env": tc.passEnv, "comment": "never",
 			})
 			for k, v := range credentials {
@@ -239,11 +239,11 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 					if v, ok := got[name]; ok != passed || (passed && v != value) {
 						t.Errorf("%s: %s arrived: %v (%q), want %v", what, name, ok, v, passed)
 					}
-					if !passed && value != actToken && strings.Contains(string(data), value) {
+					if !passed && value != testToken && strings.Contains(string(data), value) {
 						t.Errorf("%s: the value of %s arrived under another name", what, name)
 					}
 				}
-				if !slices.Contains(tc.passed, "GH_TOKEN") && strings.Contains(string(data), actToken) {
+				if !slices.Contains(tc.passed, "GH_TOKEN") && strings.Contains(string(data), testToken) {
 					t.Errorf("%s received the token", what)
 				}
 				for k := range got {
@@ -270,18 +270,18 @@ func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 	}
 	origin := filepath.Join(t.TempDir(), "origin")
 	os.MkdirAll(origin, 0o755)
-	actGit(t, origin, "init", "-q")
+	gitIn(t, origin, "init", "-q")
 	const desc = "Looks things up."
 	cfg := "servers:\n  - name: beta\n    command: [sh, server.sh]\n    snapshot: mcp-surface.json\n" +
 		"    probes:\n      - method: tools/call\n        name: lookup\n        arguments: {q: \"${ACTIONS_RUNTIME_TOKEN}\"}\n"
-	sha := actCommit(t, origin, "one server, one probe", map[string][]byte{
+	sha := commitFiles(t, origin, "one server, one probe", map[string][]byte{
 		".mcp-surface.yaml": []byte(cfg), "server.sh": []byte(helperServerScript), "description.txt": []byte(desc + "\n"),
 		"mcp-surface.json": helperSnapshot(t, desc),
 	})
 	ws := filepath.Join(t.TempDir(), "ws")
-	actGit(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
 	for _, passEnv := range []string{"", "ACTIONS_RUNTIME_TOKEN"} {
-		step := newActStep(t, nil, ws, "push", actPushEvent(strings.Repeat("0", 40), sha), sha, "refs/heads/main", map[string]string{
+		step := newStep(t, nil, ws, "push", pushEvent(strings.Repeat("0", 40), sha), sha, "refs/heads/main", map[string]string{
 			"pass-env": passEnv, "comment": "never",
 		})
 		step.vars["ACTIONS_RUNTIME_TOKEN"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.runtime-token"
@@ -318,7 +318,7 @@ func TestActionLogOfHostileServers(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(ws, "server.sh"), []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			step := newActStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
+			step := newStep(t, nil, ws, "workflow_dispatch", []byte(`{}`), "0123456789abcdef0123456789abcdef01234567", "refs/heads/main",
 				map[string]string{"command": "sh server.sh", "baseline": "none", "comment": "never", "upload-sarif": "false"})
 			r := step.run()
 			if r.code != tc.code {

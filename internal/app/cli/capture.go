@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -280,7 +278,7 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	defer boundMemory(env, cf.maxBytes)()
+	defer frontend.BoundCaptureMemory(env.Getenv, cf.maxBytes)()
 	caps, err := cf.captureAll(ctx, env, cmd)
 	if err != nil {
 		return 0, err
@@ -321,23 +319,4 @@ func writeSnapshot(ctx context.Context, env *Env, path string, m *manifest.Manif
 		return manifest.EncodeTo(env.Stdout, m)
 	}
 	return manifest.WriteFileContext(ctx, path, m)
-}
-
-// boundMemory asks the garbage collector to keep this process's memory
-// near three times the byte budget of a capture (64 MiB at least), and
-// returns what puts the previous limit back. A capture holds what the
-// server sent once and its snapshot once; without a limit the collector
-// lets the heap grow to twice what is live, which for a large server is
-// several times the budget. It is a soft limit: a surface that needs more
-// gets it, at the cost of more collections. A limit set by GOMEMLIMIT is
-// left alone.
-func boundMemory(env *Env, maxBytes int64) func() {
-	if env.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	if maxBytes > math.MaxInt64/4 {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(max(3*maxBytes, 64<<20))
-	return func() { debug.SetMemoryLimit(prev) }
 }

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
@@ -35,7 +33,7 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	if err := rf.resolve(ctx, env, "ignore-yaml"); err != nil {
 		return 0, err
 	}
-	restore, large := boundDiffMemory(env, fs.Arg(0), fs.Arg(1))
+	restore, large := frontend.BoundDiffMemory(env.Getenv, fs.Arg(0), fs.Arg(1))
 	defer restore()
 	base, err := check.ReadSnapshot(ctx, ".", fs.Arg(0), rf.maxSnapshot)
 	if err != nil {
@@ -78,34 +76,6 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 		return frontend.ExitFindings, nil
 	}
 	return frontend.ExitOK, nil
-}
-
-// boundDiffMemory asks the garbage collector to keep a diff's memory near
-// 1.5 times the two snapshot files' size, when they are larger than 64
-// MiB together (large), and returns what puts the previous limit back. A
-// diff holds both snapshots' items (a little more than half of a
-// pretty-printed file) and, while it reads
-// the second, that file: about 1.1 times the two files at most. Without
-// a limit the collector lets the heap grow to twice what is live. It is
-// a soft limit: a diff that needs more gets it, at the cost of more
-// collections. A limit set by GOMEMLIMIT is left alone, and so is the
-// default when a snapshot is not a regular file (a git REF:PATH, a FIFO),
-// whose size is not known before it is read.
-func boundDiffMemory(env *Env, paths ...string) (restore func(), large bool) {
-	var total int64
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > math.MaxInt64/8 {
-			return func() {}, false
-		}
-		total += fi.Size()
-	}
-	large = total > 64<<20
-	if !large || env.Getenv("GOMEMLIMIT") != "" {
-		return func() {}, large
-	}
-	prev := debug.SetMemoryLimit(total + total/2)
-	return func() { debug.SetMemoryLimit(prev) }, large
 }
 
 // incompleteError is the tool failure of a comparison one side of which

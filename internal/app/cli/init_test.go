@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,45 +10,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/app/initproject"
+	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
-
-// actionlint is the path of actionlint (on PATH, or in GOBIN or
-// GOPATH/bin, where .ci/run installs it); without it the test skips, unless the end-to-end
-// tests are required.
-func actionlint(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("actionlint"); err == nil {
-		return p
-	}
-	if out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output(); err == nil {
-		gobin, gopath, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		for _, dir := range []string{gobin, filepath.Join(gopath, "bin")} {
-			p := filepath.Join(dir, "actionlint")
-			if _, err := os.Stat(p); dir != "" && err == nil {
-				return p
-			}
-		}
-	}
-	msg := "actionlint is not installed: go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
-	if os.Getenv("MCP_SURFACE_E2E") == "required" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
-// lintWorkflow runs actionlint on the workflow of the repository at dir.
-func lintWorkflow(t *testing.T, dir string) {
-	t.Helper()
-	cmd := exec.Command(actionlint(t), "-shellcheck=", "-pyflakes=", filepath.FromSlash(initWorkflow))
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("actionlint on the workflow init wrote: %v\n%s", err, out)
-	}
-}
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
@@ -115,15 +81,15 @@ func TestInitNodeProject(t *testing.T) {
 	if len(m.Tools) == 0 {
 		t.Errorf("the snapshot holds no tools")
 	}
-	for _, want := range []string{"mcp-surface.json", initWorkflow, "package.json (script mcp-surface:snapshot)", "npm run mcp-surface:snapshot"} {
+	for _, want := range []string{"mcp-surface.json", initproject.Workflow, "package.json (script mcp-surface:snapshot)", "npm run mcp-surface:snapshot"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("init's output does not name %q:\n%s", want, r.stdout)
 		}
 	}
 
-	wf := readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initWorkflow)))
+	wf := readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow)))
 	uses, with := workflowWith(t, wf)
-	if want := actionRef(); uses != want {
+	if want := releaseRef(t); uses != want {
 		t.Errorf("the workflow uses %s, want %s", uses, want)
 	}
 	wantWith := map[string]string{"build": "npm ci && npm run build", "command": os.Args[0], "snapshot": "mcp-surface.json"}
@@ -133,7 +99,6 @@ func TestInitNodeProject(t *testing.T) {
 	if !strings.Contains(wf, "actions/setup-node@") {
 		t.Errorf("the node workflow sets up no node:\n%s", wf)
 	}
-	lintWorkflow(t, repo.Dir)
 
 	wantPkg := `{
     "name": "my-server",
@@ -153,7 +118,7 @@ func TestInitNodeProject(t *testing.T) {
 	// Again: everything is there, nothing is touched.
 	before := readFile(t, filepath.Join(repo.Dir, "package.json"))
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--", os.Args[0])
-	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--force") || !strings.Contains(r.stderr, initWorkflow) {
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--force") || !strings.Contains(r.stderr, initproject.Workflow) {
 		t.Fatalf("a second init: exit %d, want 2 asking for --force\nstderr:\n%s", r.code, r.stderr)
 	}
 	if readFile(t, filepath.Join(repo.Dir, "package.json")) != before {
@@ -203,7 +168,7 @@ func TestInitInfersTheCommand(t *testing.T) {
 			if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, tc.want) {
 				t.Fatalf("init: exit %d, want 2 with %q\nstderr:\n%s", r.code, tc.want, r.stderr)
 			}
-			for _, p := range []string{"mcp-surface.json", initWorkflow} {
+			for _, p := range []string{"mcp-surface.json", initproject.Workflow} {
 				if _, err := os.Stat(filepath.Join(repo.Dir, p)); err == nil {
 					t.Errorf("a failed init wrote %s", p)
 				}
@@ -211,81 +176,6 @@ func TestInitInfersTheCommand(t *testing.T) {
 		})
 	}
 
-	// A bin that exists is run with node.
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "server.js"), nil, 0o644)
-	got, err := inferCommand(t.Context(), dir, ecosystem{name: "node"}, []byte(`{"bin": "server.js"}`))
-	if err != nil || cmp.Diff([]string{"node", "server.js"}, got) != "" {
-		t.Errorf("inferred %q, %v; want node server.js", got, err)
-	}
-}
-
-func TestProjectScripts(t *testing.T) {
-	toml := `[project]
-name = "weather"
-scripts = "not this"
-
-[project.scripts]
-weather-mcp = "weather.server:main"
-"quoted.name" = 'weather:other'  # a comment
-
-[tool.uv]
-dev = "not a script"
-`
-	if d := cmp.Diff([]string{"weather-mcp", "quoted.name"}, projectScripts([]byte(toml))); d != "" {
-		t.Errorf("scripts (-want +got):\n%s", d)
-	}
-	repo := gittest.New(t)
-	repo.Write("pyproject.toml", []byte("[project.scripts]\nweather-mcp = \"weather.server:main\"\n"))
-	got, err := inferCommand(t.Context(), repo.Dir, ecosystem{name: "python"}, nil)
-	if err != nil || cmp.Diff([]string{"uv", "run", "weather-mcp"}, got) != "" {
-		t.Errorf("inferred %q, %v; want uv run weather-mcp", got, err)
-	}
-}
-
-// The workflows of each ecosystem, for a server in a subdirectory, pass
-// actionlint and give the action the command, build and directory.
-func TestInitWorkflowPerEcosystem(t *testing.T) {
-	for _, tc := range []struct {
-		marker    string
-		cmd       []string
-		wantBuild string
-		wantSetup string
-	}{
-		{"pyproject.toml", []string{"uv", "run", "weather-mcp"}, "uv sync", "astral-sh/setup-uv@"},
-		{"go.mod", []string{"go", "run", "./cmd/server", "--name", "it's # not a comment: really"}, "go build ./...", "go-version-file: servers/one/go.mod"},
-	} {
-		t.Run(tc.marker, func(t *testing.T) {
-			repo := gittest.New(t)
-			repo.Write("servers/one/"+tc.marker, []byte("\n"))
-			eco, _, err := detectEcosystem(t.Context(), filepath.Join(repo.Dir, "servers", "one"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			wf := initWorkflowText(eco, tc.cmd, "servers/one", "snap/mcp-surface.json", "mcp-surface/mcp-surface@v1.2.3")
-			repo.Write(initWorkflow, []byte(wf))
-			_, with := workflowWith(t, wf)
-			want := map[string]string{"build": tc.wantBuild, "command": strings.Join(quoteAll(tc.cmd), " "), "snapshot": "snap/mcp-surface.json", "working-directory": "servers/one"}
-			if d := cmp.Diff(want, with); d != "" {
-				t.Errorf("the action's inputs (-want +got):\n%s", d)
-			}
-			if !strings.Contains(wf, tc.wantSetup) {
-				t.Errorf("the workflow lacks %q:\n%s", tc.wantSetup, wf)
-			}
-			lintWorkflow(t, repo.Dir)
-		})
-	}
-}
-
-func quoteAll(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if strings.ContainsAny(w, "' #:") {
-			w = `'` + strings.ReplaceAll(w, `'`, `'\''`) + `'`
-		}
-		out[i] = w
-	}
-	return out
 }
 
 // With a .pre-commit-config.yaml, init adds the snapshot hook at the
@@ -314,7 +204,7 @@ func TestInitPreCommit(t *testing.T) {
 		t.Fatalf("the configuration: %v, %d repos, want 2:\n%s", err, len(cfg.Repos), text)
 	}
 	got := cfg.Repos[1]
-	wantRev := actionRef()[strings.LastIndex(actionRef(), "@")+1:]
+	wantRev := releaseRef(t)[strings.LastIndex(releaseRef(t), "@")+1:]
 	if got.Repo != "https://github.com/mcp-surface/mcp-surface" || got.Rev != wantRev || len(got.Hooks) != 1 || got.Hooks[0].ID != "mcp-surface-snapshot-check" {
 		t.Fatalf("the added entry: %+v\n%s", got, text)
 	}
@@ -334,16 +224,42 @@ func TestInitPreCommit(t *testing.T) {
 	}
 }
 
-// A YAML scalar init writes reads back as the string it was given.
-func TestYAMLString(t *testing.T) {
-	for _, s := range []string{"node dist/index.js", "a: b", "# x", "it's", `say "hi"`, "tab\there", "line\nbreak", "", "-x", "x ", "yes", "~", "ünï"} {
-		var got string
-		if err := yaml.Unmarshal([]byte("k: "+yamlString(s)), &struct{ K *string }{&got}); err != nil {
-			t.Errorf("%q as %s: %v", s, yamlString(s), err)
-			continue
-		}
-		if got != s {
-			t.Errorf("%q written as %s reads back as %q", s, yamlString(s), got)
-		}
+// releaseRef is the action init writes for this test binary.
+func releaseRef(t *testing.T) string {
+	t.Helper()
+	uses, _, err := initproject.ActionRef(version.Get().Version, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uses
+}
+
+// A build that is no release says so before it writes anything, and
+// --action-ref names the action's reference instead.
+func TestInitActionRef(t *testing.T) {
+	if _, release, _ := initproject.ActionRef(version.Get().Version, ""); release {
+		t.Skip("this test binary is a release build")
+	}
+	repo := gittest.New(t)
+	repo.Write("go.mod", []byte("module x\n"))
+	t.Chdir(repo.Dir)
+	r := run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--", os.Args[0])
+	if r.code != frontend.ExitOK {
+		t.Fatalf("init: exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	want := "mcp-surface init: this build is not a release, so the workflow uses mcp-surface/mcp-surface@main: pin it to a release tag (mcp-surface --version of a release prints it), or rerun with --action-ref\n"
+	if !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("stderr does not start with the notice:\n%s", r.stderr)
+	}
+	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "--action-ref", "v1.4.0", "--", os.Args[0])
+	if r.code != frontend.ExitOK || strings.Contains(r.stderr, "not a release") {
+		t.Fatalf("init --action-ref: exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	if uses, _ := workflowWith(t, readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow)))); uses != "mcp-surface/mcp-surface@v1.4.0" {
+		t.Errorf("the workflow uses %s, want the --action-ref", uses)
+	}
+	r = run(t, nil, "init", "--force", "--action-ref", "v1 ${{ x }}", "--", os.Args[0])
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--action-ref \"v1 ${{ x }}\": give a tag, branch or commit") {
+		t.Errorf("a bad --action-ref: exit %d\nstderr:\n%s", r.code, r.stderr)
 	}
 }

@@ -42,7 +42,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, err
 	}
 	maxSnapshot, err := frontend.SnapshotLimit(env.Getenv)
-	defer boundMemory(env, cf.maxBytes)()
+	defer frontend.BoundCaptureMemory(env.Getenv, cf.maxBytes)()
 	if err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/infile"
+	"github.com/mcp-surface/mcp-surface/internal/base/jsonedit"
 )
 
 // Format is a client's configuration format.
@@ -192,7 +193,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 	if err != nil {
 		return nil, err
 	}
-	clean, err := stripJSONC(data)
+	clean, err := jsonedit.Plain(data)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -193,17 +193,6 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
-func TestStripJSONC(t *testing.T) {
-	got, err := stripJSONC([]byte("{\"a\": \"//not a comment, /* nor this */\", // one\n \"b\": [1, 2,], /* two\n lines */ \"c\": {\"d\": \"\\\"}\",},\n}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "{\"a\": \"//not a comment, /* nor this */\",       \n \"b\": [1, 2 ],       \n          \"c\": {\"d\": \"\\\"}\" } \n}"
-	if string(got) != want {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-}
-
 // Every format has a malformed file on disk: the error names the file,
 // its format and the key.
 func TestMalformedFiles(t *testing.T) {

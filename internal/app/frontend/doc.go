@@ -4,7 +4,8 @@
 // hold server output is made safe for a log, how a pipeline error is
 // given the advice that fixes it (in flags or in inputs), and the
 // environment variables every command reads (today's date, the snapshot
-// size bound, the schema directory).
+// size bound, the schema directory), and how a command that holds a
+// capture or two snapshots bounds the process's memory.
 //
 // Each front end reads its own environment and passes what it read here
 // (a Getenv function); nothing in this package reads the process's

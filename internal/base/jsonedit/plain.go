@@ -1,16 +1,16 @@
-package clientconfig
+package jsonedit
 
 import (
 	"errors"
 	"fmt"
 )
 
-// stripJSONC turns JSON with comments (// and /* */) and trailing commas,
+// Plain turns JSON with comments (// and /* */) and trailing commas,
 // as VS Code, Cursor and Gemini CLI accept in their settings, into plain
 // JSON. Comments become spaces (newlines kept), so that offsets and line
 // numbers in later errors still point into the file as written. Strings
 // are copied as they are.
-func stripJSONC(data []byte) ([]byte, error) {
+func Plain(data []byte) ([]byte, error) {
 	out := make([]byte, 0, len(data))
 	line := 1
 	for i := 0; i < len(data); i++ {
