@@ -248,8 +248,9 @@ func schemaVerdict(t *testing.T, sch *jsonschema.Schema, src string) error {
 }
 
 // exampleConfigs gathers the configuration files the project shows: the
-// test files, testdata, the package documentation and every YAML block
-// of the README and docs/ whose top-level keys are all configuration keys.
+// test files, testdata and every YAML block of the README and docs/ (the
+// reference, docs/config.md, among them) whose top-level keys are all
+// configuration keys.
 func exampleConfigs(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{"config_test.go full": full, "servers_test.go serversSrc": serversSrc}
@@ -264,19 +265,6 @@ func exampleConfigs(t *testing.T) map[string]string {
 		}
 		out[f] = string(data)
 	}
-	// The example in doc.go: the indented comment block.
-	data, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var block []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if s, ok := strings.CutPrefix(line, "//\t"); ok {
-			block = append(block, s)
-		}
-	}
-	out["doc.go"] = strings.Join(block, "\n")
-
 	keys := (&parser{}).fileKeys(&Config{})
 	docs, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	docs = append(docs, filepath.Join("..", "..", "README.md"))

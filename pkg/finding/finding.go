@@ -1,5 +1,6 @@
 // Package finding defines the one shape every result takes, whatever
-// produced it (spec gate, lint, diff): see DESIGN.md "Findings".
+// produced it (spec gate, lint, diff); the JSON report writes it as
+// schema/report.schema.json describes.
 package finding
 
 import (

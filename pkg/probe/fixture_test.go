@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -120,66 +121,15 @@ func fixtureOptions(t *testing.T, ar *txtar.Archive) Options {
 }
 
 // fixtureCapture builds the capture the recorder would have: exchanges
-// paired by id, pages and the handshake from them, and the probes.
+// paired by id, pages and the handshake from them (capturetest), and the
+// probes, the n-th declared one answered by the n-th probe call.
 func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
 	t.Helper()
-	c := &capture.Capture{Target: "fixture", Transport: "stdio"}
-	sc := bufio.NewScanner(strings.NewReader(string(txtartest.Data(ar, "frames"))))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	pending := map[string]int{}
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		dir := capture.Sent
-		if line[0] == '<' {
-			dir = capture.Received
-		} else if line[0] != '>' {
-			t.Fatalf("frame line must start with > or <: %q", line)
-		}
-		data := json.RawMessage(strings.TrimSpace(line[1:]))
-		seq := len(c.Frames)
-		c.Frames = append(c.Frames, capture.Frame{Seq: seq, Dir: dir, Data: data})
-		var e struct {
-			ID     json.RawMessage   `json:"id"`
-			Method *string           `json:"method"`
-			Params json.RawMessage   `json:"params"`
-			Result json.RawMessage   `json:"result"`
-			Error  *capture.RPCError `json:"error"`
-		}
-		if err := json.Unmarshal(data, &e); err != nil {
-			t.Fatalf("frame %d: %v", seq, err)
-		}
-		switch {
-		case dir == capture.Sent && e.Method != nil && len(e.ID) > 0:
-			pending[string(e.ID)] = len(c.Exchanges)
-			c.Exchanges = append(c.Exchanges, capture.Exchange{Method: *e.Method, Params: e.Params, RequestFrame: seq, ResponseFrame: -1})
-		case dir == capture.Received && e.Method == nil:
-			if i, ok := pending[string(e.ID)]; ok {
-				delete(pending, string(e.ID))
-				c.Exchanges[i].ResponseFrame, c.Exchanges[i].Result, c.Exchanges[i].Error = seq, e.Result, e.Error
-			}
-		}
-	}
-	index := map[string]int{}
+	c := capturetest.FromFrames(t, capturetest.ParseFrames(t, txtartest.Data(ar, "frames")))
 	var calls []int
 	for i, x := range c.Exchanges {
-		switch x.Method {
-		case capture.HandshakeInitialize:
-			c.Handshake, c.HandshakeResult = x.Method, x.Result
-			var r struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			_ = json.Unmarshal(x.Result, &r)
-			c.ProtocolVersion, c.RequestedVersion = r.ProtocolVersion, r.ProtocolVersion
-		case capture.MethodToolsList, capture.MethodPromptsList, capture.MethodResourcesList, capture.MethodResourceTemplatesList:
-			c.Pages = append(c.Pages, capture.Page{Method: x.Method, Index: index[x.Method], Result: x.Result, Frame: x.ResponseFrame})
-			index[x.Method]++
-		default:
-			if slices.Contains(capture.ProbeMethods, x.Method) {
-				calls = append(calls, i)
-			}
+		if slices.Contains(capture.ProbeMethods, x.Method) {
+			calls = append(calls, i)
 		}
 	}
 	n := 0

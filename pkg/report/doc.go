@@ -10,7 +10,7 @@
 //     subjects as one entry naming them, and a rule that hit many subjects
 //     of a kind as one entry (Options.Verbose lists each, with every
 //     value); colour only when the caller asks; info hidden unless asked.
-//   - json: the contract of DESIGN.md ("findings" and "summary", plus
+//   - json: a public contract ("findings" and "summary", plus
 //     "servers", "tool" and "reportVersion"), described by
 //     schema/report.schema.json; DecodeJSON reads it back for a publishing
 //     job.

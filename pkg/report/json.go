@@ -20,7 +20,7 @@ import (
 // additions.
 const JSONVersion = 1
 
-// jsonReport is the JSON report (DESIGN.md "JSON report"), described by
+// jsonReport is the JSON report, described by
 // schema/report.schema.json. Field names are a public contract: add,
 // never rename.
 type jsonReport struct {

@@ -62,7 +62,8 @@ const (
 	SeverityInfo     Severity = "info"
 )
 
-// Level maps a change severity onto the shared level scale (DESIGN.md):
+// Level maps a change severity onto the level scale spec, lint and
+// change findings share:
 // breaking→error, risky→warning, minor/patch→note, info→info.
 func (s Severity) Level() Level {
 	switch s {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -68,7 +69,7 @@ func bigCapture(t testing.TB, rev string, n, pageSize int, mutate func(i int, to
 			fmt.Sprintf(`< {"jsonrpc":"2.0","id":%d,"result":%s}`, id, data))
 		id++
 	}
-	return captureFromFrames(t, parseFrames(t, []byte(strings.Join(frames, "\n"))))
+	return capturetest.FromFrames(t, capturetest.ParseFrames(t, []byte(strings.Join(frames, "\n"))))
 }
 
 // A violation deep in a long, paginated list is found, and named after

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -78,7 +79,7 @@ func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Fin
 		checkRevision(t, fs, m.ProtocolVersion)
 		return fs
 	}
-	c := captureFromFrames(t, parseFrames(t, txtartest.Data(ar, "frames")))
+	c := capturetest.FromFrames(t, capturetest.ParseFrames(t, txtartest.Data(ar, "frames")))
 	sc := bufio.NewScanner(strings.NewReader(string(txtartest.Data(ar, "capture"))))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")

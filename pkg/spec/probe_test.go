@@ -3,6 +3,7 @@ package spec
 import (
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -10,7 +11,7 @@ import (
 // the lists (here, a tool without a description), and only for the
 // exchanges the capture's probes made.
 func TestValidateProbesOnlyJudgesProbes(t *testing.T) {
-	frames := parseFrames(t, []byte(`
+	frames := capturetest.ParseFrames(t, []byte(`
 > {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-surface","version":"dev"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"demo","version":"1.0.0"}}}
 > {"jsonrpc":"2.0","id":1,"method":"tools/list"}
@@ -20,7 +21,7 @@ func TestValidateProbesOnlyJudgesProbes(t *testing.T) {
 > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"weather","arguments":{}}}
 < {"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"boom"}}
 `))
-	c := captureFromFrames(t, frames)
+	c := capturetest.FromFrames(t, frames)
 	c.Probes = []capture.ProbeResult{{Probe: capture.Probe{ID: "w", Method: capture.MethodToolsCall, Name: "weather"}, Target: "weather", Exchange: 2}}
 	all, err := validate(c, testSchemas(t))
 	if err != nil {

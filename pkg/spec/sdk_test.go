@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -99,7 +100,7 @@ func TestSDKProbeResultsAreConformant(t *testing.T) {
 					t.Logf("read %s: %v", r.URI, err)
 				}
 			}
-			c := captureFromFrames(t, rt.Frames())
+			c := capturetest.FromFrames(t, rt.Frames())
 			if c.ProtocolVersion == "" {
 				c.ProtocolVersion = rev // server/discover results carry no version
 			}
