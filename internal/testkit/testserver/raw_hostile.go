@@ -57,9 +57,9 @@ const PidFileVar = "MCP_SURFACE_TESTSERVER_PID_FILE"
 // server is serving.
 const ListingFileVar = "MCP_SURFACE_TESTSERVER_LISTING_FILE"
 
-// GroupChildVar, set to 1, makes a raw mode start a child in its own
-// process group (the sleeper, which ignores SIGTERM) before it reads
-// requests: a server whose group has more than its leader.
+// GroupChildVar is a variable that, set to 1, makes a raw mode start a
+// child in its process group (the sleeper, which ignores SIGTERM) before
+// it reads requests: a server whose group has more than its leader.
 const GroupChildVar = "MCP_SURFACE_TESTSERVER_GROUP_CHILD"
 
 // Forged is the text the hostile modes try to get obeyed. A test that
