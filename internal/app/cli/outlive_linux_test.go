@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
 
@@ -144,8 +145,8 @@ func outliveOnce(t *testing.T, phase, end string, run int) {
 	case "stdout and stderr closed", "reader exits early":
 		// It ended on its own timeout, with its usual code.
 		var ee *exec.ExitError
-		if !errors.As(waitErr, &ee) || ee.ExitCode() != ExitFailure {
-			t.Errorf("run %d: the program ended with %v, want exit %d", run, waitErr, ExitFailure)
+		if !errors.As(waitErr, &ee) || ee.ExitCode() != frontend.ExitFailure {
+			t.Errorf("run %d: the program ended with %v, want exit %d", run, waitErr, frontend.ExitFailure)
 		}
 	}
 	start := time.Now()
