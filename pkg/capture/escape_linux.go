@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -522,7 +523,8 @@ func ReapStrays(d time.Duration) []int {
 		if swept {
 			time.Sleep(20 * time.Millisecond)
 		}
-		kids := childrenOf(self)
+		// The watchdog is no stray: it ends with its pipe, once we exit.
+		kids := slices.DeleteFunc(childrenOf(self), isWatchdog)
 		if len(kids) == 0 {
 			break
 		}

@@ -55,6 +55,7 @@ var watchdog struct {
 	sync.Mutex
 	tried bool
 	w     *os.File // the program's end of the pipe; nil without a watchdog
+	pid   int      // the watchdog's, once started: no stray (see ReapStrays)
 }
 
 // watchStart registers a server just started (pid, not yet waited for, so
@@ -75,7 +76,7 @@ func tellWatchdog(line string, start bool) {
 	defer watchdog.Unlock()
 	if watchdog.w == nil && start && !watchdog.tried {
 		watchdog.tried = true
-		watchdog.w = startWatchdog()
+		watchdog.w, watchdog.pid = startWatchdog()
 	}
 	if watchdog.w == nil {
 		return
@@ -89,17 +90,18 @@ func tellWatchdog(line string, start bool) {
 	}
 }
 
-// startWatchdog starts the watchdog and returns the pipe to it, or nil.
-func startWatchdog() *os.File {
+// startWatchdog starts the watchdog and returns the pipe to it and its
+// pid, or nil.
+func startWatchdog() (*os.File, int) {
 	adoptions.Lock()
 	exe := adoptions.exe
 	adoptions.Unlock()
 	if exe == "" {
-		return nil
+		return nil, 0
 	}
 	r, w, err := os.Pipe() // close-on-exec: no server inherits either end
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	cmd := exec.Command(exe, watchdogArg)
 	cmd.Env = os.Environ()
@@ -109,11 +111,18 @@ func startWatchdog() *os.File {
 	r.Close()
 	if err != nil {
 		w.Close()
-		return nil
+		return nil, 0
 	}
 	// Reaped if it ends first (it dies with its pipe otherwise).
 	go func() { _ = cmd.Wait() }()
-	return w
+	return w, cmd.Process.Pid
+}
+
+// isWatchdog reports whether pid is this program's watchdog.
+func isWatchdog(pid int) bool {
+	watchdog.Lock()
+	defer watchdog.Unlock()
+	return pid != 0 && pid == watchdog.pid
 }
 
 // startTime is the process's start time in clock ticks since boot (field
