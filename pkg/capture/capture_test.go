@@ -434,7 +434,11 @@ func TestSDKRejectionOverHTTPNamesTheItem(t *testing.T) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
 	}))
 	t.Cleanup(ts.Close)
-	c := mustRun(t, capture.HTTP{URL: ts.URL}, opts("2025-06-18"))
+	// 5 MB is slow to serve and parse under the race detector on a loaded
+	// machine: this test is about the rejection's name, not time.
+	o := opts("2025-06-18")
+	o.Limits.RequestTimeout = 2 * time.Minute
+	c := mustRun(t, capture.HTTP{URL: ts.URL}, o)
 	var detail string
 	for _, d := range c.Diagnostics {
 		if d.Code == capture.DiagSDKRejected {
