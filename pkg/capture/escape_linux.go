@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -354,14 +355,21 @@ type adoption struct {
 // and left to ReapStrays, which the program calls once every capture has
 // ended (as it kills an orphan that arrives after its capture ended).
 //
-// Call it first thing in main, before any other work: in the shim it
-// never returns. Call it from a program that starts no detached processes
+// The first stdio server also starts a watchdog (this program again, see
+// watchdog_linux.go) that kills every server still running when the
+// program ends without stopping them, SIGKILL included.
+//
+// Call it first thing in main, before any other work: in the shim and
+// the watchdog it never returns. Call it from a program that starts no detached processes
 // of its own during captures (such as the mcp-surface command), not from
 // a library. Without the program's path (os.Executable) servers start
 // directly, as without the shim.
 func AdoptOrphans() error {
 	if len(os.Args) > 2 && os.Args[1] == shimArg {
 		execShim(os.Args[2:])
+	}
+	if len(os.Args) == 2 && os.Args[1] == watchdogArg {
+		runWatchdog()
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("becoming a child subreaper: %w", err)
@@ -515,7 +523,8 @@ func ReapStrays(d time.Duration) []int {
 		if swept {
 			time.Sleep(20 * time.Millisecond)
 		}
-		kids := childrenOf(self)
+		// The watchdog is no stray: it ends with its pipe, once we exit.
+		kids := slices.DeleteFunc(childrenOf(self), isWatchdog)
 		if len(kids) == 0 {
 			break
 		}

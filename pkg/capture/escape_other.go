@@ -26,6 +26,8 @@ func (t *tracked) release()                               {}
 func (t *tracked) unownedPids() []int                     { return nil }
 
 func viaShim(cmd *exec.Cmd)             {}
+func watchStart(pid int)                {}
+func watchEnd(pid int)                  {}
 func beginAdoption() *adoption          { return nil }
 func (a *adoption) started(leader int)  {}
 func endAdoption(a *adoption) *adoption { return nil }

@@ -146,6 +146,8 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
 	}
 	adopt.started(cmd.Process.Pid)
+	// Before the Wait below can reap it: the pid is the server's still.
+	watchStart(cmd.Process.Pid)
 	liveAdd(cmd)
 	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
 		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
@@ -408,6 +410,7 @@ func (sc *stdioConn) stop() {
 	}
 	waitGroupGone(sc.cmd, sc.grace)
 	tracked.reap(sc.grace)
+	watchEnd(sc.cmd.Process.Pid)
 	for _, f := range sc.outputs {
 		_ = f.Close()
 	}

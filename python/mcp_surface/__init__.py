@@ -57,7 +57,48 @@ def _update_from_env():
     return os.environ.get(UPDATE_ENV, "").strip().lower() in ("1", "true")
 
 
-def check_surface(command, snapshot, cwd=None, env=None, update=False):
+# How long the binary is given to stop after SIGTERM before SIGKILL (its
+# watchdog then ends the server), and how long past the timeout given to
+# the binary the helper waits before it stops the binary itself: the
+# binary's own timeout, and its message, come first.
+_KILL_GRACE = 2.0
+_TIMEOUT_MARGIN = 1.0
+
+
+def _run(args, cwd, env, timeout):
+    """Run the binary; returns (returncode, stdout, stderr, stopped), where
+    stopped says whether the helper had to stop it past the timeout. Any
+    exception on the way (a KeyboardInterrupt, pytest-timeout's) stops it
+    first, and the server with it."""
+    proc = subprocess.Popen(
+        args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        encoding="utf-8", errors="replace",
+    )
+    stopped = False
+    try:
+        try:
+            out, err = proc.communicate(timeout=None if timeout is None else timeout + _TIMEOUT_MARGIN)
+        except subprocess.TimeoutExpired:
+            stopped = True
+            proc.terminate()
+            try:
+                out, err = proc.communicate(timeout=_KILL_GRACE)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+    except BaseException:
+        # SIGTERM first: the binary stops its server; SIGKILL if it lingers.
+        proc.terminate()
+        try:
+            proc.wait(timeout=_KILL_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        raise
+    return proc.returncode, out, err, stopped
+
+
+def check_surface(command, snapshot, cwd=None, env=None, update=False, timeout=None):
     """Capture the server ``command`` and compare its surface with ``snapshot``.
 
     ``command`` is the server command, run directly without a shell, as a list
@@ -69,6 +110,13 @@ def check_surface(command, snapshot, cwd=None, env=None, update=False):
     ``--mcp-surface-update``). Raises ``AssertionError`` with the changes
     when they differ (or the snapshot does not exist), and ``SurfaceError``
     when mcp-surface could not capture the server.
+
+    ``timeout`` (seconds) bounds the server's start and each of its answers
+    in the binary (``--startup-timeout``, ``--request-timeout``), which then
+    fails with its own message naming what the server did not do in time;
+    keep it under a test timeout (pytest-timeout's) so that this message
+    comes first. The helper stops the binary itself a second past it, and
+    whenever the call is interrupted (Ctrl-C, a test timeout's exception).
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
     argv = [command] if isinstance(command, str) else list(command)
@@ -78,18 +126,26 @@ def check_surface(command, snapshot, cwd=None, env=None, update=False):
         raise TypeError('check_surface: snapshot must name the committed snapshot file, e.g. "mcp-surface.json"')
     path = os.path.abspath(os.fspath(snapshot))
     do_update = bool(update) or _update_requested or _update_from_env()
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        raise TypeError("check_surface: timeout must be a positive number of seconds, e.g. 10")
     args = [binary_path(), "snapshot"]
     if not do_update:
         args.append("--check")
+    if timeout is not None:
+        ms = "%dms" % max(1, int(timeout * 1000))
+        args += ["--startup-timeout", ms, "--request-timeout", ms]
     args += ["-o", path, "--"] + argv
     child_env = dict(os.environ)
     child_env.update(env or {})
     # The request to update is for this helper; the binary is told by its arguments.
     child_env.pop(UPDATE_ENV, None)
-    res = subprocess.run(
-        args, cwd=cwd, env=child_env, stdin=subprocess.DEVNULL, capture_output=True,
-        encoding="utf-8", errors="replace",
-    )
+    code, out, err, stopped = _run(args, cwd, child_env, timeout)
+    res = subprocess.CompletedProcess(args, code, out, err)
+    if stopped:
+        raise SurfaceError(
+            "mcp-surface did not finish within the timeout of %gs and was stopped (%s):\n%s"
+            % (timeout, " ".join(argv), (res.stderr or "").rstrip())
+        )
     if res.returncode == 0:
         return path
     if res.returncode == 1 and not do_update:

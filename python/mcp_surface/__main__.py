@@ -1,6 +1,7 @@
 """``mcp-surface`` and ``python -m mcp_surface``: run the binary in the wheel
 with the same arguments; on POSIX the binary replaces this process, so its exit
-code and the signals sent to it are the binary's own."""
+code and the signals sent to it are the binary's own, and so is its parent:
+the binary stops when the process that started this one exits (on Linux)."""
 
 import os
 import subprocess

@@ -135,7 +135,15 @@ func TestFailureNamesTheRealCause(t *testing.T) {
 			if !strings.Contains(errb.String(), tc.want) || strings.Contains(errb.String(), "exited") {
 				t.Errorf("stderr does not name the cause %q (and must not blame an exit):\n%s", tc.want, errb.String())
 			}
-			testserver.AssertGone(t, pid())
+			// On a busy machine the startup timeout may fire before the
+			// server wrote its pid: then it was killed and reaped before
+			// RunEnv returned, and there is no pid to look for.
+			pidFile := strings.TrimPrefix(env[1], testserver.PidFileVar+"=")
+			if data, err := os.ReadFile(pidFile); tc.interrupt || err == nil && len(data) > 0 {
+				testserver.AssertGone(t, pid())
+			} else {
+				t.Logf("the server was stopped before it wrote its pid")
+			}
 		})
 	}
 }

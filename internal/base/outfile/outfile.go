@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,6 +133,7 @@ type File struct {
 	dest string
 	tmp  string // "" when written in place
 	f    *os.File
+	w    io.Writer // f, unless a test injects faults
 	ctx  context.Context
 	stop func() bool
 	err  error // the first write error
@@ -158,6 +160,7 @@ func Create(ctx context.Context, path string) (*File, error) {
 		out.tmp = out.f.Name()
 	}
 	f := out.f
+	out.w = f
 	out.stop = context.AfterFunc(ctx, func() { f.Close() })
 	return out, nil
 }
@@ -196,7 +199,7 @@ func (o *File) Write(p []byte) (int, error) {
 	if o.err != nil {
 		return 0, o.err
 	}
-	n, err := o.f.Write(p)
+	n, err := o.w.Write(p)
 	if err != nil {
 		if o.ctx.Err() != nil {
 			err = fmt.Errorf("interrupted: %w", context.Cause(o.ctx))

@@ -219,3 +219,94 @@ func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
 		t.Errorf("directory holds %v", names)
 	}
 }
+
+// faultyWriter passes the first n bytes on, then fails every write with
+// err: a disk that fills up part-way.
+type faultyWriter struct {
+	w   io.Writer
+	n   int
+	err error
+}
+
+func (f *faultyWriter) Write(p []byte) (int, error) {
+	if len(p) <= f.n {
+		f.n -= len(p)
+		return f.w.Write(p)
+	}
+	n, _ := f.w.Write(p[:f.n])
+	f.n = 0
+	return n, f.err
+}
+
+// A write that fails part-way (ENOSPC, injected: see
+// TestFullAndReadOnlyFileSystems for a real full file system) leaves the
+// old file as it was, no temporary file, and an error that names the file
+// and the cause, even when the caller goes on to Commit.
+func TestAFailedWriteLeavesTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	os.WriteFile(path, []byte("old"), 0o644)
+	f, err := Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.w = &faultyWriter{w: f.f, n: 10, err: syscall.ENOSPC}
+	if _, err := f.Write(bytes.Repeat([]byte("x"), 100)); !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("Write = %v, want ENOSPC", err)
+	}
+	err = f.Commit()
+	if want := "cannot write " + path + ": no space left on device"; err == nil || err.Error() != want {
+		t.Errorf("Commit = %v, want %q", err, want)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("the file holds %q, want the old content", got)
+	}
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+// Two runs writing the same file at once: whoever renames last wins, and
+// a reader at any moment sees one of the files whole, never a mix or a
+// part; no temporary file is left.
+func TestConcurrentWritersLeaveOneWholeFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	contents := [][]byte{bytes.Repeat([]byte("a"), 200<<10), bytes.Repeat([]byte("b"), 70<<10)}
+	if err := Write(context.Background(), path, contents[0]); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 30
+	errs := make(chan error, 2)
+	for _, c := range contents {
+		go func() {
+			for range rounds {
+				if err := Write(context.Background(), path, c); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	whole := func(b []byte) bool { return bytes.Equal(b, contents[0]) || bytes.Equal(b, contents[1]) }
+	for done := 0; done < 2; {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+			done++
+		default:
+			if b, err := os.ReadFile(path); err != nil || !whole(b) {
+				t.Fatalf("a reader saw %d bytes (%v), not one whole file", len(b), err)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(path); !whole(b) {
+		t.Errorf("the file holds %d bytes, not one whole file", len(b))
+	}
+	if names := outfiletest.Names(t, dir); len(names) != 1 {
+		t.Errorf("directory holds %v", names)
+	}
+}

@@ -92,6 +92,11 @@ func runRaw(ctx context.Context, mode string, stdin io.Reader, stdout, stderr io
 	if err := s.hostileStart(); err != nil {
 		return err
 	}
+	if os.Getenv(GroupChildVar) == "1" && mode != ModeSleeper && mode != ModeIgnoreSigterm {
+		if err := s.startSleeper(); err != nil {
+			return err
+		}
+	}
 	switch mode {
 	case ModeSleeper:
 		signal.Ignore(syscall.SIGTERM)
@@ -190,7 +195,10 @@ func (s *rawServer) startSleeper() error {
 		return fmt.Errorf("testserver: finding own executable: %w", err)
 	}
 	cmd := exec.Command(exe)
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, EnvVar+"=") })
+	// The pid file is the server's: the sleeper writes none.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, EnvVar+"=") || strings.HasPrefix(kv, PidFileVar+"=")
+	})
 	cmd.Env = append(env, EnvFor(ModeSleeper))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -257,6 +265,9 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 		}
 	case ModeHangLists:
 		if method == "tools/list" {
+			if path := os.Getenv(ListingFileVar); path != "" {
+				return os.WriteFile(path, []byte("tools/list\n"), 0o644)
+			}
 			return nil
 		}
 	case ModeProbeWrong, ModeProbeHang, ModeProbeHuge:

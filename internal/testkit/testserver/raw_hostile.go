@@ -52,6 +52,16 @@ const (
 // so that a test can check that nothing is left running.
 const PidFileVar = "MCP_SURFACE_TESTSERVER_PID_FILE"
 
+// ListingFileVar names a file that hang-lists writes when it receives
+// tools/list (which it never answers): the handshake is over and the
+// server is serving.
+const ListingFileVar = "MCP_SURFACE_TESTSERVER_LISTING_FILE"
+
+// GroupChildVar is a variable that, set to 1, makes a raw mode start a
+// child in its process group (the sleeper, which ignores SIGTERM) before
+// it reads requests: a server whose group has more than its leader.
+const GroupChildVar = "MCP_SURFACE_TESTSERVER_GROUP_CHILD"
+
 // Forged is the text the hostile modes try to get obeyed. A test that
 // reads the runner's log finds it only after one of our escapes.
 const (

@@ -2,8 +2,9 @@
 'use strict';
 // The mcp-surface command: runs the platform's binary with the same
 // arguments, standard streams and environment, forwards the signals that
-// are sent to this process alone, and exits as the binary did (its exit
-// code, or the signal that ended it).
+// are sent to this process alone, ends the binary when its own parent
+// exits, and exits as the binary did (its exit code, or the signal that
+// ended it).
 
 const { spawn } = require('node:child_process');
 const { binaryPath } = require('../lib/binary.js');
@@ -37,12 +38,28 @@ for (const sig of forwarded) {
   process.on(sig, handler);
 }
 
+// The binary stops when its own parent (this process) exits, but this
+// process would outlive its parent: node has no parent-death event, so
+// the parent is looked at a few times a second, and its exit is passed on
+// as SIGTERM (the binary stops its server and exits; the exit below
+// follows). process.ppid is read anew each time: it changes to the
+// reaper's pid once the parent is gone.
+const parent = process.ppid;
+const watch = parent > 1 ? setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(watch);
+    child.kill('SIGTERM');
+  }
+}, 200) : null;
+watch?.unref();
+
 child.on('error', (err) => {
   process.stderr.write(`mcp-surface: running ${bin}: ${err.message}\n`);
   process.exit(2);
 });
 
 child.on('exit', (code, signal) => {
+  clearInterval(watch);
   for (const [sig, handler] of handlers) {
     process.removeListener(sig, handler);
   }

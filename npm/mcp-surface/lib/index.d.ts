@@ -10,6 +10,19 @@ export interface CheckSurfaceOptions {
   env?: Record<string, string>;
   /** Rewrite the snapshot instead of comparing with it. Unset: `MCP_SURFACE_UPDATE=1` (or `true`) in the environment does the same. */
   update?: boolean;
+  /**
+   * Milliseconds the server is given to start and to answer each request: passed to the binary
+   * (`--startup-timeout`, `--request-timeout`), which then fails with its own message naming what
+   * the server did not do in time. Set it a little under the test runner's timeout (4000 under
+   * vitest's and jest's 5000 ms default), so that this message comes first. The helper stops the
+   * binary itself if it is still running a second past it.
+   */
+  timeout?: number;
+  /**
+   * Aborting it stops the binary (SIGTERM, then SIGKILL), and with it the server, and rejects.
+   * vitest's test context has one (`test('…', ({ signal }) => …)`), aborted when the test times out.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link checkSurface} resolves with. */
