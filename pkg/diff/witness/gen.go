@@ -17,6 +17,9 @@ type gen struct {
 	work   int // steps left for the current value
 	// stopped is set when the consumer of candidates wants no more.
 	stopped bool
+	// exhausted is set when a value could not be built within maxDepth
+	// or maxWork: the search was bounded, not complete.
+	exhausted bool
 	// pwork is what is left of the transitions the pattern searches of
 	// one Find may try.
 	pwork int
@@ -56,6 +59,7 @@ func (g *gen) expand(nodes []sref, depth int) ([]sref, bool) {
 	add = func(n sref, depth int) bool {
 		g.work--
 		if depth > maxDepth || g.work < 0 {
+			g.exhausted = true
 			return false
 		}
 		switch v := n.v.(type) {
@@ -313,8 +317,12 @@ func (g *gen) str(flat []sref, n int) (any, bool) {
 	if len(pats) == 0 {
 		return strings.Repeat("a", lo), true
 	}
-	s, ok, used := patternString(pats, lo, hi, min(g.pwork, 20000))
+	limit := min(g.pwork, 20000)
+	s, ok, used := patternString(pats, lo, hi, limit)
 	g.pwork -= used
+	if !ok && used >= limit {
+		g.exhausted = true
+	}
 	return s, ok
 }
 

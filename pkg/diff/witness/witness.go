@@ -44,7 +44,16 @@ type Pair struct {
 type side struct {
 	name string
 	doc  *doc
-	v    *validator
+	v    *validator // the whole schema, compiled; nil for a wide side
+	wide *wideSide
+}
+
+// validate validates an instance against the side's schema.
+func (s *side) validate(inst any) result {
+	if s.wide != nil {
+		return s.wide.validate(inst)
+	}
+	return s.v.validate(inst)
 }
 
 // NewPair prepares the search for one schema pair in one direction: for
@@ -70,10 +79,17 @@ func (p *Pair) prepare() error {
 			}
 			v, err := canonjson.Decode(raw)
 			if err == nil {
-				var val *validator
-				if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
-					p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
-					continue
+				if w := newWideSide(name, v, p.opts.Dialect); w != nil {
+					if err = w.check(); err == nil {
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), wide: w}
+						continue
+					}
+				} else {
+					var val *validator
+					if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
+						continue
+					}
 				}
 			}
 			if p.err == nil { // the first side's reason; the other's is usually the same
@@ -101,7 +117,7 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	b, h := p.sides[0].v.validate(inst), p.sides[1].v.validate(inst)
+	b, h := p.sides[0].validate(inst), p.sides[1].validate(inst)
 	if !b.trusted || !h.trusted {
 		return b.ok, h.ok, errors.New("a pattern outside the subset both regular expression engines agree on was consulted")
 	}
@@ -116,8 +132,30 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 // inside one of them is that change's, so that a second change in the
 // same schema never proves the wrong finding.
 func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.Witness, bool) {
+	r := p.Search(c, others...)
+	return r.Witness, r.Found
+}
+
+// Result is what one search made of a change.
+type Result struct {
+	// Witness is the instance found, when Found.
+	Witness finding.Witness
+	Found   bool
+	// GaveUp, when not empty, says which bound stopped the search before
+	// it had tried every candidate ("the budget of 2000 validations", "the
+	// route search's 4096 subschemas"): the change may still have a
+	// witness, so a caller must not read its absence as evidence.
+	GaveUp string
+	// Tried is the number of validations the search ran.
+	Tried int
+}
+
+// Search is Find with the account of how the search ended: a witness, a
+// search that tried every candidate without one, or one that gave up at
+// a bound (Result.GaveUp).
+func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 	if p.prepare() != nil {
-		return finding.Witness{}, false
+		return Result{}
 	}
 	acc, rej := p.sides[0], p.sides[1]
 	pA, pR := c.BasePointer, c.HeadPointer
@@ -129,11 +167,14 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 	_, present := rej.doc.at(pR)
 	absent := !present
 	attr := newAttribution(pR, nR, absent, exclusions(others, c, pR, p.dir == schemadiff.Output))
-	rA, ok := acc.doc.findRoute(nA)
+	rA, ok, exhausted := acc.doc.findRoute(nA)
 	if !ok {
-		return finding.Witness{}, false
+		if exhausted {
+			return Result{GaveUp: fmt.Sprintf("the route search's %d subschemas", maxRouteNodes)}
+		}
+		return Result{}
 	}
-	rR, okR := rej.doc.findRoute(nR)
+	rR, okR, _ := rej.doc.findRoute(nR)
 	focusA := rA.levels[len(rA.levels)-1].nodes
 	var focusR []sref
 	var ctx *route
@@ -171,7 +212,7 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 		}
 		tried[string(raw)] = true
 		budget--
-		rr := rej.v.validate(inst)
+		rr := rej.validate(inst)
 		if rr.ok || !rr.trusted {
 			return next
 		}
@@ -180,7 +221,7 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 			return retry
 		}
 		budget--
-		ra := acc.v.validate(inst)
+		ra := acc.validate(inst)
 		switch {
 		case !ra.ok || !ra.trusted:
 			return retry
@@ -193,7 +234,7 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 		}
 		return retry
 	}
-	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+	complete := g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
 		// The context both sides allow first; the accepting side's alone
 		// when that one may be what failed.
 		for _, c := range []*route{ctx, nil} {
@@ -213,13 +254,20 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 		}
 		return budget >= 2
 	})
-	if found != nil {
-		return p.witness(found, acc, rej), true
+	res := Result{Tried: p.opts.Budget - budget}
+	switch {
+	case found != nil:
+		res.Witness, res.Found = p.witness(found, acc, rej), true
+	case partial != nil:
+		res.Witness, res.Found = p.witness(partial, acc, rej), true
+	case budget < 2:
+		res.GaveUp = fmt.Sprintf("the budget of %d validations", p.opts.Budget)
+	case !complete:
+		res.GaveUp = fmt.Sprintf("the first %d candidate values", maxCands)
+	case g.exhausted:
+		res.GaveUp = "the bounds on building one value (depth, steps, pattern search)"
 	}
-	if partial != nil {
-		return p.witness(partial, acc, rej), true
-	}
-	return finding.Witness{}, false
+	return res
 }
 
 func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
