@@ -234,7 +234,14 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 		}
 		return retry
 	}
-	complete := g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+	nv := namedOf(c, p.dir)
+	// each tries one candidate in the context both sides allow first, the
+	// accepting side's alone when that one may be what failed; false ends
+	// the search.
+	each := func(cd cand) bool {
+		if nv != nil && (cd.absent || !nv.ok(cd.v)) {
+			return true // a value this change does not name proves another
+		}
 		// The context both sides allow first; the accepting side's alone
 		// when that one may be what failed.
 		for _, c := range []*route{ctx, nil} {
@@ -253,7 +260,25 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 			}
 		}
 		return budget >= 2
-	})
+	}
+	complete := true
+	if nv != nil {
+		first := slices.Clone(nv.values)
+		for _, t := range nv.types {
+			g.work = maxWork
+			if v, ok := g.valueAs(focusA, t, 0); ok {
+				first = append(first, v)
+			}
+		}
+		for _, v := range first {
+			if complete = each(cand{v: v}); !complete {
+				break
+			}
+		}
+	}
+	if complete && found == nil {
+		complete = g.candidates(focusA, focusR, propFocus, each)
+	}
 	res := Result{Tried: p.opts.Budget - budget}
 	switch {
 	case found != nil:
