@@ -103,3 +103,21 @@ func TestProveFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot written before trials were recorded keeps today's verdict
+// for a withdrawn capability, and the message says no trial was made.
+func TestCapabilityWithoutTrialSaysSo(t *testing.T) {
+	for _, fx := range loadFixtures(t) {
+		if !strings.HasSuffix(fx.path, "-no-trial-withdrawn.txtar") {
+			continue
+		}
+		for _, f := range Diff(fx.base, fx.head, Options{}).Findings {
+			if !strings.HasPrefix(f.Rule, "capability-") {
+				continue
+			}
+			if f.Level != rules.LevelError || !strings.Contains(f.Message, "base records no trial of") {
+				t.Errorf("%s: %s %s %q", fx.path, f.Rule, f.Level, f.Message)
+			}
+		}
+	}
+}

@@ -116,6 +116,9 @@ func Build(c *capture.Capture) (*Manifest, error) {
 	for _, t := range c.Trials {
 		m.AddTrial(t)
 	}
+	for _, t := range c.CapabilityTrials {
+		m.addCapabilityTrial(t)
+	}
 	return m, nil
 }
 

@@ -180,6 +180,16 @@ func (m *Manifest) unhashed() (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 	}
+	if len(m.CapabilityTrials) > 0 {
+		// Outside the hash too: whether a call worked in one run.
+		tr, err := json.Marshal(m.CapabilityTrials)
+		if err != nil {
+			return nil, err
+		}
+		if extra["capabilityTrials"], err = Canonicalize(tr); err != nil {
+			return nil, err
+		}
+	}
 	return extra, nil
 }
 
@@ -195,20 +205,21 @@ func Encode(m *Manifest) ([]byte, error) {
 
 // fileShape is the snapshot file as read back.
 type fileShape struct {
-	SnapshotVersion   *int              `json:"snapshotVersion"`
-	ProtocolVersion   string            `json:"protocolVersion"`
-	Handshake         string            `json:"handshake"`
-	SupportedVersions []string          `json:"supportedVersions"`
-	ServerInfo        json.RawMessage   `json:"serverInfo"`
-	Capabilities      json.RawMessage   `json:"capabilities"`
-	Instructions      json.RawMessage   `json:"instructions"`
-	Tools             []json.RawMessage `json:"tools"`
-	Prompts           []json.RawMessage `json:"prompts"`
-	Resources         []json.RawMessage `json:"resources"`
-	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
-	Fingerprints      json.RawMessage   `json:"fingerprints"`
-	ProtocolTrials    []capture.Trial   `json:"protocolTrials"`
-	FailedMethods     map[string]int64  `json:"failedMethods"`
+	SnapshotVersion   *int                      `json:"snapshotVersion"`
+	ProtocolVersion   string                    `json:"protocolVersion"`
+	Handshake         string                    `json:"handshake"`
+	SupportedVersions []string                  `json:"supportedVersions"`
+	ServerInfo        json.RawMessage           `json:"serverInfo"`
+	Capabilities      json.RawMessage           `json:"capabilities"`
+	Instructions      json.RawMessage           `json:"instructions"`
+	Tools             []json.RawMessage         `json:"tools"`
+	Prompts           []json.RawMessage         `json:"prompts"`
+	Resources         []json.RawMessage         `json:"resources"`
+	ResourceTemplates []json.RawMessage         `json:"resourceTemplates"`
+	Fingerprints      json.RawMessage           `json:"fingerprints"`
+	ProtocolTrials    []capture.Trial           `json:"protocolTrials"`
+	CapabilityTrials  []capture.CapabilityTrial `json:"capabilityTrials"`
+	FailedMethods     map[string]int64          `json:"failedMethods"`
 	Partial           map[string]*struct {
 		Page    *int   `json:"page"`
 		Code    *int64 `json:"code"`
@@ -219,7 +230,7 @@ type fileShape struct {
 var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
-	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true,
+	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true, "capabilityTrials": true,
 	"partial": true,
 }
 
@@ -339,6 +350,12 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 			return nil, errors.New("snapshot protocolTrials: a trial without a revision")
 		}
 		m.AddTrial(t)
+	}
+	for _, t := range f.CapabilityTrials {
+		if t.Method != capture.MethodResourcesSubscribe && t.Method != capture.MethodCompletionComplete {
+			return nil, fmt.Errorf("snapshot capabilityTrials: method %q is not resources/subscribe or completion/complete", t.Method)
+		}
+		m.addCapabilityTrial(t)
 	}
 	return m, nil
 }

@@ -75,6 +75,29 @@ type Manifest struct {
 	// revision): evidence about the server, not part of its surface, so
 	// they are written to the file but kept out of the manifest hash.
 	ProtocolTrials []capture.Trial
+	// CapabilityTrials are the capture's calls to learn whether
+	// resources.subscribe and completions work (sorted by method), outside
+	// the manifest hash like ProtocolTrials. nil in a snapshot written
+	// before they were recorded: then no trial is known.
+	CapabilityTrials []capture.CapabilityTrial
+}
+
+// CapabilityTrial returns the recorded trial of a method, if one was made.
+func (m *Manifest) CapabilityTrial(method string) (capture.CapabilityTrial, bool) {
+	for _, t := range m.CapabilityTrials {
+		if t.Method == method {
+			return t, true
+		}
+	}
+	return capture.CapabilityTrial{}, false
+}
+
+// addCapabilityTrial records a trial, replacing an earlier one of the same
+// method.
+func (m *Manifest) addCapabilityTrial(t capture.CapabilityTrial) {
+	m.CapabilityTrials = slices.DeleteFunc(m.CapabilityTrials, func(x capture.CapabilityTrial) bool { return x.Method == t.Method })
+	m.CapabilityTrials = append(m.CapabilityTrials, t)
+	slices.SortFunc(m.CapabilityTrials, func(a, b capture.CapabilityTrial) int { return strings.Compare(a.Method, b.Method) })
 }
 
 // Trial returns the trial of a revision, if one was made.

@@ -90,6 +90,7 @@ const (
 	CapabilityResourcesSubscribeRemoved = "capability-resources-subscribe-removed"
 	CapabilityResourcesSubscribeAdded   = "capability-resources-subscribe-added"
 	CapabilityUnimplementedRemoved      = "capability-unimplemented-removed"
+	CapabilityUnusedRemoved             = "capability-unused-removed"
 	CapabilityListChangedRemoved        = "capability-list-changed-removed"
 	CapabilityListChangedAdded          = "capability-list-changed-added"
 	CapabilityCompletionsRemoved        = "capability-completions-removed"
