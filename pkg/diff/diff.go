@@ -121,6 +121,7 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d.server()
 	d.capabilities()
 	unknown := d.listFailures()
+	d.unidentified()
 	for _, k := range itemKinds {
 		if !unknown[k.List] {
 			d.items(k)

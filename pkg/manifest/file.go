@@ -60,6 +60,19 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 	}
+	if len(m.Unidentified) > 0 {
+		us := make([]any, len(m.Unidentified))
+		for i, u := range m.Unidentified {
+			item, err := decode(u.Item)
+			if err != nil {
+				return nil, fmt.Errorf("unidentified %s[%d]: %w", u.List, u.Index, err)
+			}
+			us[i] = map[string]any{"list": u.List, "index": json.Number(fmt.Sprint(u.Index)), "item": item}
+		}
+		if err := put("unidentified", us); err != nil {
+			return nil, err
+		}
+	}
 	if len(m.Partial) > 0 {
 		pm := make(map[string]any, len(m.Partial))
 		for k, f := range m.Partial {
@@ -219,6 +232,7 @@ type fileShape struct {
 	Fingerprints      json.RawMessage           `json:"fingerprints"`
 	ProtocolTrials    []capture.Trial           `json:"protocolTrials"`
 	CapabilityTrials  []capture.CapabilityTrial `json:"capabilityTrials"`
+	Unidentified      []Unidentified            `json:"unidentified"`
 	FailedMethods     map[string]int64          `json:"failedMethods"`
 	Partial           map[string]*struct {
 		Page    *int   `json:"page"`
@@ -230,7 +244,7 @@ type fileShape struct {
 var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
-	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true, "capabilityTrials": true,
+	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true, "capabilityTrials": true, "unidentified": true,
 	"partial": true,
 }
 
@@ -341,6 +355,16 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	}
 	if err := m.readPartial(f, raw); err != nil {
 		return nil, err
+	}
+	for _, u := range f.Unidentified {
+		if _, ok := KindOfList(u.List); !ok || u.Index < 0 || len(u.Item) == 0 {
+			return nil, fmt.Errorf("snapshot unidentified: an entry needs a known list, an index and the item (got list %q, index %d)", u.List, u.Index)
+		}
+		c, err := Canonicalize(u.Item)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot unidentified %s[%d]: %w", u.List, u.Index, err)
+		}
+		m.Unidentified = append(m.Unidentified, Unidentified{List: u.List, Index: u.Index, Item: c})
 	}
 	if err := m.setItemsShared(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)

@@ -48,8 +48,9 @@ const (
 	ConfigAcknowledgementExpired = "config-acknowledgement-expired"
 
 	// Pipeline (catalog/pipeline.md)
-	SnapshotOutOfDate = "snapshot-out-of-date"
-	SurfaceListFailed = "surface-list-failed"
+	SnapshotOutOfDate        = "snapshot-out-of-date"
+	SurfaceListFailed        = "surface-list-failed"
+	SurfaceItemsUnidentified = "surface-items-unidentified"
 
 	// Client compatibility (catalog/compat.md)
 	ClientToolNameRejected         = "client-tool-name-rejected"
