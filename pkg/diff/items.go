@@ -3,8 +3,8 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
