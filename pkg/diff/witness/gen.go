@@ -315,6 +315,19 @@ func (g *gen) str(flat []sref, n int) (any, bool) {
 		return nil, false
 	}
 	if len(pats) == 0 {
+		// A value of the formats named, where there is one of a length
+		// the bounds allow: it holds whether formats are asserted or not.
+		for _, f := range flat {
+			format, ok := f.v.(map[string]any)["format"].(string)
+			if !ok {
+				continue
+			}
+			for _, l := range []int{-1, lo} {
+				if s, ok := formatSample(format, l); ok && len(s) >= lo && (hi < 0 || len(s) <= hi) {
+					return s, true
+				}
+			}
+		}
 		return strings.Repeat("a", lo), true
 	}
 	limit := min(g.pwork, 20000)

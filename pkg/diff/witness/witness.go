@@ -46,6 +46,23 @@ type side struct {
 	doc  *doc
 	v    *validator // the whole schema, compiled; nil for a wide side
 	wide *wideSide
+
+	root       any
+	dialect    string
+	assertOnce sync.Once
+	assertV    *validator
+}
+
+// asserting is the side compiled with formats asserted, compiled on first
+// use; nil when its schema names no format (or it is wide).
+func (s *side) asserting() *validator {
+	s.assertOnce.Do(func() {
+		if s.wide != nil || len(formatNames(s.root)) == 0 {
+			return
+		}
+		s.assertV, _ = compileAsserting(s.name, s.root, s.dialect)
+	})
+	return s.assertV
 }
 
 // validate validates an instance against the side's schema.
@@ -81,13 +98,13 @@ func (p *Pair) prepare() error {
 			if err == nil {
 				if w := newWideSide(name, v, p.opts.Dialect); w != nil {
 					if err = w.check(); err == nil {
-						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), wide: w}
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), wide: w, root: v, dialect: p.opts.Dialect}
 						continue
 					}
 				} else {
 					var val *validator
 					if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
-						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val, root: v, dialect: p.opts.Dialect}
 						continue
 					}
 				}
@@ -195,7 +212,7 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 	_, propFocus := rA.levels[len(rA.levels)-1].seg.(string)
 	budget := p.opts.Budget
 	tried := map[string]bool{}
-	var found, partial json.RawMessage
+	var found, loose, partial json.RawMessage
 	// try validates one instance: stop when the search is over (a witness
 	// whose every rejection is the change's, or no budget left), retry
 	// when its context may be at fault (the accepting side rejected it, or
@@ -225,9 +242,16 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 		switch {
 		case !ra.ok || !ra.trusted:
 			return retry
-		case every:
+		case every && p.holdsAsserted(raw, acc, rej):
 			found = raw
 			return stop
+		case every:
+			// holds only while formats are annotations: kept, and the
+			// search goes on for one that holds either way
+			if loose == nil {
+				loose = raw
+			}
+			return retry
 		}
 		if partial == nil {
 			partial = raw
@@ -283,6 +307,8 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 	switch {
 	case found != nil:
 		res.Witness, res.Found = p.witness(found, acc, rej), true
+	case loose != nil:
+		res.Witness, res.Found = p.witness(loose, acc, rej), true
 	case partial != nil:
 		res.Witness, res.Found = p.witness(partial, acc, rej), true
 	case budget < 2:
@@ -296,7 +322,30 @@ func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 }
 
 func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
-	return finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
+	w := finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
+	if !p.holdsAsserted(raw, acc, rej) {
+		w.Formats = "holds while format is an annotation (the JSON Schema default); no value was found that also holds when formats are asserted"
+	}
+	return w
+}
+
+// holdsAsserted reports whether a witness also holds for a validator that
+// asserts formats: the accepting side still accepts it and the other still
+// rejects it. A pair without formats (or a wide side, compiled per
+// instance) holds trivially.
+func (p *Pair) holdsAsserted(raw json.RawMessage, acc, rej *side) bool {
+	av, rv := acc.asserting(), rej.asserting()
+	if av == nil && rv == nil {
+		return true
+	}
+	inst, err := canonjson.Decode(raw)
+	if err != nil {
+		return false
+	}
+	if av != nil && !av.validate(inst).ok {
+		return false
+	}
+	return rv == nil || !rv.validate(inst).ok
 }
 
 // attribution decides which leaf errors of a rejection belong to the
