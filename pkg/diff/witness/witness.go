@@ -26,6 +26,9 @@ type Options struct {
 	// Dialect is assumed for a schema without $schema: "2020-12" (default)
 	// or "draft-07", as schemadiff.Options.Dialect.
 	Dialect string
+	// Cache, when set, shares compiled schemas with the other Pairs that
+	// use it (one comparison's); nil compiles each side anew.
+	Cache *Cache
 }
 
 // Pair is the two schemas of one tool's inputSchema or outputSchema. Each
@@ -94,7 +97,7 @@ func (p *Pair) prepare() error {
 			if len(raw) == 0 {
 				raw = json.RawMessage("{}")
 			}
-			v, err := canonjson.Decode(raw)
+			v, err := p.opts.Cache.Decode(raw)
 			if err == nil {
 				if w := newWideSide(name, v, p.opts.Dialect); w != nil {
 					if err = w.check(); err == nil {
@@ -103,7 +106,7 @@ func (p *Pair) prepare() error {
 					}
 				} else {
 					var val *validator
-					if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
+					if val, err = p.opts.Cache.compile(name, v, p.opts.Dialect); err == nil {
 						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val, root: v, dialect: p.opts.Dialect}
 						continue
 					}
