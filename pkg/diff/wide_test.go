@@ -110,7 +110,7 @@ func TestProveFailsClosed(t *testing.T) {
 // for a withdrawn capability, and the message says no trial was made.
 func TestCapabilityWithoutTrialSaysSo(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
-		if !strings.HasSuffix(fx.path, "-no-trial-withdrawn.txtar") {
+		if !strings.HasSuffix(fx.Path, "-no-trial-withdrawn.txtar") {
 			continue
 		}
 		for _, f := range Diff(fx.base, fx.head, Options{}).Findings {
@@ -118,7 +118,7 @@ func TestCapabilityWithoutTrialSaysSo(t *testing.T) {
 				continue
 			}
 			if f.Level != rules.LevelError || !strings.Contains(f.Message, "base records no trial of") {
-				t.Errorf("%s: %s %s %q", fx.path, f.Rule, f.Level, f.Message)
+				t.Errorf("%s: %s %s %q", fx.Path, f.Rule, f.Level, f.Message)
 			}
 		}
 	}
