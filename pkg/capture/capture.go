@@ -173,6 +173,9 @@ type Capture struct {
 	// revision is or is not still accepted, which a server's own list of
 	// supported versions is not.
 	Trials []Trial `json:"trials,omitempty"`
+	// CapabilityTrials are the calls made to learn whether resources.subscribe
+	// and completions work, in the order made.
+	CapabilityTrials []CapabilityTrial `json:"capabilityTrials,omitempty"`
 	// Diagnostics are non-fatal observations, in the order seen.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote
@@ -183,6 +186,22 @@ type Capture struct {
 
 	// pending is set while a deferred shutdown runs (see Wait).
 	pending *pendingShutdown
+}
+
+// CapabilityTrial is the outcome of the one call a capture makes to learn
+// whether a declared capability works: resources/subscribe (when
+// resources.subscribe is declared and a resource is listed) and
+// completion/complete (when completions is declared and a prompt argument
+// or a template variable is listed). Both are safe: a subscription is
+// undone at once, a completion changes nothing.
+type CapabilityTrial struct {
+	// Method is MethodResourcesSubscribe or MethodCompletionComplete.
+	Method string `json:"method"`
+	// Error is the JSON-RPC error the server answered with, bounded; ""
+	// when the call worked.
+	Error string `json:"error,omitempty"`
+	// Code is that error's code; 0 when the call worked.
+	Code int64 `json:"code,omitempty"`
 }
 
 // Trial is the outcome of one handshake at one requested revision.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -514,3 +515,19 @@ func (versionLimited) Connect(context.Context) (mcp.Connection, error) {
 	return nil, errors.New("unused")
 }
 func (versionLimited) SupportsProtocolVersion(v string) bool { return v != "2026-07-28" }
+
+// A declared resources.subscribe and completions are each tried once, and
+// the outcome recorded: the full server answers both; one whose
+// resources/subscribe is not implemented is recorded as failing.
+func TestCapabilityTrials(t *testing.T) {
+	t.Parallel()
+	c := mustRun(t, stdio(t, testserver.ModeFull), opts("2025-06-18"))
+	want := []capture.CapabilityTrial{{Method: capture.MethodResourcesSubscribe}, {Method: capture.MethodCompletionComplete}}
+	if !reflect.DeepEqual(c.CapabilityTrials, want) {
+		t.Errorf("full: trials %+v, want %+v", c.CapabilityTrials, want)
+	}
+	c = mustRun(t, stdio(t, testserver.ModeSubscribeUnimplemented), opts("2025-06-18"))
+	if len(c.CapabilityTrials) != 1 || c.CapabilityTrials[0].Method != capture.MethodResourcesSubscribe || c.CapabilityTrials[0].Code != capture.CodeMethodNotFound {
+		t.Errorf("subscribe-unimplemented: trials %+v, want one resources/subscribe answered -32601", c.CapabilityTrials)
+	}
+}

@@ -233,10 +233,111 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 			return finish(err)
 		}
 	}
+	if completes(c.HandshakeResult) {
+		if err := c.tryComplete(ctx, cs, rec, sess, lim); err != nil {
+			return finish(err)
+		}
+	}
 	if err := c.runProbes(ctx, cs, rec, sess, lim, opts.Probes); err != nil {
 		return finish(err)
 	}
 	return finish(nil)
+}
+
+// completes reports whether the handshake declares completions.
+func completes(handshake json.RawMessage) bool {
+	var r struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(handshake, &r)
+	v, ok := r.Capabilities["completions"]
+	return ok && string(v) != "null"
+}
+
+// tryComplete checks that declared completions answer: one
+// completion/complete of the first listed prompt's first argument (else
+// the first listed template's first variable) with an empty value, so
+// that a later withdrawal of a capability that never worked is judged by
+// what a client could do (CapabilityTrials). Nothing to complete, no call.
+func (c *Capture) tryComplete(ctx context.Context, cs *mcp.ClientSession, rec *recorder, sess *session, lim Limits) error {
+	ref, arg, ok := c.completionTarget()
+	if !ok {
+		return nil
+	}
+	before := rec.len()
+	rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
+	sdkErr := func() error {
+		_, err := cs.Complete(rctx, &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: arg}})
+		return err
+	}()
+	cancel()
+	ex, found := lastExchange(rec.snapshot()[before:], MethodCompletionComplete)
+	if !found || ex.ResponseFrame < 0 {
+		if sdkErr == nil {
+			sdkErr = errors.New("no request was sent")
+		}
+		return blame(ctx, rctx, sdkErr, rec, sess, MethodCompletionComplete, &LimitError{
+			Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(), Detail: "no answer to completion/complete"})
+	}
+	t := CapabilityTrial{Method: MethodCompletionComplete}
+	if ex.Error != nil {
+		t.Error, t.Code = truncate(ex.Error.Message, 500), ex.Error.Code
+	}
+	c.CapabilityTrials = append(c.CapabilityTrials, t)
+	return nil
+}
+
+// completionTarget is the first listed prompt with an argument (and that
+// argument's name), else the first listed template with a variable.
+func (c *Capture) completionTarget() (*mcp.CompleteReference, string, bool) {
+	for _, p := range c.PagesOf(MethodPromptsList) {
+		var r struct {
+			Prompts []struct {
+				Name      string `json:"name"`
+				Arguments []struct {
+					Name string `json:"name"`
+				} `json:"arguments"`
+			} `json:"prompts"`
+		}
+		_ = json.Unmarshal(p.Result, &r)
+		for _, pr := range r.Prompts {
+			if pr.Name != "" && len(pr.Arguments) > 0 && pr.Arguments[0].Name != "" {
+				return &mcp.CompleteReference{Type: "ref/prompt", Name: pr.Name}, pr.Arguments[0].Name, true
+			}
+		}
+	}
+	for _, p := range c.PagesOf(MethodResourceTemplatesList) {
+		var r struct {
+			Templates []struct {
+				URITemplate string `json:"uriTemplate"`
+			} `json:"resourceTemplates"`
+		}
+		_ = json.Unmarshal(p.Result, &r)
+		for _, t := range r.Templates {
+			if v, ok := firstVariable(t.URITemplate); ok {
+				return &mcp.CompleteReference{Type: "ref/resource", URI: t.URITemplate}, v, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// firstVariable is the name of the first variable of an RFC 6570 URI
+// template ("{+path}" → "path", "{?a,b}" → "a").
+func firstVariable(tmpl string) (string, bool) {
+	i := strings.IndexByte(tmpl, '{')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(tmpl[i:], '}')
+	if j < 0 {
+		return "", false
+	}
+	expr := strings.TrimLeft(tmpl[i+1:i+j], "+#./;?&")
+	name, _, _ := strings.Cut(expr, ",")
+	name, _, _ = strings.Cut(name, ":")
+	name = strings.TrimSuffix(name, "*")
+	return name, name != ""
 }
 
 // Try opens a session at one revision, handshake only, and reports
@@ -436,8 +537,11 @@ func (c *Capture) trySubscribe(ctx context.Context, cs *mcp.ClientSession, rec *
 		c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagSubscribeError, Method: MethodResourcesSubscribe,
 			Message: fmt.Sprintf("resources/subscribe answered with error %d: %s", ex.Error.Code, ex.Error.Message),
 			Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code})
+		c.CapabilityTrials = append(c.CapabilityTrials, CapabilityTrial{Method: MethodResourcesSubscribe,
+			Error: truncate(ex.Error.Message, 500), Code: ex.Error.Code})
 		return nil
 	}
+	c.CapabilityTrials = append(c.CapabilityTrials, CapabilityTrial{Method: MethodResourcesSubscribe})
 	rctx, cancel = context.WithTimeout(ctx, lim.RequestTimeout)
 	_ = cs.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uris[0]})
 	cancel()

@@ -116,7 +116,7 @@ func (o *Options) captureBase(ctx context.Context, s Server, wt string, copts ca
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("capturing the base: %w", err)
 	}
-	m, err := manifest.Build(c)
+	m, err := manifest.BuildPartial(c)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("building the base snapshot: %w", err)
 	}

@@ -96,7 +96,9 @@ func (o *Options) checkServer(j *jobs, s Server, b baseline, wt string) (*Outcom
 		return nil, err
 	}
 	out.Capture = c
-	head, err := manifest.Build(c)
+	// An item without identity is recorded, not fatal: the diff compares
+	// the rest and says what it could not (as for a failed list).
+	head, err := manifest.BuildPartial(c)
 	if err != nil {
 		return nil, fmt.Errorf("building the snapshot of %s: %w", label, err)
 	}

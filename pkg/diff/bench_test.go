@@ -39,3 +39,38 @@ func BenchmarkDiff(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDiffLargePair is the largest real pair's class: about 3 MB of
+// snapshots (300 tools, recursive $refs, outputSchema everywhere) with
+// hundreds of witnessed errors (benchsurface.LargePair). bench/largediff.sh
+// runs it; the figure is in bench/README.md.
+func BenchmarkDiffLargePair(b *testing.B) {
+	bd, hd, err := benchsurface.LargePair(300)
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := manifest.FromCanonicalJSON(bd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head, err := manifest.FromCanonicalJSON(hd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var witnessed int
+	start := cpuTime()
+	for b.Loop() {
+		witnessed = 0
+		for _, f := range Diff(base, head, Options{}).Findings {
+			if f.Witness != nil {
+				witnessed++
+			}
+		}
+	}
+	// CPU time measures the work on a machine shared with other jobs,
+	// where wall time also measures the wait for a core.
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(len(bd)+len(hd))/2/1e6, "MB/snapshot")
+	b.ReportMetric(float64(witnessed), "witnessed")
+}

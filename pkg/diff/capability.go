@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -39,7 +40,12 @@ func (d *differ) capabilities() {
 					d.emit(rules.CapabilityUnimplementedRemoved, s, p, fmt.Sprintf("capability %s removed, which never worked: base answered %s with -32601 Method not found", k, m), b, nil)
 					continue
 				}
-				d.emit(r.removed, s, p, fmt.Sprintf("capability %s removed", k), b, nil)
+				why, usable := d.offered(k)
+				if !usable {
+					d.emit(rules.CapabilityUnusedRemoved, s, p, fmt.Sprintf("capability %s removed, which offered nothing usable: %s", k, why), b, nil)
+					continue
+				}
+				d.emit(r.removed, s, p, fmt.Sprintf("capability %s removed", k)+why, b, nil)
 			default:
 				bo, ho := parseObject(b), parseObject(h)
 				if bo == nil || ho == nil {
@@ -95,6 +101,81 @@ func (d *differ) neverWorked(capability string) (string, bool) {
 	return strings.Join(methods, " and "), true
 }
 
+// offered judges a withdrawn capability by what base shows a client
+// could do through it (a prompt, a resource or template; for completions
+// a prompt argument or template variable to complete; for
+// resources.subscribe a resource, and a trial that worked). usable false
+// comes with why nothing was; usable true may come with a note for the
+// message ("; base records no trial ...": a snapshot written before trials
+// were recorded keeps the verdict). A list base could not read (partial)
+// is never taken for empty.
+func (d *differ) offered(capability string) (why string, usable bool) {
+	b := d.base
+	failed := func(methods ...string) bool {
+		for _, m := range methods {
+			if _, ok := b.Partial[m]; ok || b.FailedMethods[m] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	trial := func(method string) (string, bool) {
+		t, ok := b.CapabilityTrial(method)
+		switch {
+		case ok && t.Error != "":
+			return fmt.Sprintf("base's trial of %s answered with error %d %q", method, t.Code, clip(t.Error, 120)), false
+		case ok:
+			return "", true
+		}
+		return "; base records no trial of " + method + " (a snapshot written before trials were recorded)", true
+	}
+	switch capability {
+	case "prompts":
+		if len(b.Prompts) > 0 || failed(capture.MethodPromptsList) {
+			return "", true
+		}
+		return "base listed no prompt", false
+	case "resources":
+		if len(b.Resources)+len(b.ResourceTemplates) > 0 || failed(capture.MethodResourcesList, capture.MethodResourceTemplatesList) {
+			return "", true
+		}
+		return "base listed no resource and no resource template", false
+	case "completions":
+		if !completable(b) && !failed(capture.MethodPromptsList, capture.MethodResourceTemplatesList) {
+			return "base listed no prompt argument and no resource template variable to complete", false
+		}
+		return trial(capture.MethodCompletionComplete)
+	case "resources.subscribe":
+		if code := b.FailedMethods[capture.MethodResourcesSubscribe]; code != 0 {
+			return fmt.Sprintf("base answered resources/subscribe with error %d", code), false
+		}
+		if len(b.Resources)+len(b.ResourceTemplates) == 0 && !failed(capture.MethodResourcesList, capture.MethodResourceTemplatesList) {
+			return "base listed no resource to subscribe to", false
+		}
+		return trial(capture.MethodResourcesSubscribe)
+	}
+	return "", true
+}
+
+// completable reports whether a snapshot lists something completion/
+// complete could complete: a prompt argument or a template variable.
+func completable(m *manifest.Manifest) bool {
+	for _, p := range m.Prompts {
+		var v struct {
+			Arguments []json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal(p.Raw, &v) == nil && len(v.Arguments) > 0 {
+			return true
+		}
+	}
+	for _, t := range m.ResourceTemplates {
+		if strings.Contains(t.ID, "{") {
+			return true
+		}
+	}
+	return false
+}
+
 // capabilityFlags compares the members of one capability present in both.
 func (d *differ) capabilityFlags(name string, b, h object) {
 	s := serverSubject
@@ -121,10 +202,13 @@ func (d *differ) capabilityFlags(name string, b, h object) {
 			if bt == ht {
 				continue
 			}
+			why, usable := d.offered("resources.subscribe")
 			if bt && d.base.FailedMethods[capture.MethodResourcesSubscribe] == capture.CodeMethodNotFound {
 				d.emit(rules.CapabilityUnimplementedRemoved, s, p, "resources.subscribe is no longer true, which never worked: base answered resources/subscribe with -32601 Method not found", bv, hv)
+			} else if bt && !usable {
+				d.emit(rules.CapabilityUnusedRemoved, s, p, "resources.subscribe is no longer true, which offered nothing usable: "+why, bv, hv)
 			} else if bt {
-				d.emit(rules.CapabilityResourcesSubscribeRemoved, s, p, "resources.subscribe is no longer true", bv, hv)
+				d.emit(rules.CapabilityResourcesSubscribeRemoved, s, p, "resources.subscribe is no longer true"+why, bv, hv)
 			} else {
 				d.emit(rules.CapabilityResourcesSubscribeAdded, s, p, "resources.subscribe is now true", bv, hv)
 			}

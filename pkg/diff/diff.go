@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -121,6 +122,7 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	d.server()
 	d.capabilities()
 	unknown := d.listFailures()
+	d.unidentified()
 	for _, k := range itemKinds {
 		if !unknown[k.List] {
 			d.items(k)
@@ -203,10 +205,13 @@ type differ struct {
 	renameMin     float64
 	text          *textDetectors
 	headToolNames map[string]bool // lazily built for cross-tool references
+	// schemas are the compiled schemas the witness searches of this
+	// comparison share (each distinct one compiled once).
+	schemas *witness.Cache
 }
 
 func newDiffer(base, head *manifest.Manifest, opts Options) *differ {
-	d := &differ{base: base, head: head, opts: opts}
+	d := &differ{base: base, head: head, opts: opts, schemas: witness.NewCache()}
 	d.markers = opts.Lifecycle.DescriptionMarkers
 	if d.markers == nil {
 		d.markers = DefaultDescriptionMarkers

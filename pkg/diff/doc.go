@@ -32,8 +32,10 @@
 // arguments object, the structuredContent) that one side's schema accepts
 // and the other's rejects because of that change, checked by a validator
 // against both raw schemas. A breaking change with such a witness carries
-// it (Finding.Witness); without one it is a warning that says it is not
-// proven, unless it is structural (Structural); a risky change with one is
+// it (Finding.Witness); after a search that tried every candidate without
+// one it is a warning that says it is not proven, unless it is structural
+// (Structural); a search that gave up at a bound keeps the error and says
+// where it stopped (a bound is not evidence of safety); a risky change with one is
 // raised to an error; a replaced pattern whose compatible direction the
 // automata search proves is a note. A change to an annotation (default,
 // format, ...) takes no witness: nothing is rejected for it.

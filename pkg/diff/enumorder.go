@@ -20,8 +20,8 @@ import (
 // sorted, so that the schema comparer's "equivalent rewrite" for the same
 // edit is not reported as well.
 func (d *differ) enumOrder(subj finding.Subject, root string, base, head json.RawMessage, dir schemadiff.Direction) (onlyOrder bool) {
-	bv, err1 := canonjson.Decode(base)
-	hv, err2 := canonjson.Decode(head)
+	bv, err1 := d.schemas.Decode(base)
+	hv, err2 := d.schemas.Decode(head)
 	if err1 != nil || err2 != nil {
 		return false
 	}

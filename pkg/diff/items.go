@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
@@ -295,4 +296,34 @@ func (d *differ) withoutTools(unknown bool, fn func()) {
 	d.base, d.head = &b, &h
 	defer func() { d.base, d.head = saved[0], saved[1] }()
 	fn()
+}
+
+// unidentified says once which items of either side were served without
+// identity (manifest.Unidentified): they were not compared. Sides that
+// record the same ones, byte for byte and in the same places, have nothing
+// to say: those items did not change.
+func (d *differ) unidentified() {
+	if slices.EqualFunc(d.base.Unidentified, d.head.Unidentified, func(a, b manifest.Unidentified) bool {
+		return a.List == b.List && a.Index == b.Index && bytes.Equal(a.Item, b.Item)
+	}) {
+		return
+	}
+	var parts []string
+	for _, side := range []struct {
+		name string
+		m    *manifest.Manifest
+	}{{"base", d.base}, {"head", d.head}} {
+		var at []string
+		for _, u := range side.m.Unidentified {
+			at = append(at, fmt.Sprintf("%s[%d]", u.List, u.Index))
+		}
+		if len(at) > 0 {
+			parts = append(parts, side.name+": "+strings.Join(at, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	msg := "items served without identity (no name, uri or uriTemplate) were not compared; everything else was: " + strings.Join(parts, "; ")
+	d.emit(rules.SurfaceItemsUnidentified, serverSubject, "/unidentified", msg, nil, nil)
 }

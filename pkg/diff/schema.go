@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -28,7 +29,7 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		rewrite, undecidable = rules.OutputSchemaEquivalentRewrite, rules.OutputSchemaUndecidable
 	}
 	dialectOnly := sameButDialect(base, head)
-	pair := witness.NewPair(base, head, dir, witness.Options{})
+	pair := witness.NewPair(base, head, dir, witness.Options{Cache: d.schemas})
 	enumOnly := d.enumOrder(subj, root, base, head, dir)
 	changes := oneFindingPerRename(schemadiff.Compare(base, head, dir, schemadiff.Options{}))
 	for _, c := range changes {
@@ -70,6 +71,9 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 // sameButDialect reports whether two schemas differ in their root $schema
 // only.
 func sameButDialect(a, b json.RawMessage) bool {
+	if k := []byte(`"$schema"`); !bytes.Contains(a, k) && !bytes.Contains(b, k) {
+		return false // (the caller compared the bytes already)
+	}
 	ao, bo := parseObject(a), parseObject(b)
 	if ao == nil || bo == nil {
 		return false
@@ -115,8 +119,11 @@ const patternSearchLimit = 100000
 // pointers, hence its fingerprint, are left alone; the policy overrides
 // that run later still win):
 //   - a breaking change with a witness keeps its level and carries it;
-//     without one within the budget it is a warning (risky) that says so,
-//     unless it is structural;
+//     after a search that tried every candidate without one it is a
+//     warning (risky) that says so, unless it is structural; a search
+//     that gave up at a bound (budget, route, depth) proves nothing
+//     either way, so the level stands and the message says where it
+//     stopped (fail closed);
 //   - a risky change with a witness is raised to error (breaking): an
 //     overlap the rules could only suspect, a change they could not decide;
 //   - a replaced pattern is what the search shows: a witness makes it an
@@ -128,7 +135,9 @@ func prove(fd *finding.Finding, c schemadiff.Change, changes []schemadiff.Change
 	default:
 		return
 	}
-	if w, ok := findAttributable(pair, c, changes, fd.Severity == rules.SeverityRisky); ok {
+	res := findAttributable(pair, c, changes, fd.Severity == rules.SeverityRisky)
+	if res.Found {
+		w := res.Witness
 		fd.Witness = &w
 		if fd.Severity == rules.SeverityRisky {
 			fd.Message = strings.TrimSuffix(fd.Message, "; inclusion could not be proven") + "; proven by a witness"
@@ -147,12 +156,17 @@ func prove(fd *finding.Finding, c schemadiff.Change, changes []schemadiff.Change
 	if dir == schemadiff.Output {
 		what, side = "result", finding.SideHead
 	}
+	if res.GaveUp != "" {
+		// A bound is not evidence of safety: the rule's level stands.
+		fd.Message += fmt.Sprintf("; not proven: the search gave up after %d validations, at %s", res.Tried, res.GaveUp)
+		return
+	}
 	fd.Level, fd.Severity = rules.LevelWarning, rules.SeverityRisky
 	if err := pair.Err(); err != nil {
 		fd.Message += "; not proven: the schemas could not be compiled to check a " + what + " (" + clip(err.Error(), 160) + ")"
 		return
 	}
-	fd.Message += "; not proven: no " + what + " the " + side + " schema accepts and the other rejects was found within the search budget"
+	fd.Message += "; not proven: the search tried every candidate and found no " + what + " the " + side + " schema accepts and the other rejects"
 }
 
 // findAttributable is pair.Find, except for a change to a keyword that
@@ -168,14 +182,14 @@ func prove(fd *finding.Finding, c schemadiff.Change, changes []schemadiff.Change
 // change keeps any witness rejected at it (a prefixItems entry added is
 // proven by the call its new type rejects, which a type finding below it
 // reports too).
-func findAttributable(pair *witness.Pair, c schemadiff.Change, changes []schemadiff.Change, raise bool) (finding.Witness, bool) {
+func findAttributable(pair *witness.Pair, c schemadiff.Change, changes []schemadiff.Change, raise bool) witness.Result {
 	if annotationKeyword(c.BasePointer) || annotationKeyword(c.HeadPointer) {
-		return finding.Witness{}, false
+		return witness.Result{}
 	}
 	if raise {
-		return pair.Find(c, changes...)
+		return pair.Search(c, changes...)
 	}
-	return pair.Find(c)
+	return pair.Search(c)
 }
 
 // annotationKeyword reports whether a schema pointer ends at a keyword

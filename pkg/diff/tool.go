@@ -157,6 +157,9 @@ const defaultDialect = "json-schema.org/draft/2020-12/schema"
 // dialectOf returns a schema's normalized $schema URI: no scheme, no
 // trailing #, lower case host; absent means 2020-12.
 func dialectOf(schema json.RawMessage) string {
+	if !bytes.Contains(schema, []byte(`"$schema"`)) {
+		return defaultDialect // no need to read a large schema for it
+	}
 	s, ok := parseObject(schema).str("$schema")
 	if !ok || s == "" {
 		return defaultDialect

@@ -3,6 +3,8 @@ package diff
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,6 +66,10 @@ var flatEdits = []edit{
 		if len(e) > 0 {
 			prop(s, "properties", "e")["enum"] = e
 		}
+	},
+	func(r *rand.Rand, s map[string]any) {
+		// the whole enum replaced: several values removed at once
+		prop(s, "properties", "e")["enum"] = []any{[]string{"a", "d", "x"}[r.IntN(3)]}
 	},
 	func(r *rand.Rand, s map[string]any) {
 		s["required"] = []any{"n", []string{"s", "e", "arr"}[r.IntN(3)]}
@@ -220,7 +226,7 @@ func TestWitnessProperty(t *testing.T) {
 		cases = 60
 	}
 	r := rand.New(rand.NewPCG(21, 2026))
-	var witnesses, wrong, broken, missed int
+	var witnesses, wrong, neighbours, broken, missed int
 	for i := 0; i < cases; i++ {
 		nested := i%4 == 3
 		src, edits := propFlat, flatEdits
@@ -252,6 +258,10 @@ func TestWitnessProperty(t *testing.T) {
 			}
 			bOK, hOK := bv.Validate(inst) == nil, hv.Validate(inst) == nil
 			wantBase := f.Witness.Accepts == finding.SideBase
+			if !sendsOwnValue(f) {
+				neighbours++
+				t.Errorf("case %d: %s %s (%s): witness %s does not send the value the finding names", i, f.Rule, f.Pointer, f.Message, f.Witness.Value)
+			}
 			if bOK != wantBase || hOK == wantBase || f.Level != rules.LevelError || (key == "inputSchema") != wantBase {
 				wrong++
 				t.Errorf("case %d: %s %s: witness %s accepts=%s; base valid %v, head valid %v\nhead %s", i, f.Rule, f.Pointer, f.Witness.Value, f.Witness.Accepts, bOK, hOK, hb)
@@ -281,5 +291,46 @@ func TestWitnessProperty(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cases: %d witnesses emitted, %d wrong; %d breaking schema pairs found by sampling, %d without a witnessed error", cases, witnesses, wrong, broken, missed)
+	t.Logf("%d cases: %d witnesses emitted, %d wrong, %d proving another finding; %d breaking schema pairs found by sampling, %d without a witnessed error", cases, witnesses, wrong, neighbours, broken, missed)
+}
+
+// sendsOwnValue reports whether a witness of a finding that names a value
+// (an enum value removed or added, null no longer or now allowed) sends
+// that value where the finding is: "enum value "b" removed" is proven by a
+// call with "b", not by one with "a" (which proves its neighbour). Other
+// findings, and pointers this check cannot follow to an instance location,
+// pass.
+func sendsOwnValue(f finding.Finding) bool {
+	var want any
+	switch f.Rule {
+	case rules.InputEnumValueRemoved:
+		want = f.Before
+	case rules.OutputEnumValueAdded:
+		want = f.After
+	case rules.InputBecameNotNullable, rules.OutputBecameNullable:
+		want = json.RawMessage("null")
+	default:
+		return true
+	}
+	toks := strings.Split(strings.TrimPrefix(f.Pointer, "/"), "/")[1:]
+	var inst any
+	if json.Unmarshal(f.Witness.Value, &inst) != nil {
+		return false
+	}
+	for len(toks) >= 2 && toks[0] == "properties" {
+		o, ok := inst.(map[string]any)
+		if !ok {
+			return false
+		}
+		inst = o[toks[1]]
+		toks = toks[2:]
+	}
+	if len(toks) == 0 || !slices.Contains([]string{"enum", "type", "anyOf", "oneOf"}, toks[0]) {
+		return true // not a location this check follows
+	}
+	var w any
+	if json.Unmarshal(want.(json.RawMessage), &w) != nil {
+		return true
+	}
+	return reflect.DeepEqual(inst, w)
 }

@@ -32,7 +32,9 @@ const reviewBase = `{"type":"object","properties":{
 	"k":{"type":"object","patternProperties":{"^s_":{"type":"string"}}},
 	"l":{"type":"object","propertyNames":{"maxLength":8}},
 	"m":{"type":"object","properties":{"x":{}},"unevaluatedProperties":{"type":"integer"}},
-	"n":true},
+	"n":true,
+	"o":{"enum":["asc","desc","up","down"]},
+	"q":{"anyOf":[{"type":"string","enum":["bug","task"]},{"type":"null"}]}},
 	"$defs":{"F":{"type":"object","properties":{"u":{"type":"string","maxLength":6},"v":{"type":"integer","maximum":50}}}}}`
 
 // reviewLegacy is the draft-07 counterpart: tuple items, additionalItems,
@@ -55,6 +57,23 @@ func obj(kv ...any) map[string]any {
 func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 
 var reviewEdits = []edit{
+	func(r *rand.Rand, s map[string]any) {
+		// several enum values removed at once, or the enum replaced
+		var e []any
+		for _, v := range []string{"asc", "desc", "up", "down", "left"} {
+			if r.IntN(3) == 0 {
+				e = append(e, v)
+			}
+		}
+		if len(e) == 0 {
+			e = []any{"asc"}
+		}
+		prop(s, "properties", "o")["enum"] = e
+	},
+	func(r *rand.Rand, s map[string]any) {
+		// the nullable enum collapsed (zod .nullable() to .optional())
+		s["properties"].(map[string]any)["q"] = obj("type", "string", "enum", []any{"bug", "task"})
+	},
 	func(r *rand.Rand, s map[string]any) { prop(s, "properties", "a")["maxLength"] = num(5 + r.IntN(10)) },
 	func(r *rand.Rand, s map[string]any) {
 		prop(s, "properties", "a")["pattern"] = pick(r, "^[a-z]*$", "^x", "[0-9]")
@@ -421,6 +440,9 @@ func TestWitnessAttribution(t *testing.T) {
 			}
 			byRule[f.Rule]++
 			witnesses++
+			if !sendsOwnValue(f) {
+				t.Errorf("case %d: %s %s (%s): witness %s does not send the value the finding names", i, f.Rule, f.Pointer, f.Message, f.Witness.Value)
+			}
 			if strings.HasSuffix(f.Message, "; proven by a witness") {
 				raised++
 				t.Logf("case %d: raised %s %s %s: %s", i, f.Rule, f.Pointer, f.Message, f.Witness.Value)

@@ -67,6 +67,9 @@ func renderWitnesses(fs []finding.Finding) string {
 		fmt.Fprintf(&b, "%s %s %s %s\n", f.Rule, f.Level, field(f.Pointer), f.Message)
 		if f.Witness != nil {
 			fmt.Fprintf(&b, "\twitness %s accepts=%s rejects=%s\n", f.Witness.Value, f.Witness.Accepts, f.Witness.Rejects)
+			if f.Witness.Formats != "" {
+				fmt.Fprintf(&b, "\tformats: %s\n", f.Witness.Formats)
+			}
 		}
 	}
 	return b.String()

@@ -87,6 +87,10 @@ type Witness struct {
 	// Accepts is SideBase or SideHead; Rejects is the other.
 	Accepts string `json:"accepts"`
 	Rejects string `json:"rejects"`
+	// Formats, when not empty, says that the value holds only while
+	// format is an annotation: no value was found that a client asserting
+	// formats would also judge so.
+	Formats string `json:"formats,omitempty"`
 }
 
 // New fills Level, Severity and Tags from the rule table and computes the

@@ -41,9 +41,16 @@ func quoteList(ids []string) string {
 }
 
 // Build reduces a capture to its canonical snapshot. Items are taken from
-// the raw pages; an item without a string identity, or an identity listed
-// twice, is refused with an error that names it.
-func Build(c *capture.Capture) (*Manifest, error) {
+// the raw pages; an item without a string identity (*UnidentifiedError),
+// or an identity listed twice, is refused with an error that names it.
+func Build(c *capture.Capture) (*Manifest, error) { return build(c, false) }
+
+// BuildPartial is Build for a snapshot that may be incomplete: an item
+// without its identity is recorded in Manifest.Unidentified (raw, with its
+// list and position) instead of refusing the whole server for it.
+func BuildPartial(c *capture.Capture) (*Manifest, error) { return build(c, true) }
+
+func build(c *capture.Capture, partial bool) (*Manifest, error) {
 	if len(c.HandshakeResult) == 0 {
 		return nil, errors.New("capture has no handshake result")
 	}
@@ -100,6 +107,11 @@ func Build(c *capture.Capture) (*Manifest, error) {
 		}
 		raw[list] = append(raw[list], arr...)
 	}
+	if partial {
+		for _, list := range Lists {
+			raw[list] = m.setAsideUnidentified(list, raw[list])
+		}
+	}
 	// Before the items: setItems computes the manifest hash, which covers
 	// failedMethods and partial (as it does when the file is read back).
 	for _, d := range c.Diagnostics {
@@ -116,7 +128,31 @@ func Build(c *capture.Capture) (*Manifest, error) {
 	for _, t := range c.Trials {
 		m.AddTrial(t)
 	}
+	for _, t := range c.CapabilityTrials {
+		m.addCapabilityTrial(t)
+	}
 	return m, nil
+}
+
+// setAsideUnidentified moves the items of a list that have no string
+// identity into m.Unidentified, and returns the others.
+func (m *Manifest) setAsideUnidentified(list string, items []json.RawMessage) []json.RawMessage {
+	key := identityOf(list)
+	out := items[:0:0]
+	for i, it := range items {
+		var probe map[string]json.RawMessage
+		var id string
+		if json.Unmarshal(it, &probe) == nil && json.Unmarshal(probe[key], &id) == nil && probe[key] != nil {
+			out = append(out, it)
+			continue
+		}
+		canon, err := Canonicalize(it)
+		if err != nil {
+			canon, _ = json.Marshal(string(it)) // not JSON the canonical form reads: kept as a string
+		}
+		m.Unidentified = append(m.Unidentified, Unidentified{List: list, Index: i, Item: canon})
+	}
+	return out
 }
 
 // partialOf records the capture's failed lists (capture.ListFailures) in
@@ -244,7 +280,7 @@ func buildItems(list string, raw []json.RawMessage, share bool) ([]Item, []Print
 		}
 		id, ok := obj[key].(string)
 		if !ok {
-			return fmt.Errorf("%s[%d] has no string %q, so it cannot be identified", list, i, key)
+			return &UnidentifiedError{List: list, Index: i}
 		}
 		p, err := printsOf(list, canon, obj)
 		if err != nil {

@@ -60,6 +60,19 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 	}
+	if len(m.Unidentified) > 0 {
+		us := make([]any, len(m.Unidentified))
+		for i, u := range m.Unidentified {
+			item, err := decode(u.Item)
+			if err != nil {
+				return nil, fmt.Errorf("unidentified %s[%d]: %w", u.List, u.Index, err)
+			}
+			us[i] = map[string]any{"list": u.List, "index": json.Number(fmt.Sprint(u.Index)), "item": item}
+		}
+		if err := put("unidentified", us); err != nil {
+			return nil, err
+		}
+	}
 	if len(m.Partial) > 0 {
 		pm := make(map[string]any, len(m.Partial))
 		for k, f := range m.Partial {
@@ -180,6 +193,16 @@ func (m *Manifest) unhashed() (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 	}
+	if len(m.CapabilityTrials) > 0 {
+		// Outside the hash too: whether a call worked in one run.
+		tr, err := json.Marshal(m.CapabilityTrials)
+		if err != nil {
+			return nil, err
+		}
+		if extra["capabilityTrials"], err = Canonicalize(tr); err != nil {
+			return nil, err
+		}
+	}
 	return extra, nil
 }
 
@@ -195,20 +218,22 @@ func Encode(m *Manifest) ([]byte, error) {
 
 // fileShape is the snapshot file as read back.
 type fileShape struct {
-	SnapshotVersion   *int              `json:"snapshotVersion"`
-	ProtocolVersion   string            `json:"protocolVersion"`
-	Handshake         string            `json:"handshake"`
-	SupportedVersions []string          `json:"supportedVersions"`
-	ServerInfo        json.RawMessage   `json:"serverInfo"`
-	Capabilities      json.RawMessage   `json:"capabilities"`
-	Instructions      json.RawMessage   `json:"instructions"`
-	Tools             []json.RawMessage `json:"tools"`
-	Prompts           []json.RawMessage `json:"prompts"`
-	Resources         []json.RawMessage `json:"resources"`
-	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
-	Fingerprints      json.RawMessage   `json:"fingerprints"`
-	ProtocolTrials    []capture.Trial   `json:"protocolTrials"`
-	FailedMethods     map[string]int64  `json:"failedMethods"`
+	SnapshotVersion   *int                      `json:"snapshotVersion"`
+	ProtocolVersion   string                    `json:"protocolVersion"`
+	Handshake         string                    `json:"handshake"`
+	SupportedVersions []string                  `json:"supportedVersions"`
+	ServerInfo        json.RawMessage           `json:"serverInfo"`
+	Capabilities      json.RawMessage           `json:"capabilities"`
+	Instructions      json.RawMessage           `json:"instructions"`
+	Tools             []json.RawMessage         `json:"tools"`
+	Prompts           []json.RawMessage         `json:"prompts"`
+	Resources         []json.RawMessage         `json:"resources"`
+	ResourceTemplates []json.RawMessage         `json:"resourceTemplates"`
+	Fingerprints      json.RawMessage           `json:"fingerprints"`
+	ProtocolTrials    []capture.Trial           `json:"protocolTrials"`
+	CapabilityTrials  []capture.CapabilityTrial `json:"capabilityTrials"`
+	Unidentified      []Unidentified            `json:"unidentified"`
+	FailedMethods     map[string]int64          `json:"failedMethods"`
 	Partial           map[string]*struct {
 		Page    *int   `json:"page"`
 		Code    *int64 `json:"code"`
@@ -219,7 +244,7 @@ type fileShape struct {
 var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
-	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true,
+	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true, "capabilityTrials": true, "unidentified": true,
 	"partial": true,
 }
 
@@ -331,6 +356,16 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	if err := m.readPartial(f, raw); err != nil {
 		return nil, err
 	}
+	for _, u := range f.Unidentified {
+		if _, ok := KindOfList(u.List); !ok || u.Index < 0 || len(u.Item) == 0 {
+			return nil, fmt.Errorf("snapshot unidentified: an entry needs a known list, an index and the item (got list %q, index %d)", u.List, u.Index)
+		}
+		c, err := Canonicalize(u.Item)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot unidentified %s[%d]: %w", u.List, u.Index, err)
+		}
+		m.Unidentified = append(m.Unidentified, Unidentified{List: u.List, Index: u.Index, Item: c})
+	}
 	if err := m.setItemsShared(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -339,6 +374,12 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 			return nil, errors.New("snapshot protocolTrials: a trial without a revision")
 		}
 		m.AddTrial(t)
+	}
+	for _, t := range f.CapabilityTrials {
+		if t.Method != capture.MethodResourcesSubscribe && t.Method != capture.MethodCompletionComplete {
+			return nil, fmt.Errorf("snapshot capabilityTrials: method %q is not resources/subscribe or completion/complete", t.Method)
+		}
+		m.addCapabilityTrial(t)
 	}
 	return m, nil
 }

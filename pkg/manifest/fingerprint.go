@@ -33,7 +33,7 @@ import (
 // and each prompt argument's title and description.
 //
 // The manifest hash covers the whole snapshot except the fingerprints
-// block (and protocolTrials): serverInfo, protocolVersion, handshake,
+// block (and protocolTrials, capabilityTrials): serverInfo, protocolVersion, handshake,
 // supportedVersions, capabilities, instructions, failedMethods, partial
 // and every item.
 

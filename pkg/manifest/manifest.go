@@ -75,6 +75,33 @@ type Manifest struct {
 	// revision): evidence about the server, not part of its surface, so
 	// they are written to the file but kept out of the manifest hash.
 	ProtocolTrials []capture.Trial
+	// CapabilityTrials are the capture's calls to learn whether
+	// resources.subscribe and completions work (sorted by method), outside
+	// the manifest hash like ProtocolTrials. nil in a snapshot written
+	// before they were recorded: then no trial is known.
+	CapabilityTrials []capture.CapabilityTrial
+	// Unidentified are the items served without identity (BuildPartial),
+	// in list order then position; inside the manifest hash. nil when
+	// none.
+	Unidentified []Unidentified
+}
+
+// CapabilityTrial returns the recorded trial of a method, if one was made.
+func (m *Manifest) CapabilityTrial(method string) (capture.CapabilityTrial, bool) {
+	for _, t := range m.CapabilityTrials {
+		if t.Method == method {
+			return t, true
+		}
+	}
+	return capture.CapabilityTrial{}, false
+}
+
+// addCapabilityTrial records a trial, replacing an earlier one of the same
+// method.
+func (m *Manifest) addCapabilityTrial(t capture.CapabilityTrial) {
+	m.CapabilityTrials = slices.DeleteFunc(m.CapabilityTrials, func(x capture.CapabilityTrial) bool { return x.Method == t.Method })
+	m.CapabilityTrials = append(m.CapabilityTrials, t)
+	slices.SortFunc(m.CapabilityTrials, func(a, b capture.CapabilityTrial) int { return strings.Compare(a.Method, b.Method) })
 }
 
 // Trial returns the trial of a revision, if one was made.
@@ -141,6 +168,29 @@ func (m *Manifest) Find(list, id string) (Item, bool) {
 		return items[lo], true
 	}
 	return Item{}, false
+}
+
+// Unidentified is an item a list served without its identity (a resource
+// with no uri, a tool with no name: `[{}]`), kept as served by a snapshot
+// built with BuildPartial. It cannot be keyed, so it is recorded where it
+// was and never compared.
+type Unidentified struct {
+	// List is the item list (ListTools, ...); Index the item's position in
+	// it as served, pages concatenated, from 0.
+	List  string          `json:"list"`
+	Index int             `json:"index"`
+	Item  json.RawMessage `json:"item"`
+}
+
+// UnidentifiedError refuses an item without its identity when the
+// snapshot is built whole (Build).
+type UnidentifiedError struct {
+	List  string
+	Index int
+}
+
+func (e *UnidentifiedError) Error() string {
+	return fmt.Sprintf("%s[%d] has no string %q, so it cannot be identified", e.List, e.Index, identityOf(e.List))
 }
 
 // ListFailure is how one list of a partial snapshot failed.

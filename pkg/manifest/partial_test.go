@@ -3,7 +3,9 @@ package manifest_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -117,5 +119,52 @@ func TestPartialIsReadStrictly(t *testing.T) {
 	var none *manifest.Manifest
 	if none.Incomplete() {
 		t.Error("a nil snapshot is incomplete")
+	}
+}
+
+// An item served without its identity ([{}] for resources) refuses the
+// whole snapshot with Build, and is recorded (list, position, raw) by
+// BuildPartial, which keeps every other item; the file round-trips,
+// matches its schema, and hashes apart from the snapshot without it.
+func TestBuildPartialRecordsUnidentifiedItems(t *testing.T) {
+	c := &capture.Capture{Handshake: capture.HandshakeInitialize, ProtocolVersion: "2025-06-18",
+		HandshakeResult: json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"s","version":"1"}}`),
+		Pages: []capture.Page{
+			{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}`)},
+			{Method: capture.MethodResourcesList, Result: json.RawMessage(`{"resources":[{"uri":"file:///x","name":"x"},{}]}`)},
+		}}
+	var ue *manifest.UnidentifiedError
+	if _, err := manifest.Build(c); !errors.As(err, &ue) || ue.List != manifest.ListResources || ue.Index != 1 {
+		t.Fatalf("Build: %v, want resources[1] unidentified", err)
+	}
+	m, err := manifest.BuildPartial(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []manifest.Unidentified{{List: manifest.ListResources, Index: 1, Item: json.RawMessage(`{}`)}}
+	if len(m.Tools) != 2 || len(m.Resources) != 1 || !reflect.DeepEqual(m.Unidentified, want) {
+		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
+	}
+	file := encode(t, m)
+	back, err := manifest.FromCanonicalJSON(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest || !reflect.DeepEqual(back.Unidentified, want) {
+		t.Errorf("does not round-trip:\n%s", file)
+	}
+	without := *back
+	without.Unidentified = nil
+	again, err := manifest.FromCanonicalJSON(encode(t, &without))
+	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
+		t.Errorf("the snapshot hashes as the one without its unidentified item (%v)", err)
+	}
+	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("does not match the snapshot schema: %v", err)
 	}
 }

@@ -29,10 +29,14 @@ func WitnessSentence(f finding.Finding) string {
 	if noun == "result" {
 		verb, past = "allowed", "not allowed"
 	}
-	if w.Accepts == finding.SideBase {
-		return "This " + noun + " was " + verb + " before and is " + past + " now"
+	when := ""
+	if w.Formats != "" {
+		when = " (while format is only an annotation)"
 	}
-	return "This " + noun + " is " + verb + " now and was " + past + " before"
+	if w.Accepts == finding.SideBase {
+		return "This " + noun + " was " + verb + " before and is " + past + " now" + when
+	}
+	return "This " + noun + " is " + verb + " now and was " + past + " before" + when
 }
 
 // WitnessLine is the witness's value on one line, bounded to max bytes

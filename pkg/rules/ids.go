@@ -48,8 +48,9 @@ const (
 	ConfigAcknowledgementExpired = "config-acknowledgement-expired"
 
 	// Pipeline (catalog/pipeline.md)
-	SnapshotOutOfDate = "snapshot-out-of-date"
-	SurfaceListFailed = "surface-list-failed"
+	SnapshotOutOfDate        = "snapshot-out-of-date"
+	SurfaceListFailed        = "surface-list-failed"
+	SurfaceItemsUnidentified = "surface-items-unidentified"
 
 	// Client compatibility (catalog/compat.md)
 	ClientToolNameRejected         = "client-tool-name-rejected"
@@ -90,6 +91,7 @@ const (
 	CapabilityResourcesSubscribeRemoved = "capability-resources-subscribe-removed"
 	CapabilityResourcesSubscribeAdded   = "capability-resources-subscribe-added"
 	CapabilityUnimplementedRemoved      = "capability-unimplemented-removed"
+	CapabilityUnusedRemoved             = "capability-unused-removed"
 	CapabilityListChangedRemoved        = "capability-list-changed-removed"
 	CapabilityListChangedAdded          = "capability-list-changed-added"
 	CapabilityCompletionsRemoved        = "capability-completions-removed"

@@ -126,11 +126,20 @@ func partialHint(err error) error {
 	if errors.As(err, &ie) {
 		return fmt.Errorf("%w; or pass --partial to write what was read, marked partial", err)
 	}
+	var ue *manifest.UnidentifiedError
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%w; fix the server's list, or pass --partial to write the snapshot of everything else with the item recorded under unidentified", err)
+	}
 	return err
 }
 
-// warnPartial says on stderr that a snapshot written is partial.
+// warnPartial says on stderr that a snapshot written is partial, or
+// records items it could not identify.
 func warnPartial(env *Env, path string, m *manifest.Manifest) {
+	if len(m.Unidentified) > 0 {
+		fmt.Fprintf(env.Stderr, "warning: %s records %d item(s) served without identity under \"unidentified\" (--partial); a diff compares everything else and says so\n",
+			path, len(m.Unidentified))
+	}
 	if m.Incomplete() {
 		fmt.Fprintf(env.Stderr, "warning: %s is a PARTIAL snapshot (--partial): %s; the failed list holds nothing, and a diff against it exits 2; do not commit it\n",
 			path, report.LogLine(m.PartialSummary(), report.MaxText))
@@ -283,14 +292,18 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	build := manifest.Build
+	if cf.partial {
+		build = manifest.BuildPartial
+	}
 	for i, c := range caps {
-		m, err := manifest.Build(c)
+		m, err := build(c)
 		// The shutdown overlapped the build; what it noticed is reported
 		// with the rest.
 		c.Wait()
 		reportDiagnostics(env.Stderr, c)
 		if err != nil {
-			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
+			return 0, partialHint(fmt.Errorf("building the snapshot of %s: %w", c.Target, err))
 		}
 		summary, rev := manifest.Summary(c, m), c.RequestedVersion
 		// Done with the capture: a large one is not kept while its

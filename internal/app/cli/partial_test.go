@@ -247,3 +247,44 @@ func TestLockOfAFailedList(t *testing.T) {
 		t.Errorf("lock --check of a failing server: exit %d, want 2 and no drift\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A resource list of one placeholder item ([{}], no uri, no name) no
+// longer refuses the server: without --partial the error names the item
+// and says to use it; with it the snapshot holds the tools and records the
+// item, and a diff against a snapshot without it compares the tools and
+// says once what it could not compare.
+func TestCapturePartialRecordsAnUnidentifiedItem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "whole.json")
+	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, `resources[0] has no string "uri"`) || !strings.Contains(r.stderr, "--partial") {
+		t.Errorf("capture: exit %d, want 2 naming the item and --partial:\n%s", r.code, r.stderr)
+	}
+	path := partialSnapshot(t, dir, testserver.ModeUnidentifiedResource)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Tools) == 0 || len(m.Resources) != 0 || len(m.Unidentified) != 1 || m.Unidentified[0].List != manifest.ListResources || string(m.Unidentified[0].Item) != `{}` {
+		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
+	}
+	clean := *m
+	clean.Unidentified = nil
+	cleanData, err := manifest.Encode(&clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanPath := filepath.Join(dir, "clean.json")
+	if err := os.WriteFile(cleanPath, cleanData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, nil, "diff", "--format", "json", cleanPath, path)
+	if r.code != frontend.ExitOK || strings.Count(r.stdout, `"surface-items-unidentified"`) != 1 || !strings.Contains(r.stdout, "head: resources[0]") {
+		t.Errorf("diff: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -195,6 +195,9 @@
 //	                 {subscribe: true}; resources/list: readme
 //	                 (file:///readme.md), no templates; resources/subscribe
 //	                 gets -32601.
+//	unidentified-resource  lite tools; capabilities tools and resources;
+//	                 resources/list: [{}] (an item with no uri and no name),
+//	                 no templates.
 //	newest-only      lite tools; initialize is always answered with
 //	                 2025-11-25, whatever the request asks for (an older
 //	                 revision is refused by answering with another one).

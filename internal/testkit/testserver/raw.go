@@ -296,6 +296,14 @@ func (s *rawServer) handleRequest(req rpcMessage) error {
 			return s.writeResult(id, method, json.RawMessage(`{"resourceTemplates":[]}`))
 		}
 	}
+	if s.mode == ModeUnidentifiedResource {
+		switch method {
+		case "resources/list":
+			return s.writeResult(id, method, json.RawMessage(`{"resources":[{}]}`))
+		case "resources/templates/list":
+			return s.writeResult(id, method, json.RawMessage(`{"resourceTemplates":[]}`))
+		}
+	}
 	if s.mode == ModePagedRaw {
 		switch method {
 		case "prompts/list":
@@ -332,6 +340,8 @@ func (s *rawServer) initializeResult(params json.RawMessage) any {
 		caps = json.RawMessage(`{"tools":{},"prompts":{},"resources":{}}`)
 	case ModeSubscribeUnimplemented:
 		caps = json.RawMessage(`{"tools":{},"resources":{"subscribe":true}}`)
+	case ModeUnidentifiedResource:
+		caps = json.RawMessage(`{"tools":{},"resources":{}}`)
 	}
 	return map[string]any{
 		"protocolVersion": version,

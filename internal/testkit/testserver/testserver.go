@@ -56,6 +56,10 @@ const (
 	// ModeNewestOnly accepts only its newest raw revision: an initialize
 	// asking for an older one is answered with the newest.
 	ModeNewestOnly = "newest-only"
+	// ModeUnidentifiedResource advertises tools and resources and answers
+	// resources/list with [{}]: a placeholder resource with no uri and no
+	// name (what a FastMCP server that registers an empty resource sends).
+	ModeUnidentifiedResource = "unidentified-resource"
 
 	// ShuffledPrefix followed by a decimal seed names a shuffled mode.
 	ShuffledPrefix = "shuffled-"
@@ -73,7 +77,7 @@ var rawModes = []string{
 	ModeSlowStart, ModeBadVersion, ModeBadInitialize, ModeJSONLog, ModeBatchReply, ModeInvalidUTF8, ModeDuplicateKey,
 	ModeCapabilityUnimplemented, ModeSubscribeUnimplemented, ModeNewestOnly,
 	ModeDiscoverUnlisted, ModeDiscoverRefusesUnlisted, ModeSubscribeWithdrawn,
-	ModeListFailed, ModeListFailedPage,
+	ModeListFailed, ModeListFailedPage, ModeUnidentifiedResource,
 }
 
 // Modes lists every mode. The shuffled family is represented by "shuffled-1";

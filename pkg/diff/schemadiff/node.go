@@ -54,8 +54,13 @@ type node struct {
 type keywords struct {
 	refStr   string // $ref as written
 	nullWrap string // set on a resolved copy made for an X-or-null wrapper
-	nullPtr  string // where the null came from, for messages
+	nullPtr  string // where the null came from: the null branch
 	nullRaw  *value
+	// nullBranch is the pointer (and raw) of the first null branch
+	// stripNull dropped from a union of this node, the branch that
+	// admitted null.
+	nullBranch    string
+	nullBranchRaw *value
 	// foldedFrom keeps the branches of a union of plain types that was
 	// folded into a type set, so a union on the other side pairs with them.
 	foldedFrom []*node

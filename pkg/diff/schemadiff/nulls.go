@@ -78,6 +78,9 @@ func (d *doc) stripNull(n *node, list []*node, exclusive bool) []*node {
 	out := make([]*node, 0, len(list)-nulls)
 	for _, b := range list {
 		if r := d.res(b); r != nil && r.isNullOnly() {
+			if n.nullBranch == "" {
+				n.nullBranch, n.nullBranchRaw = b.P(), b.raw
+			}
 			continue
 		}
 		out = append(out, b)
@@ -101,8 +104,10 @@ func (d *doc) nullCopy(w, t *node, kind string) *node {
 	c.aliasTo = nil
 	c.orNull = true
 	c.nullWrap = kind
-	c.nullPtr = w.P()
-	c.nullRaw = w.raw
+	c.nullPtr, c.nullRaw = w.P(), w.raw
+	if w.nullBranch != "" {
+		c.nullPtr, c.nullRaw = w.nullBranch, w.nullBranchRaw
+	}
 	c.foldNull()
 	w.aliasTo, w.aliasKind = t, kind
 	return c

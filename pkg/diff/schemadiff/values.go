@@ -167,7 +167,8 @@ func (c *walker) types(b, h *node) {
 		nbp, nhp := bp, hp
 		bv, hv := b.typeRaw, h.typeRaw
 		if b.nullPtr != "" {
-			nbp, bv = b.nullPtr, b.nullRaw
+			// The null branch is what went: the finding points at it.
+			nbp, bv, hv = b.nullPtr, b.nullRaw, nil
 		}
 		if h.nullPtr != "" {
 			nhp, hv = h.nullPtr, h.nullRaw
@@ -258,6 +259,34 @@ func (n *node) valsRaw() *value {
 	return &value{kind: vArr, arr: n.valVals}
 }
 
+// withoutNull is a sorted value list without its null.
+func withoutNull(vals []string) []string {
+	return slices.DeleteFunc(slices.Clone(vals), func(v string) bool { return v == "null" })
+}
+
+// foldedNull reports whether the null among the node's values was folded
+// in from a union's null branch (nullCopy) rather than listed by its own
+// enum or const.
+func (n *node) foldedNull() bool {
+	if n.nullWrap == "" || n.nullPtr == "" {
+		return false
+	}
+	for _, raw := range []*value{n.enumV, n.constV} {
+		if raw == nil {
+			continue
+		}
+		if raw == n.constV && canonString(raw) == "null" {
+			return false
+		}
+		for _, e := range raw.elems() {
+			if canonString(e) == "null" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (n *node) valsKw() string {
 	if constOnly(n) {
 		return "const"
@@ -321,6 +350,16 @@ func (c *walker) values(b, h *node) {
 	if slices.Equal(b.vals, h.vals) {
 		return
 	}
+	// Only the null a union's null branch folded in differs: that branch
+	// is the change (anyOf [const, null] → the const).
+	if b.foldedNull() && slices.Equal(withoutNull(b.vals), h.vals) {
+		c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), b.nullPtr, h.P(), b.nullRaw, nil, "null is no longer allowed (unwrapped from %s with a null branch)", b.nullWrap)
+		return
+	}
+	if h.foldedNull() && slices.Equal(b.vals, withoutNull(h.vals)) {
+		c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), b.P(), h.nullPtr, nil, h.nullRaw, "null is now allowed (wrapped in %s with a null branch)", h.nullWrap)
+		return
+	}
 	added, removed := valsDiff(b, h)
 	bc, hc := constOnly(b), constOnly(h)
 	bp, hp := b.valsP(), h.valsP()
@@ -346,10 +385,20 @@ func (c *walker) values(b, h *node) {
 		added = slices.DeleteFunc(added, func(k int) bool { return typeExcludes(b, h, h.valVals[k]) })
 		for _, k := range removed {
 			v := b.valVals[k]
+			if b.vals[k] == "null" && b.foldedNull() {
+				// null was the union's null branch, not a member of this
+				// enum: the branch is what went.
+				c.emit(c.rule(rules.InputBecameNotNullable, rules.OutputBecameNotNullable), b.nullPtr, h.P(), b.nullRaw, nil, "null is no longer allowed (unwrapped from %s with a null branch)", b.nullWrap)
+				continue
+			}
 			c.emit(c.rule(rules.InputEnumValueRemoved, rules.OutputEnumValueRemoved), b.enumPtr(b.vals[k]), hp, v, nil, "enum value %s removed", short(v))
 		}
 		for _, k := range added {
 			v := h.valVals[k]
+			if h.vals[k] == "null" && h.foldedNull() {
+				c.emit(c.rule(rules.InputBecameNullable, rules.OutputBecameNullable), b.P(), h.nullPtr, nil, h.nullRaw, "null is now allowed (wrapped in %s with a null branch)", h.nullWrap)
+				continue
+			}
 			c.emit(c.rule(rules.InputEnumValueAdded, rules.OutputEnumValueAdded), bp, h.enumPtr(h.vals[k]), nil, v, "enum value %s added", short(v))
 		}
 	}

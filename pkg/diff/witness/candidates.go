@@ -28,7 +28,10 @@ const maxCands = 600
 // search stops when it returns false (a witness was found, the budget
 // ran out), so the expensive ones (long strings matching a pattern) are
 // built only when the cheap ones failed.
-func (g *gen) candidates(a, r []sref, propFocus bool, yield func(cand) bool) {
+//
+// It reports whether every candidate was offered: false when yield
+// stopped it or the maxCands bound did.
+func (g *gen) candidates(a, r []sref, propFocus bool, yield func(cand) bool) bool {
 	n := 0
 	g.stopped = false
 	add := func(v any, ok bool) {
@@ -41,7 +44,7 @@ func (g *gen) candidates(a, r []sref, propFocus bool, yield func(cand) bool) {
 		}
 	}
 	if propFocus && !yield(cand{absent: true}) {
-		return
+		return false
 	}
 	g.work = maxWork
 	add(g.value(a, 0))
@@ -73,6 +76,7 @@ func (g *gen) candidates(a, r []sref, propFocus bool, yield func(cand) bool) {
 	for _, x := range []any{nil, true, false, json.Number("0"), json.Number("1"), json.Number("-1"), json.Number("0.5"), "", "a", []any{}, map[string]any{}} {
 		add(x, true)
 	}
+	return !g.stopped
 }
 
 func (g *gen) flat(nodes []sref) ([]sref, bool) {
@@ -178,8 +182,12 @@ func (g *gen) strings(a, fa, fr []sref, add func(any, bool)) {
 			}
 			continue
 		}
-		s, found, _, used := search(acc, []*nfa{n}, lo, hi, min(g.pwork, 20000))
+		limit := min(g.pwork, 20000)
+		s, found, _, used := search(acc, []*nfa{n}, lo, hi, limit)
 		g.pwork -= used
+		if !found && used >= limit {
+			g.exhausted = true
+		}
 		if found {
 			add(s, true)
 		}

@@ -51,7 +51,17 @@
 //
 // Cost. Each Pair compiles its sides once, on first use. Find runs at most
 // Options.Budget validations (default 2000); every walk over a schema is
-// bounded in depth and steps, the pattern search in explored states. The
+// bounded in depth and steps, the pattern search in explored states.
+// Search says whether a search that found nothing tried every candidate or
+// gave up at one of those bounds (Result.GaveUp): only the first is
+// evidence. A change is reached along its own pointer when it can be (time
+// linear in the pointer, however wide the schema), so a change at one of
+// 50,000 properties is proven by a call that sends that property (and the
+// required ones) alone. A side with more than a few thousand subschemas is
+// compiled per instance with its large properties maps cut to the names
+// the instance uses (see wide.go): the validator's compiler takes time
+// quadratic in the subschemas, and the members an instance does not name
+// never decide its validation. The
 // result depends on nothing but the input: maps are visited in sorted
 // order and no randomness is used, so the same pair gives the same bytes.
 package witness

@@ -17,6 +17,9 @@ type gen struct {
 	work   int // steps left for the current value
 	// stopped is set when the consumer of candidates wants no more.
 	stopped bool
+	// exhausted is set when a value could not be built within maxDepth
+	// or maxWork: the search was bounded, not complete.
+	exhausted bool
 	// pwork is what is left of the transitions the pattern searches of
 	// one Find may try.
 	pwork int
@@ -56,6 +59,7 @@ func (g *gen) expand(nodes []sref, depth int) ([]sref, bool) {
 	add = func(n sref, depth int) bool {
 		g.work--
 		if depth > maxDepth || g.work < 0 {
+			g.exhausted = true
 			return false
 		}
 		switch v := n.v.(type) {
@@ -311,10 +315,27 @@ func (g *gen) str(flat []sref, n int) (any, bool) {
 		return nil, false
 	}
 	if len(pats) == 0 {
+		// A value of the formats named, where there is one of a length
+		// the bounds allow: it holds whether formats are asserted or not.
+		for _, f := range flat {
+			format, ok := f.v.(map[string]any)["format"].(string)
+			if !ok {
+				continue
+			}
+			for _, l := range []int{-1, lo} {
+				if s, ok := formatSample(format, l); ok && len(s) >= lo && (hi < 0 || len(s) <= hi) {
+					return s, true
+				}
+			}
+		}
 		return strings.Repeat("a", lo), true
 	}
-	s, ok, used := patternString(pats, lo, hi, min(g.pwork, 20000))
+	limit := min(g.pwork, 20000)
+	s, ok, used := patternString(pats, lo, hi, limit)
 	g.pwork -= used
+	if !ok && used >= limit {
+		g.exhausted = true
+	}
 	return s, ok
 }
 

@@ -45,15 +45,11 @@ func declared(flat []sref) []string {
 	var out []string
 	for _, f := range flat {
 		if ps, ok := f.v.(map[string]any)["properties"].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(ps)) {
-				if !slices.Contains(out, k) {
-					out = append(out, k)
-				}
-			}
+			out = slices.AppendSeq(out, maps.Keys(ps))
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 func required(flat []sref) []string {
@@ -81,7 +77,11 @@ func (g *gen) object(flat []sref, depth int) (any, bool) {
 			minProps = min(n, maxItems)
 		}
 	}
-	for _, name := range declared(flat) {
+	var opt []string
+	if len(want) < minProps {
+		opt = declared(flat)
+	}
+	for _, name := range opt {
 		if len(want) >= minProps {
 			break
 		}

@@ -32,22 +32,35 @@ type edge struct {
 const maxRouteNodes = 4096
 
 // findRoute is the shortest route (in schema steps) from the root to the
-// subschema at target.
-func (d *doc) findRoute(target string) (route, bool) {
+// subschema at target. exhausted reports a search that stopped at
+// maxRouteNodes without reaching it.
+//
+// The target's own pointer is tried first: when each of its steps is one
+// an instance takes (a property, an item, a branch), that is the route,
+// found in time linear in its length however wide the schema is. Only a
+// target that the pointer does not reach that way (a $defs entry reached
+// through a $ref) is searched for breadth first.
+func (d *doc) findRoute(target string) (r route, ok, exhausted bool) {
+	if path, ok := d.directPath(target); ok {
+		return buildRoute(path), true, false
+	}
 	type qe struct {
 		e      edge
 		parent int
 	}
 	q := []qe{{e: edge{node: sref{d.root, "", d}}, parent: -1}}
 	seen := map[string]bool{"": true}
-	for i := 0; i < len(q) && i < maxRouteNodes; i++ {
+	for i := 0; i < len(q); i++ {
+		if i >= maxRouteNodes {
+			return route{}, false, true
+		}
 		if q[i].e.node.ptr == target {
 			var path []edge
 			for j := i; j >= 0; j = q[j].parent {
 				path = append(path, q[j].e)
 			}
 			slices.Reverse(path)
-			return buildRoute(path), true
+			return buildRoute(path), true, false
 		}
 		for _, e := range d.edges(q[i].e.node) {
 			if !seen[e.node.ptr] {
@@ -56,7 +69,97 @@ func (d *doc) findRoute(target string) (route, bool) {
 			}
 		}
 	}
-	return route{}, false
+	return route{}, false, false
+}
+
+// directPath is the chain of edges that follows target's pointer from the
+// root, one keyword (and member) at a time, when every step is an edge an
+// instance walks (see edges); false when one is not (a $defs entry, a
+// keyword generation does not walk).
+func (d *doc) directPath(target string) ([]edge, bool) {
+	p, err := jsonptr.Parse(target)
+	if err != nil {
+		return nil, false
+	}
+	toks := p.Tokens()
+	cur := sref{d.root, "", d}
+	path := []edge{{node: cur}}
+	for i := 0; i < len(toks); {
+		m, ok := cur.v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		kw := toks[i]
+		var e edge
+		step := 1
+		switch kw {
+		case "properties", "patternProperties":
+			if i+1 >= len(toks) {
+				return nil, false
+			}
+			ps, _ := m[kw].(map[string]any)
+			s, ok := ps[toks[i+1]]
+			if !ok {
+				return nil, false
+			}
+			name := toks[i+1]
+			if kw == "patternProperties" {
+				n, ok, _ := patternString([]string{name}, 1, -1, 2000)
+				if !ok {
+					return nil, false
+				}
+				name = n
+			}
+			e, step = edge{seg: name, node: cur.child(s, "/"+kw+"/"+jsonptr.Escape(toks[i+1]))}, 2
+		case "allOf", "anyOf", "oneOf":
+			if i+1 >= len(toks) {
+				return nil, false
+			}
+			bs, _ := m[kw].([]any)
+			n, err := strconv.Atoi(toks[i+1])
+			if err != nil || n < 0 || n >= len(bs) || toks[i+1] != strconv.Itoa(n) {
+				return nil, false
+			}
+			e, step = edge{node: cur.child(bs[n], "/"+kw+"/"+toks[i+1])}, 2
+			if kw != "allOf" {
+				e.choice, e.index = cur.ptr+"/"+kw, n
+			}
+		default:
+			// items, prefixItems, additionalProperties, ...: the edges
+			// say how an instance reaches them.
+			want := cur.ptr + "/" + jsonptr.Escape(kw)
+			if i+1 < len(toks) && (kw == "prefixItems" || kw == "items" && d.legacy) {
+				want += "/" + toks[i+1]
+				step = 2
+			}
+			found := false
+			for _, c := range d.itemAndRestEdges(cur, m) {
+				if c.node.ptr == want {
+					e, found = c, true
+					break
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		}
+		path = append(path, e)
+		cur = e.node
+		i += step
+	}
+	return path, true
+}
+
+// itemAndRestEdges are the edges of n into its items and into the
+// schemas of members no property names.
+func (d *doc) itemAndRestEdges(n sref, m map[string]any) []edge {
+	var out []edge
+	for _, kw := range []string{"additionalProperties", "unevaluatedProperties"} {
+		if s, ok := m[kw]; ok {
+			out = append(out, edge{seg: freshName([]sref{n}), node: n.child(s, "/"+kw)})
+		}
+	}
+	return append(out, d.itemEdges(n, m)...)
 }
 
 func buildRoute(path []edge) route {
@@ -122,13 +225,7 @@ func (d *doc) edges(n sref) []edge {
 			out = append(out, edge{seg: name, node: n.child(pp[k], "/patternProperties/"+jsonptr.Escape(k))})
 		}
 	}
-	for _, kw := range []string{"additionalProperties", "unevaluatedProperties"} {
-		if s, ok := m[kw]; ok {
-			out = append(out, edge{seg: freshName([]sref{n}), node: n.child(s, "/"+kw)})
-		}
-	}
-	out = append(out, d.itemEdges(n, m)...)
-	return out
+	return append(out, d.itemAndRestEdges(n, m)...)
 }
 
 func (d *doc) itemEdges(n sref, m map[string]any) []edge {

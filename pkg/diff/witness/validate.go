@@ -33,6 +33,16 @@ type validator struct {
 // dialect ("2020-12" or "draft-07") when it declares none, with formats as
 // annotations and no loading.
 func compileSide(name string, doc any, dialect string) (*validator, error) {
+	return compile(name, doc, dialect, false)
+}
+
+// compileAsserting is compileSide with the formats the validator knows
+// asserted (the others stay annotations).
+func compileAsserting(name string, doc any, dialect string) (*validator, error) {
+	return compile(name, doc, dialect, true)
+}
+
+func compile(name string, doc any, dialect string, assert bool) (*validator, error) {
 	v := &validator{url: "mem:///" + name + ".json", t: &taint{}}
 	c := jsonschema.NewCompiler()
 	if dialect == "draft-07" {
@@ -42,8 +52,12 @@ func compileSide(name string, doc any, dialect string) (*validator, error) {
 	}
 	c.UseLoader(refusingLoader{})
 	c.UseRegexpEngine(v.t.engine)
-	for _, f := range formatNames(doc) {
-		c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
+	if assert {
+		c.AssertFormat()
+	} else {
+		for _, f := range formatNames(doc) {
+			c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
+		}
 	}
 	if err := c.AddResource(v.url, doc); err != nil {
 		return nil, err

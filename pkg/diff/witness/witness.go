@@ -26,6 +26,9 @@ type Options struct {
 	// Dialect is assumed for a schema without $schema: "2020-12" (default)
 	// or "draft-07", as schemadiff.Options.Dialect.
 	Dialect string
+	// Cache, when set, shares compiled schemas with the other Pairs that
+	// use it (one comparison's); nil compiles each side anew.
+	Cache *Cache
 }
 
 // Pair is the two schemas of one tool's inputSchema or outputSchema. Each
@@ -44,7 +47,33 @@ type Pair struct {
 type side struct {
 	name string
 	doc  *doc
-	v    *validator
+	v    *validator // the whole schema, compiled; nil for a wide side
+	wide *wideSide
+
+	root       any
+	dialect    string
+	assertOnce sync.Once
+	assertV    *validator
+}
+
+// asserting is the side compiled with formats asserted, compiled on first
+// use; nil when its schema names no format (or it is wide).
+func (s *side) asserting() *validator {
+	s.assertOnce.Do(func() {
+		if s.wide != nil || len(formatNames(s.root)) == 0 {
+			return
+		}
+		s.assertV, _ = compileAsserting(s.name, s.root, s.dialect)
+	})
+	return s.assertV
+}
+
+// validate validates an instance against the side's schema.
+func (s *side) validate(inst any) result {
+	if s.wide != nil {
+		return s.wide.validate(inst)
+	}
+	return s.v.validate(inst)
 }
 
 // NewPair prepares the search for one schema pair in one direction: for
@@ -68,12 +97,19 @@ func (p *Pair) prepare() error {
 			if len(raw) == 0 {
 				raw = json.RawMessage("{}")
 			}
-			v, err := canonjson.Decode(raw)
+			v, err := p.opts.Cache.Decode(raw)
 			if err == nil {
-				var val *validator
-				if val, err = compileSide(name, v, p.opts.Dialect); err == nil {
-					p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val}
-					continue
+				if w := newWideSide(name, v, p.opts.Dialect); w != nil {
+					if err = w.check(); err == nil {
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), wide: w, root: v, dialect: p.opts.Dialect}
+						continue
+					}
+				} else {
+					var val *validator
+					if val, err = p.opts.Cache.compile(name, v, p.opts.Dialect); err == nil {
+						p.sides[i] = &side{name: name, doc: newDoc(v, p.opts.Dialect), v: val, root: v, dialect: p.opts.Dialect}
+						continue
+					}
 				}
 			}
 			if p.err == nil { // the first side's reason; the other's is usually the same
@@ -101,7 +137,7 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	b, h := p.sides[0].v.validate(inst), p.sides[1].v.validate(inst)
+	b, h := p.sides[0].validate(inst), p.sides[1].validate(inst)
 	if !b.trusted || !h.trusted {
 		return b.ok, h.ok, errors.New("a pattern outside the subset both regular expression engines agree on was consulted")
 	}
@@ -116,8 +152,30 @@ func (p *Pair) Check(value json.RawMessage) (baseOK, headOK bool, err error) {
 // inside one of them is that change's, so that a second change in the
 // same schema never proves the wrong finding.
 func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.Witness, bool) {
+	r := p.Search(c, others...)
+	return r.Witness, r.Found
+}
+
+// Result is what one search made of a change.
+type Result struct {
+	// Witness is the instance found, when Found.
+	Witness finding.Witness
+	Found   bool
+	// GaveUp, when not empty, says which bound stopped the search before
+	// it had tried every candidate ("the budget of 2000 validations", "the
+	// route search's 4096 subschemas"): the change may still have a
+	// witness, so a caller must not read its absence as evidence.
+	GaveUp string
+	// Tried is the number of validations the search ran.
+	Tried int
+}
+
+// Search is Find with the account of how the search ended: a witness, a
+// search that tried every candidate without one, or one that gave up at
+// a bound (Result.GaveUp).
+func (p *Pair) Search(c schemadiff.Change, others ...schemadiff.Change) Result {
 	if p.prepare() != nil {
-		return finding.Witness{}, false
+		return Result{}
 	}
 	acc, rej := p.sides[0], p.sides[1]
 	pA, pR := c.BasePointer, c.HeadPointer
@@ -129,11 +187,14 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 	_, present := rej.doc.at(pR)
 	absent := !present
 	attr := newAttribution(pR, nR, absent, exclusions(others, c, pR, p.dir == schemadiff.Output))
-	rA, ok := acc.doc.findRoute(nA)
+	rA, ok, exhausted := acc.doc.findRoute(nA)
 	if !ok {
-		return finding.Witness{}, false
+		if exhausted {
+			return Result{GaveUp: fmt.Sprintf("the route search's %d subschemas", maxRouteNodes)}
+		}
+		return Result{}
 	}
-	rR, okR := rej.doc.findRoute(nR)
+	rR, okR, _ := rej.doc.findRoute(nR)
 	focusA := rA.levels[len(rA.levels)-1].nodes
 	var focusR []sref
 	var ctx *route
@@ -154,7 +215,7 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 	_, propFocus := rA.levels[len(rA.levels)-1].seg.(string)
 	budget := p.opts.Budget
 	tried := map[string]bool{}
-	var found, partial json.RawMessage
+	var found, loose, partial json.RawMessage
 	// try validates one instance: stop when the search is over (a witness
 	// whose every rejection is the change's, or no budget left), retry
 	// when its context may be at fault (the accepting side rejected it, or
@@ -171,7 +232,7 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 		}
 		tried[string(raw)] = true
 		budget--
-		rr := rej.v.validate(inst)
+		rr := rej.validate(inst)
 		if rr.ok || !rr.trusted {
 			return next
 		}
@@ -180,20 +241,34 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 			return retry
 		}
 		budget--
-		ra := acc.v.validate(inst)
+		ra := acc.validate(inst)
 		switch {
 		case !ra.ok || !ra.trusted:
 			return retry
-		case every:
+		case every && p.holdsAsserted(raw, acc, rej):
 			found = raw
 			return stop
+		case every:
+			// holds only while formats are annotations: kept, and the
+			// search goes on for one that holds either way
+			if loose == nil {
+				loose = raw
+			}
+			return retry
 		}
 		if partial == nil {
 			partial = raw
 		}
 		return retry
 	}
-	g.candidates(focusA, focusR, propFocus, func(cd cand) bool {
+	nv := namedOf(c, p.dir)
+	// each tries one candidate in the context both sides allow first, the
+	// accepting side's alone when that one may be what failed; false ends
+	// the search.
+	each := func(cd cand) bool {
+		if nv != nil && (cd.absent || !nv.ok(cd.v)) {
+			return true // a value this change does not name proves another
+		}
 		// The context both sides allow first; the accepting side's alone
 		// when that one may be what failed.
 		for _, c := range []*route{ctx, nil} {
@@ -212,18 +287,68 @@ func (p *Pair) Find(c schemadiff.Change, others ...schemadiff.Change) (finding.W
 			}
 		}
 		return budget >= 2
-	})
-	if found != nil {
-		return p.witness(found, acc, rej), true
 	}
-	if partial != nil {
-		return p.witness(partial, acc, rej), true
+	complete := true
+	if nv != nil {
+		first := slices.Clone(nv.values)
+		for _, t := range nv.types {
+			g.work = maxWork
+			if v, ok := g.valueAs(focusA, t, 0); ok {
+				first = append(first, v)
+			}
+		}
+		for _, v := range first {
+			if complete = each(cand{v: v}); !complete {
+				break
+			}
+		}
 	}
-	return finding.Witness{}, false
+	if complete && found == nil {
+		complete = g.candidates(focusA, focusR, propFocus, each)
+	}
+	res := Result{Tried: p.opts.Budget - budget}
+	switch {
+	case found != nil:
+		res.Witness, res.Found = p.witness(found, acc, rej), true
+	case loose != nil:
+		res.Witness, res.Found = p.witness(loose, acc, rej), true
+	case partial != nil:
+		res.Witness, res.Found = p.witness(partial, acc, rej), true
+	case budget < 2:
+		res.GaveUp = fmt.Sprintf("the budget of %d validations", p.opts.Budget)
+	case !complete:
+		res.GaveUp = fmt.Sprintf("the first %d candidate values", maxCands)
+	case g.exhausted:
+		res.GaveUp = "the bounds on building one value (depth, steps, pattern search)"
+	}
+	return res
 }
 
 func (p *Pair) witness(raw json.RawMessage, acc, rej *side) finding.Witness {
-	return finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
+	w := finding.Witness{Value: raw, Accepts: acc.name, Rejects: rej.name}
+	if !p.holdsAsserted(raw, acc, rej) {
+		w.Formats = "holds while format is an annotation (the JSON Schema default); no value was found that also holds when formats are asserted"
+	}
+	return w
+}
+
+// holdsAsserted reports whether a witness also holds for a validator that
+// asserts formats: the accepting side still accepts it and the other still
+// rejects it. A pair without formats (or a wide side, compiled per
+// instance) holds trivially.
+func (p *Pair) holdsAsserted(raw json.RawMessage, acc, rej *side) bool {
+	av, rv := acc.asserting(), rej.asserting()
+	if av == nil && rv == nil {
+		return true
+	}
+	inst, err := canonjson.Decode(raw)
+	if err != nil {
+		return false
+	}
+	if av != nil && !av.validate(inst).ok {
+		return false
+	}
+	return rv == nil || !rv.validate(inst).ok
 }
 
 // attribution decides which leaf errors of a rejection belong to the
