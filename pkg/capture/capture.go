@@ -173,6 +173,9 @@ type Capture struct {
 	// revision is or is not still accepted, which a server's own list of
 	// supported versions is not.
 	Trials []Trial `json:"trials,omitempty"`
+	// Extensions is what was read of the extensions the server declares
+	// (see ExtensionCapture); nil when the capture declared none.
+	Extensions *ExtensionCapture `json:"extensions,omitempty"`
 	// Diagnostics are non-fatal observations, in the order seen.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote
