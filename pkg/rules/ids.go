@@ -455,6 +455,27 @@ const (
 	ResourceTemplateMetaChanged          = "resource-template-meta-changed"
 	ResourceTemplateUnknownFieldChanged  = "resource-template-unknown-field-changed"
 
+	// Skills and groups (catalog/extension.md)
+	SkillRemoved             = "skill-removed"
+	SkillAdded               = "skill-added"
+	SkillNameChanged         = "skill-name-changed"
+	SkillDescriptionChanged  = "skill-description-changed"
+	SkillAllowedToolsChanged = "skill-allowed-tools-changed"
+	SkillFrontmatterChanged  = "skill-frontmatter-changed"
+	SkillFileAdded           = "skill-file-added"
+	SkillFileRemoved         = "skill-file-removed"
+	SkillFileChanged         = "skill-file-changed"
+	SkillTextChanged         = "skill-text-changed"
+	GroupRemoved             = "group-removed"
+	GroupAdded               = "group-added"
+	GroupInstructionsChanged = "group-instructions-changed"
+	GroupDescriptionChanged  = "group-description-changed"
+	GroupItemRemoved         = "group-item-removed"
+	GroupItemAdded           = "group-item-added"
+	GroupItemMoved           = "group-item-moved"
+	ToolMovedIntoGroup       = "tool-moved-into-group"
+	ToolMovedOutOfGroup      = "tool-moved-out-of-group"
+
 	// Model-visible text (catalog/text.md)
 	TextHiddenCharactersAdded   = "text-hidden-characters-added"
 	TextInjectionMarkerAdded    = "text-injection-marker-added"
