@@ -19,7 +19,9 @@ import (
 // move between placements is reported as such, instead of a removal and
 // an addition: a tool that moves into a group leaves tools/list.
 
-func groupSubject(key string) finding.Subject { return finding.Subject{Kind: finding.KindGroup, Name: key} }
+func groupSubject(key string) finding.Subject {
+	return finding.Subject{Kind: finding.KindGroup, Name: key}
+}
 
 // scopedSubject names an item scoped to a group: "group/identity".
 func scopedSubject(kind, group, id string) finding.Subject {

@@ -17,7 +17,9 @@ import (
 // the manifest of files with their digests, and the SKILL.md text, which
 // goes through the text detectors as a tool description does.
 
-func skillSubject(uri string) finding.Subject { return finding.Subject{Kind: finding.KindSkill, Name: uri} }
+func skillSubject(uri string) finding.Subject {
+	return finding.Subject{Kind: finding.KindSkill, Name: uri}
+}
 
 // skills compares the skills of two snapshots. A side whose skills/list
 // failed (extension partial) is not compared: unknown is not empty.
