@@ -475,6 +475,14 @@ const (
 	GroupItemMoved           = "group-item-moved"
 	ToolMovedIntoGroup       = "tool-moved-into-group"
 	ToolMovedOutOfGroup      = "tool-moved-out-of-group"
+	ExtensionUncaptured      = "extension-uncaptured"
+	SkillEntryInvalid        = "skill-entry-invalid"
+	SkillDigestMismatch      = "skill-digest-mismatch"
+	SkillLimitsExceeded      = "skill-limits-exceeded"
+	SkillResourcesDynamic    = "skill-resources-dynamic"
+	GroupEntryInvalid        = "group-entry-invalid"
+	GroupItemAlsoListed      = "group-item-also-listed"
+	GroupFlatViewDiffers     = "group-flat-view-differs"
 
 	// Model-visible text (catalog/text.md)
 	TextHiddenCharactersAdded   = "text-hidden-characters-added"
