@@ -48,7 +48,7 @@ var KnownExtensions = []string{ExtToolbox, ExtGroups, ExtSkills}
 
 // DiagExtensionUncaptured: the server declares an extension the capture
 // does not know; it is recorded as declared (id and settings) and not read.
-const DiagExtensionUncaptured = "extension-uncaptured"
+const DiagExtensionUncaptured = "unread-extension"
 
 // Bounds of a group walk (groups/get, recursively through
 // contents.groups). The draft SEP asks clients to stop on a cycle and
