@@ -174,20 +174,20 @@ func (d *differ) placements(list string, bgs, hgs []manifest.Group, moved map[fi
 			if list == manifest.ListTools {
 				d.emit(rules.ToolMovedIntoGroup, top, "",
 					fmt.Sprintf("tool %s left tools/list for group %s: clients that read only tools/list no longer see it; it is disclosed by groups/get", quote(id), quoteAll(hGroups)),
-					jsonString(""), canon(strings.Join(hGroups, ",")))
+					jsonString(k.Method), canon(strings.Join(hGroups, ",")))
 			} else {
 				d.emit(rules.GroupItemMoved, top, "",
-					fmt.Sprintf("%s %s left %s for group %s", k.Noun, quote(id), k.Method, quoteAll(hGroups)), jsonString(""), canon(strings.Join(hGroups, ",")))
+					fmt.Sprintf("%s %s left %s for group %s", k.Noun, quote(id), k.Method, quoteAll(hGroups)), jsonString(k.Method), canon(strings.Join(hGroups, ",")))
 			}
 			continue
 		case !bTop && hTop && len(bGroups) > 0:
 			moved[top] = true
 			if list == manifest.ListTools {
 				d.emit(rules.ToolMovedOutOfGroup, top, "",
-					fmt.Sprintf("tool %s, scoped to group %s, is now in tools/list", quote(id), quoteAll(bGroups)), canon(strings.Join(bGroups, ",")), jsonString(""))
+					fmt.Sprintf("tool %s, scoped to group %s, is now in tools/list", quote(id), quoteAll(bGroups)), canon(strings.Join(bGroups, ",")), jsonString(k.Method))
 			} else {
 				d.emit(rules.GroupItemMoved, top, "",
-					fmt.Sprintf("%s %s, scoped to group %s, is now in %s", k.Noun, quote(id), quoteAll(bGroups), k.Method), canon(strings.Join(bGroups, ",")), jsonString(""))
+					fmt.Sprintf("%s %s, scoped to group %s, is now in %s", k.Noun, quote(id), quoteAll(bGroups), k.Method), canon(strings.Join(bGroups, ",")), jsonString(k.Method))
 			}
 			continue
 		}

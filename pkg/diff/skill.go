@@ -159,8 +159,17 @@ func (d *differ) skillFiles(subj finding.Subject, name string, b, h json.RawMess
 			d.emit(rules.SkillFileAdded, subj, p, fmt.Sprintf("skill %s has a new file %s", quote(name), quote(u)), nil, canon(hf.Digest))
 		case bf != hf:
 			d.emit(rules.SkillFileChanged, subj, p,
-				fmt.Sprintf("file %s of skill %s changed: digest %s → %s, %d → %d bytes", quote(u), quote(name), quote(bf.Digest), quote(hf.Digest), bf.Size, hf.Size),
+				fmt.Sprintf("file %s of skill %s changed: digest %s → %s, %d → %d bytes", quote(u), quote(name), quote(shortDigest(bf.Digest)), quote(shortDigest(hf.Digest)), bf.Size, hf.Size),
 				canon(bf.Digest), canon(hf.Digest))
 		}
 	}
+}
+
+// shortDigest is a digest cut to "sha256:" and 12 hexadecimal characters
+// for a message; the finding's before and after keep it whole.
+func shortDigest(d string) string {
+	if len(d) > len("sha256:")+12 {
+		return d[:len("sha256:")+12] + "…"
+	}
+	return d
 }

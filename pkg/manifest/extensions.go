@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -570,4 +571,24 @@ func stringsAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// summary is what Summary says of the extensions: "; 2 skills, 3 groups
+// (9 scoped items)", the extensions not captured, and the failed methods.
+func (x *Extensions) summary() string {
+	if x == nil {
+		return ""
+	}
+	scoped := 0
+	for _, g := range x.Groups {
+		scoped += len(g.Tools) + len(g.Prompts) + len(g.Resources)
+	}
+	s := fmt.Sprintf("; %s, %s (%s)", plural(len(x.Skills), "skill"), plural(len(x.Groups), "group"), plural(scoped, "scoped item"))
+	for _, id := range x.Uncaptured {
+		s += fmt.Sprintf("; extension %q declared, not captured", id)
+	}
+	for _, method := range slices.Sorted(maps.Keys(x.Partial)) {
+		s += fmt.Sprintf("; %s failed", method)
+	}
+	return s
 }

@@ -71,7 +71,9 @@ func (k *checker) extensions(m *manifest.Manifest) {
 	}
 }
 
-func skillSubj(uri string) finding.Subject { return finding.Subject{Kind: finding.KindSkill, Name: uri} }
+func skillSubj(uri string) finding.Subject {
+	return finding.Subject{Kind: finding.KindSkill, Name: uri}
+}
 
 type skillResource struct {
 	URI    *string          `json:"uri"`
@@ -150,7 +152,9 @@ func (k *checker) skill(s manifest.Skill) {
 	}
 }
 
-func groupSubj(key string) finding.Subject { return finding.Subject{Kind: finding.KindGroup, Name: key} }
+func groupSubj(key string) finding.Subject {
+	return finding.Subject{Kind: finding.KindGroup, Name: key}
+}
 
 // groupEntry checks a group of io.modelcontextprotocol/groups (the
 // toolbox variant states no such rules).
