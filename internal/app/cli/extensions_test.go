@@ -141,3 +141,28 @@ func TestExtensionFailuresExit2(t *testing.T) {
 		}
 	}
 }
+
+// lock --check reports the same changes of a consumer's locked server.
+func TestExtensionsLockCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin, _ := json.Marshal(os.Args[0])
+	// One configuration entry; the server it runs changes underneath (the
+	// mode comes from the environment the configuration reads).
+	text := `{"mcpServers": {"tracker": {"command": ` + string(bin) + `, "env": {"` + testserver.EnvVar + `": "${TRACKER_MODE}"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, []string{"TRACKER_MODE=" + testserver.ModeExtensions}, "lock", "--root", dir); r.code != 0 {
+		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
+	}
+	r := run(t, []string{"TRACKER_MODE=" + testserver.ModeExtensionsChanged}, "lock", "--root", dir, "--check")
+	if r.code == 0 {
+		t.Fatalf("lock --check of the changed server exited 0:\n%s", r.stdout)
+	}
+	for _, want := range []string{"skill-file-changed", "group-item-removed", "tool-moved-into-group", "text-sensitive-reference-added"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lock --check lacks %s:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+}
