@@ -59,6 +59,12 @@ func costHeadline(t *cost.Table) string {
 	if t.Instructions > 0 {
 		what += " and instructions"
 	}
+	if t.Skills > 0 {
+		what += ", skills"
+	}
+	if t.Groups > 0 {
+		what += ", groups"
+	}
 	return fmt.Sprintf("%d tokens per session (%s, %s)", t.Total, t.Encoding, what)
 }
 
