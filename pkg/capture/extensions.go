@@ -46,8 +46,9 @@ const (
 // KnownExtensions are the extensions a capture reads, sorted.
 var KnownExtensions = []string{ExtToolbox, ExtGroups, ExtSkills}
 
-// DiagExtensionUncaptured: the server declares an extension the capture
-// does not know; it is recorded as declared (id and settings) and not read.
+// DiagExtensionUncaptured is the diagnostic of an extension the server
+// declares and the capture does not know: it is recorded as declared (id
+// and settings) and not read.
 const DiagExtensionUncaptured = "unread-extension"
 
 // Bounds of a group walk (groups/get, recursively through
