@@ -518,7 +518,7 @@ func (x *Extensions) extPrints() (skills, groups map[string]Prints, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		skills[s.URI] = Prints{Full: Hash(full), Contract: Hash(contract), Prose: Hash(prose)}
+		skills[s.URI] = Prints{Full: hash(full), Contract: hash(contract), Prose: hash(prose)}
 	}
 	for _, g := range x.Groups {
 		gf := groupFile{Extension: g.Extension, Name: g.Name, Parents: g.Parents, Group: g.Entry, Instructions: g.Instructions,
@@ -553,7 +553,7 @@ func (x *Extensions) extPrints() (skills, groups map[string]Prints, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		groups[g.Key()] = Prints{Full: Hash(full), Contract: Hash(contract), Prose: Hash(prose)}
+		groups[g.Key()] = Prints{Full: hash(full), Contract: hash(contract), Prose: hash(prose)}
 	}
 	return skills, groups, nil
 }
