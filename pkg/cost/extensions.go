@@ -6,10 +6,10 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
-// ExtensionTexts are the texts the model reads of a snapshot's skills and
+// extensionTexts are the texts the model reads of a snapshot's skills and
 // groups: each skill's frontmatter as compact JSON, each group's entry
 // (as listed) and its instructions as their text.
-func ExtensionTexts(m *manifest.Manifest) (skills, groups []string) {
+func extensionTexts(m *manifest.Manifest) (skills, groups []string) {
 	if m == nil || m.Ext == nil {
 		return nil, nil
 	}
@@ -32,7 +32,7 @@ func ExtensionTexts(m *manifest.Manifest) (skills, groups []string) {
 
 // extensions adds the skills' and groups' tokens to t.
 func (c *Counter) extensions(t *Table, m *manifest.Manifest) error {
-	skills, groups := ExtensionTexts(m)
+	skills, groups := extensionTexts(m)
 	for _, x := range []struct {
 		texts []string
 		dst   *int

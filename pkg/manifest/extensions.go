@@ -69,10 +69,10 @@ type Group struct {
 
 // Key identifies a group: its name, prefixed by its extension for the
 // vendor variant.
-func (g Group) Key() string { return GroupKey(g.Extension, g.Name) }
+func (g Group) Key() string { return groupKey(g.Extension, g.Name) }
 
-// GroupKey is Group.Key of a group of an extension.
-func GroupKey(ext, name string) string {
+// groupKey is Group.Key of a group of an extension.
+func groupKey(ext, name string) string {
 	if ext == capture.ExtToolbox {
 		return ext + ":" + name
 	}
