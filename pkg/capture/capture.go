@@ -176,6 +176,9 @@ type Capture struct {
 	// CapabilityTrials are the calls made to learn whether resources.subscribe
 	// and completions work, in the order made.
 	CapabilityTrials []CapabilityTrial `json:"capabilityTrials,omitempty"`
+	// Extensions is what was read of the extensions the server declares
+	// (see ExtensionCapture); nil when the capture declared none.
+	Extensions *ExtensionCapture `json:"extensions,omitempty"`
 	// Diagnostics are non-fatal observations, in the order seen.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Stderr is the last bytes (at most Limits.StderrTail) the server wrote

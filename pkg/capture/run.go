@@ -69,6 +69,13 @@ type Options struct {
 	TrialRevisions []string
 	// HandshakeOnly stops after the handshake: no lists, no probes.
 	HandshakeOnly bool
+	// NoExtensions declares no extension in the client's capabilities and
+	// reads none: the view of a client that knows no extension.
+	NoExtensions bool
+	// FlatView also captures, in a session of its own, the lists a client
+	// that declares no extension receives (Capture.Extensions.Flat): a
+	// server SHOULD flatten group-scoped tools into tools/list for it.
+	FlatView bool
 	// DeferShutdown makes Run return once the session is over, while a
 	// stdio server is still being stopped and reaped (up to a few
 	// Limits.ShutdownGrace), so that the caller's work after the capture
@@ -99,6 +106,9 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 			}
 		}
 		return c, nil
+	}
+	if opts.FlatView && !opts.NoExtensions {
+		return runWithFlatView(ctx, t, opts)
 	}
 	lim := opts.Limits.withDefaults()
 	now := opts.Now
@@ -144,13 +154,19 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 		}
 	}()
 
+	// No roots, sampling or elicitation: a capture must not invite the
+	// server to call back, which could change what it advertises. The
+	// extensions it reads it declares (unless NoExtensions).
+	clientCaps := &mcp.ClientCapabilities{}
 	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: ver}, &mcp.ClientOptions{
-		// An empty capability set: a capture must not invite the server to
-		// call back (roots, sampling, elicitation), which could change what
-		// it advertises.
-		Capabilities: &mcp.ClientCapabilities{},
+		Capabilities: clientCaps,
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
+	if !opts.NoExtensions {
+		if err := registerExtensions(client, clientCaps); err != nil {
+			return nil, err
+		}
+	}
 	rt := &RecordingTransport{Transport: sess.transport, rec: rec, connectCtx: ctx}
 
 	var cs *mcp.ClientSession
@@ -223,6 +239,12 @@ func Run(ctx context.Context, t Target, opts Options) (*Capture, error) {
 			continue
 		}
 		if err := c.readList(ctx, cs, rec, sess, lim, method); err != nil {
+			c.Timings.Lists = now().Sub(lists)
+			return finish(err)
+		}
+	}
+	if !opts.NoExtensions {
+		if err := c.readExtensions(ctx, cs, rec, sess, lim); err != nil {
 			c.Timings.Lists = now().Sub(lists)
 			return finish(err)
 		}
@@ -562,7 +584,7 @@ func (c *Capture) readList(ctx context.Context, cs *mcp.ClientSession, rec *reco
 		rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
 		sdkErr := listPage(rctx, cs, method, cursor)
 		cancel()
-		ex, ok := lastExchange(rec.snapshot()[before:], method)
+		ex, ok := lastExchange(rec.snapshot()[before:], wireMethod(method))
 		if !ok || ex.ResponseFrame < 0 {
 			if sdkErr == nil {
 				return fmt.Errorf("%s: the SDK answered page %d without asking the server (cache); cannot record it", method, page+1)
@@ -622,6 +644,8 @@ func listPage(ctx context.Context, cs *mcp.ClientSession, method, cursor string)
 		_, err = cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 	case MethodResourceTemplatesList:
 		_, err = cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+	case MethodSkillsList, MethodGroupsList, GroupsListMethod(ExtToolbox):
+		err = extListPage(ctx, cs, method, cursor)
 	default:
 		err = fmt.Errorf("unknown list method %q", method)
 	}

@@ -200,6 +200,9 @@ type Options struct {
 	// names the failed list, and Result.Incomplete says the job could not
 	// be done whole.
 	AllowPartial bool
+	// FlatView also captures the view of a client that declares no
+	// extension (capture.Options.FlatView).
+	FlatView bool
 	// AcceptBreaking, when set, is the reason every unacknowledged
 	// breaking change is acknowledged with (a pull request's accept
 	// label: AcceptedByLabel): the break is intended, and the report says

@@ -35,7 +35,7 @@ func (o *Options) captureOptions(s Server) capture.Options {
 	return capture.Options{
 		ProtocolVersion: version, Limits: lim, Probes: s.Probes,
 		ClientName: "mcp-surface", ClientVersion: o.Version, Now: o.Clock,
-		DeferShutdown: o.DeferShutdown,
+		DeferShutdown: o.DeferShutdown, FlatView: o.FlatView,
 	}
 }
 

@@ -37,13 +37,15 @@ const (
 	KindResource         = "resource"
 	KindResourceTemplate = "resource-template"
 	KindServer           = "server"
+	KindSkill            = "skill"
+	KindGroup            = "group"
 )
 
 // Subject keys of an acknowledgement.
 var subjectKeys = map[string]string{
 	"tool": KindTool, "prompt": KindPrompt, "resource": KindResource,
 	"template": KindResourceTemplate, "resource-template": KindResourceTemplate,
-	"server": KindServer,
+	"server": KindServer, "skill": KindSkill, "group": KindGroup,
 }
 
 var hex16 = lazyre.New(`^[0-9a-f]{16}$`)

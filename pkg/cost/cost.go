@@ -33,8 +33,17 @@ type Table struct {
 	Instructions int `json:"instructions"`
 	// InstructionsShare is Instructions / Total.
 	InstructionsShare float64 `json:"instructionsShare"`
-	// Total is the sum of every tool's tokens and the instructions': the
-	// server's share of every session's context.
+	// Skills is the tokens of the skills' frontmatter (the Skills
+	// extension: hosts build their registry and show the model each
+	// skill from its entry's frontmatter), each counted as its compact
+	// JSON; 0 without skills.
+	Skills int `json:"skills,omitempty"`
+	// Groups is the tokens of the groups' entries and instructions (the
+	// draft groups SEP: the model chooses a group by its description and
+	// follows its instructions once it is fetched); 0 without groups.
+	Groups int `json:"groups,omitempty"`
+	// Total is the sum of every tool's tokens, the instructions', the
+	// skills' and the groups': the server's share of the context.
 	Total int `json:"total"`
 }
 
@@ -164,6 +173,9 @@ func (c *Counter) Compute(m *manifest.Manifest) (*Table, error) {
 		}
 		t.Instructions = counts[0]
 		t.Total += t.Instructions
+	}
+	if err := c.extensions(t, m); err != nil {
+		return nil, err
 	}
 	for i := range t.Tools {
 		t.Tools[i].Share = share(t.Tools[i].Tokens, t.Total)

@@ -263,3 +263,25 @@ func TestParseEncoding(t *testing.T) {
 		t.Errorf("Encodings() = %v", e)
 	}
 }
+
+// Skills' frontmatter and groups' entries and instructions count, each
+// in its own row and in the total.
+func TestExtensionsCount(t *testing.T) {
+	m := &manifest.Manifest{Ext: &manifest.Extensions{
+		Skills: []manifest.Skill{{URI: "skill://a/SKILL.md", Frontmatter: json.RawMessage(`{"description":"Do a thing well","name":"a"}`)}},
+		Groups: []manifest.Group{{Name: "g", Entry: json.RawMessage(`{"description":"Group things","name":"g"}`), Instructions: json.RawMessage(`"Fetch first, then change."`)}},
+	}}
+	tb, err := Compute(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Skills == 0 || tb.Groups == 0 || tb.Total != tb.Skills+tb.Groups {
+		t.Errorf("skills %d, groups %d, total %d", tb.Skills, tb.Groups, tb.Total)
+	}
+	without := *m.Ext
+	without.Groups[0].Instructions = nil
+	tb2, _ := Compute(&manifest.Manifest{Ext: &without}, Options{})
+	if tb2.Groups >= tb.Groups {
+		t.Errorf("instructions did not count: %d, then %d without them", tb.Groups, tb2.Groups)
+	}
+}

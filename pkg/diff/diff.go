@@ -131,6 +131,8 @@ func Diff(base, head *manifest.Manifest, opts Options) *Result {
 	if !unknown[manifest.ListTools] {
 		d.clientCompat()
 	}
+	d.skills()
+	d.groups(unknown)
 	d.withoutTools(unknown[manifest.ListTools], d.cost)
 
 	fs := d.out

@@ -21,6 +21,10 @@ const (
 	KindResource         = "resource"
 	KindResourceTemplate = "resource-template"
 	KindServer           = "server"
+	// KindSkill is a skill of the Skills extension, named by the URI of
+	// its SKILL.md; KindGroup a group of a groups extension, by name.
+	KindSkill = "skill"
+	KindGroup = "group"
 )
 
 // Subject names what a finding is about: a tool, prompt, resource or

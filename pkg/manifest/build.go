@@ -122,6 +122,9 @@ func build(c *capture.Capture, partial bool) (*Manifest, error) {
 			m.FailedMethods[d.Method] = d.RPCCode
 		}
 	}
+	if m.Ext, err = buildExtensions(c, m.DeclaredExtensions()); err != nil {
+		return nil, err
+	}
 	if err := m.setItems(raw); err != nil {
 		return nil, err
 	}
@@ -323,6 +326,10 @@ func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {
 		for i, it := range m.Items(list) {
 			dst[it.ID] = itemPrints[list][i]
 		}
+	}
+	var err error
+	if fp.Skills, fp.Groups, err = m.Ext.extPrints(); err != nil {
+		return err
 	}
 	h, err := m.manifestHash()
 	if err != nil {

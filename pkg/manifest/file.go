@@ -82,6 +82,13 @@ func (m *Manifest) members() (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 	}
+	if m.Ext != nil {
+		x, err := m.Ext.canonical()
+		if err != nil {
+			return nil, fmt.Errorf("extensions: %w", err)
+		}
+		out["extensions"] = x
+	}
 	for k, v := range map[string]json.RawMessage{"serverInfo": m.ServerInfo, "capabilities": m.Capabilities, "instructions": m.Instructions} {
 		if len(v) > 0 {
 			out[k] = v
@@ -245,7 +252,7 @@ var knownTopLevel = map[string]bool{
 	"snapshotVersion": true, "protocolVersion": true, "handshake": true, "supportedVersions": true,
 	"serverInfo": true, "capabilities": true, "instructions": true, "tools": true, "prompts": true,
 	"resources": true, "resourceTemplates": true, "fingerprints": true, "protocolTrials": true, "failedMethods": true, "capabilityTrials": true, "unidentified": true,
-	"partial": true,
+	"partial": true, "extensions": true,
 }
 
 // FromCanonicalJSON reads a snapshot file (pretty-printed or compact). It
@@ -293,7 +300,7 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 	var spans = map[string]canonjson.Member{}
 	for _, mb := range o.Members {
 		switch mb.Name {
-		case "serverInfo", "capabilities", "instructions", "fingerprints":
+		case "serverInfo", "capabilities", "instructions", "fingerprints", "extensions":
 			spans[mb.Name] = mb
 			continue
 		case ListTools, ListPrompts, ListResources, ListResourceTemplates:
@@ -365,6 +372,11 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("snapshot unidentified %s[%d]: %w", u.List, u.Index, err)
 		}
 		m.Unidentified = append(m.Unidentified, Unidentified{List: u.List, Index: u.Index, Item: c})
+	}
+	if mb, ok := spans["extensions"]; ok {
+		if m.Ext, err = readExtensions(data[mb.Start:mb.End]); err != nil {
+			return nil, err
+		}
 	}
 	if err := m.setItemsShared(raw); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)

@@ -36,6 +36,10 @@ type Fingerprints struct {
 	Prompts           map[string]Prints `json:"prompts"`
 	Resources         map[string]Prints `json:"resources"`
 	ResourceTemplates map[string]Prints `json:"resourceTemplates"`
+	// Skills (by uri) and Groups (by Group.Key) of the extensions the
+	// server declares; absent when it declares none.
+	Skills map[string]Prints `json:"skills,omitempty"`
+	Groups map[string]Prints `json:"groups,omitempty"`
 }
 
 // Manifest is the canonical snapshot of one server's surface at one
@@ -70,7 +74,10 @@ type Manifest struct {
 	Prompts           []Item
 	Resources         []Item
 	ResourceTemplates []Item
-	Fingerprints      Fingerprints
+	// Ext is what the server serves through the extensions it declares
+	// (skills, groups), nil when it declares none: see Extensions.
+	Ext          *Extensions
+	Fingerprints Fingerprints
 	// ProtocolTrials are handshakes tried at other revisions (sorted by
 	// revision): evidence about the server, not part of its surface, so
 	// they are written to the file but kept out of the manifest hash.

@@ -22,6 +22,7 @@ func Summary(c *capture.Capture, m *Manifest) string {
 	s := fmt.Sprintf("%s: protocol %s via %s; %s, %s, %s, %s (%s)",
 		c.Target, c.ProtocolVersion, c.Handshake, count(ListTools, len(m.Tools), "tool"), count(ListPrompts, len(m.Prompts), "prompt"),
 		count(ListResources, len(m.Resources), "resource"), count(ListResourceTemplates, len(m.ResourceTemplates), "resource template"), plural(len(c.Pages), "page"))
+	s += m.Ext.summary()
 	if m.Incomplete() {
 		s += "; PARTIAL snapshot"
 	}

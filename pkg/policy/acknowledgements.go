@@ -25,7 +25,7 @@ func oneLine(s string, n int) string {
 // of the keys pkg/config reads, the short key where two name one kind).
 var ackSubjectKey = map[string]string{
 	finding.KindTool: "tool", finding.KindPrompt: "prompt", finding.KindResource: "resource",
-	finding.KindResourceTemplate: "template",
+	finding.KindResourceTemplate: "template", finding.KindSkill: "skill", finding.KindGroup: "group",
 }
 
 // WriteAcknowledgements prints the unacknowledged findings (info ones only

@@ -105,5 +105,5 @@ func ackYAML(items []Item, failOn rules.Level) string {
 // ackKey is the acknowledgement key of a subject kind in .mcp-surface.yaml.
 var ackKey = map[string]string{
 	finding.KindTool: "tool", finding.KindPrompt: "prompt", finding.KindResource: "resource",
-	finding.KindResourceTemplate: "template",
+	finding.KindResourceTemplate: "template", finding.KindSkill: "skill", finding.KindGroup: "group",
 }

@@ -59,22 +59,44 @@ func costHeadline(t *cost.Table) string {
 	if t.Instructions > 0 {
 		what += " and instructions"
 	}
+	if t.Skills > 0 {
+		what += ", skills"
+	}
+	if t.Groups > 0 {
+		what += ", groups"
+	}
 	return fmt.Sprintf("%d tokens per session (%s, %s)", t.Total, t.Encoding, what)
 }
 
 func costText(buf *bytes.Buffer, t *cost.Table) {
 	fmt.Fprintf(buf, "Context cost: %s\n\n", costHeadline(t))
 	w := len("tokens")
-	for _, n := range append([]int{t.Instructions}, toolTokens(t)...) {
+	for _, n := range append([]int{t.Instructions, t.Skills, t.Groups}, toolTokens(t)...) {
 		w = max(w, len(strconv.Itoa(n)))
 	}
 	fmt.Fprintf(buf, "%*s  %6s  %s\n", w, "tokens", "share", "tool")
 	if t.Instructions > 0 {
 		fmt.Fprintf(buf, "%*d  %6s  %s\n", w, t.Instructions, pct(t.InstructionsShare), "(instructions)")
 	}
+	for _, x := range extensionRows(t) {
+		fmt.Fprintf(buf, "%*d  %6s  (%s)\n", w, x.Tokens, pct(x.Share), x.Name)
+	}
 	for _, x := range t.Tools {
 		fmt.Fprintf(buf, "%*d  %6s  %s\n", w, x.Tokens, pct(x.Share), Line(x.Name, costNameMax))
 	}
+}
+
+// extensionRows are the rows of the skills' frontmatter and the groups'
+// entries and instructions, when the surface has them.
+func extensionRows(t *cost.Table) []cost.Tool {
+	var out []cost.Tool
+	for _, x := range []cost.Tool{{Name: "skills", Tokens: t.Skills}, {Name: "groups", Tokens: t.Groups}} {
+		if x.Tokens > 0 {
+			x.Share = float64(x.Tokens) / float64(max(t.Total, 1))
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func toolTokens(t *cost.Table) []int {
@@ -91,6 +113,9 @@ func costMarkdown(buf *bytes.Buffer, t *cost.Table) {
 	buf.WriteString("| Tokens | Share | Tool |\n|---:|---:|:---|\n")
 	if t.Instructions > 0 {
 		fmt.Fprintf(buf, "| %d | %s | *instructions* |\n", t.Instructions, pct(t.InstructionsShare))
+	}
+	for _, x := range extensionRows(t) {
+		fmt.Fprintf(buf, "| %d | %s | *%s* |\n", x.Tokens, pct(x.Share), x.Name)
 	}
 	for _, x := range t.Tools {
 		fmt.Fprintf(buf, "| %d | %s | %s |\n", x.Tokens, pct(x.Share), Code(x.Name, costNameMax))

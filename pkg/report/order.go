@@ -12,8 +12,9 @@ import (
 )
 
 // kindOrder puts what clients call first: a reviewer reads about tools
-// before prompts, resources, templates and the server itself.
-var kindOrder = []string{finding.KindTool, finding.KindPrompt, finding.KindResource, finding.KindResourceTemplate, finding.KindServer}
+// before prompts, resources, templates, the skills and groups of the
+// extensions, and the server itself.
+var kindOrder = []string{finding.KindTool, finding.KindPrompt, finding.KindResource, finding.KindResourceTemplate, finding.KindSkill, finding.KindGroup, finding.KindServer}
 
 func kindRank(k string) int {
 	if i := slices.Index(kindOrder, k); i >= 0 {

@@ -19,6 +19,9 @@ func isLineDiff(a, b string) bool { return textdiff.IsLineDiff(a, b) }
 // (a description, title or instructions) worth a text diff.
 var proseRules = map[string]bool{
 	rules.DescriptionMissing:                 true,
+	rules.GroupDescriptionChanged:            true,
+	rules.GroupInstructionsChanged:           true,
+	rules.SkillDescriptionChanged:            true,
 	rules.InputPropertyDescriptionChanged:    true,
 	rules.InputPropertyTitleChanged:          true,
 	rules.OutputPropertyDescriptionChanged:   true,

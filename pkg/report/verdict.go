@@ -260,7 +260,7 @@ func (b *mdBuilder) countLines(i int) []string {
 	counts := kindCounts(ofCategory(b.items[i], CategoryChange))
 	title := map[string]string{
 		finding.KindTool: "Tools", finding.KindPrompt: "Prompts", finding.KindResource: "Resources",
-		finding.KindResourceTemplate: "Templates", finding.KindServer: "Server",
+		finding.KindResourceTemplate: "Templates", finding.KindSkill: "Skills", finding.KindGroup: "Groups", finding.KindServer: "Server",
 	}
 	var out []string
 	for _, k := range kindOrder {

@@ -75,10 +75,11 @@ func TestTable(t *testing.T) {
 }
 
 // The sections the diff engine owns use the prefixes of catalog b0, and
-// context- for the cost of the whole surface (not an item of the catalog).
+// context- for the cost of the whole surface (not an item of the catalog),
+// skill- and group- for the kinds of the extensions (catalog/extension.md).
 func TestChangeRulePrefixes(t *testing.T) {
 	prefixes := []string{"protocol-", "server-", "capability-", "tool-", "input-", "output-",
-		"prompt-", "resource-", "text-", "context-"}
+		"prompt-", "resource-", "text-", "context-", "skill-", "group-"}
 	for _, r := range All() {
 		if r.Kind != KindChange {
 			continue

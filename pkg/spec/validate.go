@@ -200,6 +200,7 @@ func ValidateWith(c *capture.Capture, s *Schemas, lo LintOptions) ([]finding.Fin
 	}
 	k.checkItems()
 	k.clientProfiles()
+	k.extensionsOfCapture(c)
 	return k.finish(), nil
 }
 
@@ -279,6 +280,7 @@ func ValidateManifestWith(m *manifest.Manifest, s *Schemas, lo LintOptions) ([]f
 	}
 	k.checkItems()
 	k.clientProfiles()
+	k.extensions(m)
 	return k.finish(), nil
 }
 

@@ -39,6 +39,9 @@ type captureFlags struct {
 	partial, offersPartial bool
 	// jobs is --jobs (validate, snapshot): servers captured at once.
 	jobs int
+	// flatView is --flat-view: also capture the view of a client that
+	// declares no extension.
+	flatView bool
 }
 
 func (cf *captureFlags) register(fs *flag.FlagSet) {
@@ -55,6 +58,7 @@ func (cf *captureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&cf.cwd, "cwd", "", "working `directory` of the server command")
 	fs.Var(&cf.envs, "env", "`NAME=value` added to the server's environment (repeatable)")
 	fs.BoolVar(&cf.shell, "shell", false, "run the server command through /bin/sh -c")
+	fs.BoolVar(&cf.flatView, "flat-view", false, "also capture, in a session of its own, the lists a client that declares no extension receives (a server with groups SHOULD flatten their tools into tools/list for it); the snapshot records it, and validation reports where the two views differ")
 	fs.StringVar(&cf.frames, "frames", "", "also write every raw JSON-RPC frame to this `file` as JSON lines")
 }
 
@@ -104,7 +108,7 @@ func (cf *captureFlags) limits() capture.Limits {
 // every server before the process exits.
 func (cf *captureFlags) options(env *Env, servers ...check.Server) check.Options {
 	return check.Options{Servers: servers, Limits: cf.limits(), Version: Version, Clock: time.Now, Environ: serverEnv(env, nil),
-		DeferShutdown: true, AllowPartial: cf.partial, Jobs: cf.jobs}
+		DeferShutdown: true, AllowPartial: cf.partial, Jobs: cf.jobs, FlatView: cf.flatView}
 }
 
 // registerPartial adds --partial, for the commands that write snapshots.

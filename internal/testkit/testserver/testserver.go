@@ -65,7 +65,7 @@ const (
 	ShuffledPrefix = "shuffled-"
 )
 
-var sdkModes = []string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1", ModeProbes}
+var sdkModes = slices.Concat([]string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1", ModeProbes}, extensionModes)
 
 var rawModes = []string{
 	ModeCrashHandshake, ModeHang, ModeHangLists, ModeIgnoreSigterm,
@@ -127,6 +127,9 @@ func New(mode string) (*mcp.Server, error) {
 		return newBig(), nil
 	case ModeProbes:
 		return newProbes(), nil
+	}
+	if slices.Contains(extensionModes, mode) {
+		return newExtensions(mode), nil
 	}
 	if seed, ok := shuffledSeed(mode); ok {
 		return newFull(&seed), nil
