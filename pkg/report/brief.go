@@ -28,6 +28,9 @@ type BriefText struct {
 	Intended string
 	// More shows every change (a command); "" leaves it out.
 	More string
+	// MoreNote, when More is "", says where every change is shown ("the
+	// report logged above").
+	MoreNote string
 	// MaxLines bounds the change lines: 0 means MaxBriefLines, a negative
 	// value every line.
 	MaxLines int
@@ -70,8 +73,8 @@ func BriefVerdict(s *Section, failOn rules.Level) string {
 }
 
 // BriefLines are a section's findings, one line each: the subject, the
-// change in words (a rename as a rename, a description as its text edit)
-// and the witness when there is one. Spec and lint findings are left out
+// change in words (a rename as a rename, a description as its text edit),
+// the witness when there is one, and the rule (`explain` tells more). Spec and lint findings are left out
 // below failOn; acknowledged ones say so.
 func BriefLines(s *Section, failOn rules.Level) []string {
 	items := s.Items()
@@ -101,7 +104,9 @@ func briefLine(it Item) string {
 	b.WriteString(": ")
 	// "prompt "triage" was removed: ..." after the subject is "was
 	// removed: ...".
-	msg := LogLine(strings.TrimPrefix(it.Message, kindLabel(it.Subject.Kind)+" "+strconv.Quote(it.Subject.Name)+" "), MaxMessage)
+	named := kindLabel(it.Subject.Kind) + " " + strconv.Quote(it.Subject.Name)
+	m := strings.TrimPrefix(strings.TrimPrefix(it.Message, named+": "), named+" ")
+	msg := LogLine(m, MaxMessage)
 	if to := renamedTo(it); to != "" {
 		// "tool "a" looks renamed to "b" (similarity 0.93): calls with the
 		// old name fail" says the rename first, then what it breaks.
@@ -121,6 +126,7 @@ func briefLine(it Item) string {
 		b.WriteString(": ")
 		b.WriteString(LogLine(WitnessLine(it.Finding, maxWitnessInline), MaxText))
 	}
+	b.WriteString(" [" + it.Rule + "]")
 	if it.Acknowledged != "" {
 		b.WriteString(" (acknowledged: " + LogLine(it.Acknowledged, MaxName) + ")")
 	}
@@ -159,8 +165,8 @@ func WriteBrief(w io.Writer, r *Report, o Options, t BriefText) error {
 	switch {
 	case t.Rewritten:
 		first = "rewrote " + LogLine(t.Snapshot, MaxName) + ": " + first
-	case t.Snapshot != "":
-		first += ": " + LogLine(t.Snapshot, MaxName) + " no longer matches the server"
+	case t.Snapshot != "" && s.Base != nil && s.Head != nil && s.Base.ManifestHash != s.Head.ManifestHash:
+		first += ": " + LogLine(t.Snapshot, MaxName) + " is out of date"
 	}
 	fmt.Fprintln(bw, first)
 	lines := append(BriefLines(s, o.FailOn), t.Extra...)
@@ -177,8 +183,11 @@ func WriteBrief(w io.Writer, r *Report, o Options, t BriefText) error {
 	}
 	if n := len(lines) - len(shown); n > 0 {
 		more := fmt.Sprintf("  and %d more", n)
-		if t.More != "" {
+		switch {
+		case t.More != "":
 			more += ": `" + t.More + "` shows every change"
+		case t.MoreNote != "":
+			more += ": " + t.MoreNote
 		}
 		fmt.Fprintln(bw, more)
 	}

@@ -152,7 +152,7 @@ func TestSnapshotCheck(t *testing.T) {
 	}
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if r.code != frontend.ExitFindings || !strings.HasPrefix(lines[0], "20 tools break existing clients (also 6 prompts") || !strings.HasSuffix(lines[0], path+" no longer matches the server") {
+	if r.code != frontend.ExitFindings || !strings.HasPrefix(lines[0], "20 tools break existing clients (also 6 prompts") || !strings.HasSuffix(lines[0], path+" is out of date") {
 		t.Fatalf("changed server: exit %d, want the verdict first:\n%s", r.code, r.stdout)
 	}
 	// The engine's findings, one line each, bounded; then the way to
