@@ -53,8 +53,29 @@ func splitRun(ru *run) (repeats [][]Item, rest *run) {
 			rest.items = append(rest.items, its...)
 		}
 	}
+	// The rest is one row only when its findings say nothing but their
+	// subject ("7 tools removed"); each property, value or call of its own
+	// is worth a row ("5 tools input required property added" names no
+	// property and shows no call).
+	for _, it := range rest.items {
+		rest.apart = rest.apart || !bare(it)
+	}
 	slices.SortStableFunc(repeats, func(a, b []Item) int { return len(b) - len(a) })
 	return repeats, rest
+}
+
+// bare reports whether a finding says nothing beyond its rule and subject
+// (and, for a rename, the new name): an item removed, added or renamed. A
+// text edit counts as bare: its text is shown in the subject's details.
+func bare(it Item) bool {
+	if it.Witness != nil {
+		return false
+	}
+	if it.TextDiff != "" {
+		return true
+	}
+	name := func(v []byte) bool { return v == nil || isName(v, it.Subject.Name) }
+	return name(it.Before) && (name(it.After) || renamedTo(it) != "")
 }
 
 // witnessKey tells repeats apart by their proof: the same change on two
