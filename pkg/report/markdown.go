@@ -492,13 +492,11 @@ func levelOfRank(r int) rules.Level {
 	return rules.LevelInfo
 }
 
-// excerpt shows a before/after value: a string as text, anything else as
-// indented JSON, bounded in lines and bytes.
+// excerpt shows a before/after value or a witness as JSON, whatever its
+// type (a string quoted, so that "" and "F" are seen as what they are;
+// numbers, null and {} as written), indented, bounded in lines and bytes:
+// the quoting rule of every format.
 func excerpt(v json.RawMessage) string {
-	var s string
-	if err := json.Unmarshal(v, &s); err == nil {
-		return CodeBlock(boundLines(s), "text")
-	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, v, "", "  "); err != nil {
 		return CodeBlock(boundLines(string(v)), "text")
