@@ -315,3 +315,14 @@ func TestTextVerbose(t *testing.T) {
 		t.Errorf("the verdict does not lead: %q", line)
 	}
 }
+
+// The action takes no --show-info: a published comment never advises it.
+func TestCommentHintsAreTheActions(t *testing.T) {
+	o := report.Options{FailOn: rules.LevelError, RunURL: "https://github.com/acme/weather/actions/runs/1"}
+	if md := string(render(t, "markdown", reporttest.Diff(), o)); strings.Contains(md, "--show-info") || !strings.Contains(md, "the job summary lists them") {
+		t.Errorf("the comment advises a flag the action cannot pass:\n%s", md)
+	}
+	if md := string(render(t, "markdown", reporttest.Diff(), report.Options{FailOn: rules.LevelError})); !strings.Contains(md, "`--show-info` shows them") {
+		t.Errorf("the command line's markdown does not say how to show info findings:\n%s", md)
+	}
+}

@@ -76,6 +76,12 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 		}
 		if b.hidden[i] > 0 {
 			ms.HiddenInfo = plural(b.hidden[i], "info finding is", "info findings are")
+			// The action takes no --show-info: published, the job
+			// summary is where they are; on the command line, the flag.
+			ms.InfoHint = "`--show-info` shows them"
+			if o.RunURL != "" || o.SummaryURL != "" {
+				ms.InfoHint = "the job summary lists them"
+			}
 		}
 		if o.Full {
 			ms.Compared = comparedMarkdown(s)
