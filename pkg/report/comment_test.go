@@ -326,3 +326,26 @@ func TestCommentHintsAreTheActions(t *testing.T) {
 		t.Errorf("the command line's markdown does not say how to show info findings:\n%s", md)
 	}
 }
+
+// The comment, the job summary and the terminal count the same changes:
+// an info finding the comment leaves out is counted all the same.
+func TestOneCountOfChanges(t *testing.T) {
+	r := reporttest.Diff()
+	count := func(s, prefix string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return strings.TrimPrefix(l, prefix)
+			}
+		}
+		return ""
+	}
+	comment := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError}))
+	summary := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError, Full: true}))
+	text := string(render(t, "text", r, report.Options{FailOn: rules.LevelError}))
+	for _, k := range [][2]string{{"- **Server**: ", "  server: "}, {"- **Tools**: ", "  tools: "}} {
+		c, s, tx := count(comment, k[0]), count(summary, k[0]), count(text, k[1])
+		if c == "" || c != s || c != tx {
+			t.Errorf("%q: comment %q, summary %q, terminal %q", k[0], c, s, tx)
+		}
+	}
+}

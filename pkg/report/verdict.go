@@ -256,8 +256,12 @@ func serverChanges(items []Item) int {
 // countLines is one line per kind with changes: "**Tools**: 7 removed ·
 // 3 renamed · 9 added", then the spec and lint findings and the
 // acknowledged ones.
+//
+// The changes are counted whether shown or not (info findings the
+// comment leaves out included), so the comment, the job summary and the
+// terminal say the same numbers.
 func (b *mdBuilder) countLines(i int) []string {
-	counts := kindCounts(ofCategory(b.items[i], CategoryChange))
+	counts := kindCounts(ofCategory(b.all[i], CategoryChange))
 	title := map[string]string{
 		finding.KindTool: "Tools", finding.KindPrompt: "Prompts", finding.KindResource: "Resources",
 		finding.KindResourceTemplate: "Templates", finding.KindServer: "Server",
@@ -269,7 +273,7 @@ func (b *mdBuilder) countLines(i int) []string {
 			continue
 		}
 		if k == finding.KindServer {
-			out = append(out, "**Server**: "+plural(serverChanges(b.items[i]), "change", "changes"))
+			out = append(out, "**Server**: "+plural(serverChanges(b.all[i]), "change", "changes"))
 			continue
 		}
 		var parts []string
