@@ -53,29 +53,41 @@ func splitRun(ru *run) (repeats [][]Item, rest *run) {
 			rest.items = append(rest.items, its...)
 		}
 	}
-	// The rest is one row only when its findings say nothing but their
-	// subject ("7 tools removed"); each property, value or call of its own
-	// is worth a row ("5 tools input required property added" names no
-	// property and shows no call).
+	// The rest is one row only when its findings say the same but their
+	// subject ("7 tools removed"); a property, keyword, value or call of
+	// its own is worth a row each ("5 tools input required property
+	// added" names no property and shows no call).
+	var first *sameChange
 	for _, it := range rest.items {
-		rest.apart = rest.apart || !bare(it)
+		k := inWords(it)
+		if first == nil {
+			first = &k
+		}
+		rest.apart = rest.apart || k != *first
 	}
 	slices.SortStableFunc(repeats, func(a, b []Item) int { return len(b) - len(a) })
 	return repeats, rest
 }
 
-// bare reports whether a finding says nothing beyond its rule and subject
-// (and, for a rename, the new name): an item removed, added or renamed. A
-// text edit counts as bare: its text is shown in the subject's details.
-func bare(it Item) bool {
-	if it.Witness != nil {
-		return false
+// inWords is what a finding says with its subject's name left out: two
+// findings with the same are the same change on different subjects.
+func inWords(it Item) sameChange {
+	name := it.Subject.Name
+	strip := func(v string) string {
+		if name == "" {
+			return v
+		}
+		return strings.ReplaceAll(v, name, "\x00")
 	}
-	if it.TextDiff != "" {
-		return true
+	switch {
+	case renamedTo(it) != "":
+		// The row shows each old name beside its new one.
+		return sameChange{message: "renamed", acknowledged: it.Acknowledged}
+	case it.TextDiff != "":
+		// A text edit: each subject's text is shown in its details.
+		return sameChange{message: "text edited", pointer: strip(it.Pointer), acknowledged: it.Acknowledged}
 	}
-	name := func(v []byte) bool { return v == nil || isName(v, it.Subject.Name) }
-	return name(it.Before) && (name(it.After) || renamedTo(it) != "")
+	return sameChange{strip(it.Message), strip(it.Pointer), strip(string(it.Before)), strip(string(it.After)), it.Acknowledged, witnessKey(it.Finding)}
 }
 
 // witnessKey tells repeats apart by their proof: the same change on two

@@ -113,6 +113,13 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		if o.AcceptedByLabel && o.AcceptLabel != "" {
 			sv.text = "breaking changes accepted by label " + b.code(o.AcceptLabel)
 		}
+	case !changed && s.Base == nil:
+		// A validation compared nothing: "unchanged" would claim a
+		// comparison.
+		sv.icon, sv.text = "✅", "no errors"
+		if o.FailOn != "" && o.FailOn != rules.LevelError {
+			sv.text = "nothing at or above " + string(o.FailOn)
+		}
 	case !changed:
 		sv.unchanged = true
 		sv.icon, sv.text = "✅", "surface unchanged"

@@ -157,7 +157,7 @@ func TestSnapshotCheck(t *testing.T) {
 	}
 	// The engine's findings, one line each, bounded; then the way to
 	// rewrite the file, and nothing left in the directory.
-	if !strings.Contains(r.stdout, "\n  tool add_comment: was removed: calls to it fail\n") || len(lines) != 1+report.MaxBriefLines+2 {
+	if !strings.Contains(r.stdout, "\n  tool add_comment: was removed: calls to it fail [tool-removed]\n") || len(lines) != 1+report.MaxBriefLines+2 {
 		t.Fatalf("want %d change lines, an \"and N more\" and the remedy:\n%s", report.MaxBriefLines, r.stdout)
 	}
 	if want := "If the change is intended: run `mcp-surface snapshot -o " + path + " -- " + cmdline.Join(serverCmd()) + "` and commit " + path; lines[len(lines)-1] != want {
