@@ -194,7 +194,7 @@ func (o Options) judge(t TB, failOn rules.Level, found []finding.Finding, res *c
 func (o Options) rewriteHint(t TB) string {
 	run := ""
 	if n, ok := t.(interface{ Name() string }); ok {
-		if top, _, _ := strings.Cut(n.Name(), "/"); top != "" {
+		if top, _, _ := strings.Cut(n.Name(), "/"); top != "" && !strings.ContainsAny(top, "'\\") {
 			run = " -run '^" + top + "$'"
 		}
 	}
