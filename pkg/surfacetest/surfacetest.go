@@ -125,9 +125,18 @@ func Check(t TB, server *mcp.Server, o Options) {
 			t.Fatalf("surfacetest: %v", err)
 			return
 		}
+		old, _ := manifest.ReadFile(o.Snapshot)
 		if err := manifest.WriteFile(o.Snapshot, head); err != nil {
 			t.Fatalf("surfacetest: writing the snapshot: %v", err)
 			return
+		}
+		if old != nil && !old.Incomplete() && old.Fingerprints.Manifest != head.Fingerprints.Manifest {
+			// What the rewrite changed, as snapshot says it.
+			res := check.Diff(old, head, o.Snapshot, "the server under test", check.Options{Schemas: schemas, Clients: profiles, Version: "surfacetest"})
+			var buf bytes.Buffer
+			if err := report.WriteBrief(&buf, res.Report, report.Options{FailOn: failOn}, report.BriefText{Snapshot: o.Snapshot, Rewritten: true}); err == nil {
+				t.Logf("surfacetest: %s", strings.TrimRight(buf.String(), "\n"))
+			}
 		}
 		t.Logf("surfacetest: wrote %s (%d tools, %d prompts, %d resources, %d resource templates); review and commit it",
 			o.Snapshot, len(head.Tools), len(head.Prompts), len(head.Resources), len(head.ResourceTemplates))

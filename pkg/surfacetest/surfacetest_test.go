@@ -230,4 +230,11 @@ func TestFailureIsTheBrief(t *testing.T) {
 		t.Errorf("last line: %s", last)
 	}
 	t.Logf("the failure reads:\n%s", msg)
+
+	// The update says what it rewrote.
+	tb = fakeTB{}
+	Check(&tb, converter(true), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	if logs := strings.Join(tb.logs, "\n"); !strings.Contains(logs, "surfacetest: rewrote "+snap+": 3 tools break existing clients\n  tool convert_temp: renamed to convert_temperature") {
+		t.Errorf("the update does not say what it rewrote:\n%s", logs)
+	}
 }
