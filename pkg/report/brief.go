@@ -42,10 +42,10 @@ type BriefText struct {
 	Extra []string
 }
 
-// BriefVerdict is a section's verdict in words, as a brief's first line
+// briefVerdict is a section's verdict in words, as a brief's first line
 // says it: "2 tools break existing clients", "surface changed, nothing
 // breaks", "surface unchanged", or the findings that fail at failOn.
-func BriefVerdict(s *Section, failOn rules.Level) string {
+func briefVerdict(s *Section, failOn rules.Level) string {
 	items := s.Items()
 	var lists []string
 	for _, it := range items {
@@ -161,7 +161,7 @@ func WriteBrief(w io.Writer, r *Report, o Options, t BriefText) error {
 		return fmt.Errorf("report: a brief needs a server")
 	}
 	s := &r.Servers[0]
-	first := BriefVerdict(s, o.FailOn)
+	first := briefVerdict(s, o.FailOn)
 	switch {
 	case t.Rewritten:
 		first = "rewrote " + LogLine(t.Snapshot, MaxName) + ": " + first

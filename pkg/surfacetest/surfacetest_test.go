@@ -180,7 +180,9 @@ func converter(next bool) *mcp.Server {
 	if next {
 		units, name, required = []string{"C", "K"}, "convert_temperature", []string{"value", "precision"}
 	}
-	nop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil }
+	nop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
 	s.AddTool(&mcp.Tool{Name: "convert_unit", Description: "Convert a value between units.", InputSchema: map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"unit": map[string]any{"type": "string", "enum": units}, "value": map[string]any{"type": "number"}},
