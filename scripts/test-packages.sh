@@ -119,7 +119,13 @@ set -e
 [ "$code" = 1 ] || fail "snapshot --check on the changed snapshot exited $code, want 1"
 node -e 'require(process.argv[1]).expectBrief(require("fs").readFileSync(process.argv[2], "utf8"), "`npx mcp-surface snapshot -o changed.json -- ")' \
 	"$proj/expect.cjs" "$work/snapshot-check.txt" || fail "snapshot --check"
-ls "$proj" | grep -q live && fail "snapshot --check left a file behind: $(ls "$proj")"
+# no_leftovers DIR: nothing the check wrote (a .live.json) is left in DIR.
+no_leftovers() {
+	for f in "$1"/*live*; do
+		[ ! -e "$f" ] || fail "$2 left $f behind"
+	done
+}
+no_leftovers "$proj" "snapshot --check"
 cat >"$proj/surface.test.mjs" <<'JS'
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -174,7 +180,7 @@ if (cd "$proj" && SERVER="$server" node --test failing.test.mjs >"$work/node-fai
 	fail "node --test passed on a changed snapshot"
 fi
 runner_shows "$work/node-fail.log" || { cat "$work/node-fail.log"; fail "node --test does not show the verdict and the changes"; }
-[ -z "$(ls "$proj" | grep live)" ] || fail "checkSurface left a file behind"
+no_leftovers "$proj" checkSurface
 
 step "npm: checkSurface under vitest and jest"
 # The runners come from the registry (pinned); the packages under test
@@ -300,9 +306,11 @@ PY
 	# The short summary's one line is the verdict.
 	grep -q "^FAILED test_surface.py::test_surface - AssertionError: 3 tools break existing clients: plugin.json is out of date" "$work/pytest.log" ||
 		{ cat "$work/pytest.log"; fail "pytest's short summary does not show the verdict"; }
-	grep -q "tool read_note: renamed to get_note" "$work/pytest.log" &&
-		grep -q "If the change is intended: run \`pytest --mcp-surface-update\`" "$work/pytest.log" ||
-		{ cat "$work/pytest.log"; fail "pytest's failure does not show the changes and the remedy"; }
+	if ! grep -q "tool read_note: renamed to get_note" "$work/pytest.log" ||
+		! grep -q "If the change is intended: run \`pytest --mcp-surface-update\`" "$work/pytest.log"; then
+		cat "$work/pytest.log"
+		fail "pytest's failure does not show the changes and the remedy"
+	fi
 	pytest --mcp-surface-update -s >"$work/pytest-update.log" 2>&1 || fail "pytest --mcp-surface-update failed"
 	grep -q "rewrote plugin.json: 3 tools break existing clients" "$work/pytest-update.log" || { cat "$work/pytest-update.log"; fail "pytest --mcp-surface-update does not say what it rewrote"; }
 	pytest >/dev/null || fail "pytest fails after --mcp-surface-update"
