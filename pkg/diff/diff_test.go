@@ -331,7 +331,7 @@ func TestWitnessesAreObjects(t *testing.T) {
 					continue
 				}
 				if v := bytes.TrimSpace(f.Witness.Value); len(v) == 0 || v[0] != '{' {
-					t.Errorf("%s: %s %s: the witness %s is not an object", fx.path, f.Rule, f.Pointer, f.Witness.Value)
+					t.Errorf("%s: %s %s: the witness %s is not an object", fx.Path, f.Rule, f.Pointer, f.Witness.Value)
 				}
 			}
 		}

@@ -108,7 +108,7 @@ func TestEveryWitnessVisible(t *testing.T) {
 			Kind: finding.KindTool, Name: "convert", Pointer: "/inputSchema/properties/unit/type", Message: "type changed",
 			Before: json.RawMessage(`"string"`), After: json.RawMessage(`"integer"`),
 			Witness: &finding.Witness{Value: json.RawMessage(v), Accepts: finding.SideBase, Rejects: finding.SideHead}})
-		r := &report.Report{Servers: []report.Section{{Command: "check", Changes: []finding.Finding{f},
+		r := &report.Report{Servers: []report.Section{{Command: "check", Findings: []finding.Finding{f},
 			Base: &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head", ManifestHash: "bb"}}}}
 		md := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError}))
 		if strings.Contains(md, "```text\n\n```") || strings.Contains(md, "```text\n```") {
