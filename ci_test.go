@@ -79,6 +79,26 @@ func checkCommandLine(t *testing.T, where string, args []string) {
 	}
 }
 
+// launchers are the ways the npm and Python packages run the binary: the
+// words before its arguments.
+var launchers = [][]string{{"npx", "--no-install", "mcp-surface"}, {"npx", "mcp-surface"}, {"python", "-m", "mcp_surface"}}
+
+// cliArgs are the arguments of an mcp-surface command line (after the
+// binary, or after a launcher of the npm or Python package), ok false when
+// the line runs something else.
+func cliArgs(t *testing.T, words []string) ([]string, bool) {
+	t.Helper()
+	if len(words) > 0 && words[0] == binaryName(t) {
+		return words[1:], true
+	}
+	for _, l := range launchers {
+		if len(words) >= len(l) && slices.Equal(words[:len(l)], l) {
+			return words[len(l):], true
+		}
+	}
+	return nil, false
+}
+
 // binaryName is what `go install` of the module calls the command.
 func binaryName(t *testing.T) string {
 	t.Helper()
@@ -133,19 +153,21 @@ func TestPreCommitHooks(t *testing.T) {
 		if h.PassFilenames == nil || *h.PassFilenames {
 			t.Errorf("%s: needs pass_filenames: false", where)
 		}
-		words := strings.Fields(h.Entry)
-		if len(words) < 3 || words[0] != binaryName(t) {
-			t.Errorf("%s: entry %q must run %s", where, h.Entry, binaryName(t))
+		args, ok := cliArgs(t, strings.Fields(h.Entry))
+		if !ok || len(args) < 2 {
+			t.Errorf("%s: entry %q must run %s (or the npm or Python package's launcher)", where, h.Entry, binaryName(t))
 			continue
 		}
-		if !slices.Contains(words, "--check") {
+		if !slices.Contains(args, "--check") {
 			t.Errorf("%s: entry %q must only check the snapshot", where, h.Entry)
 		}
 		// The user's args follow the entry: a server command after "--".
-		checkCommandLine(t, where, append(words[1:], "--", "node", "build/index.js"))
+		checkCommandLine(t, where, append(slices.Clone(args), "--", "node", "build/index.js"))
 	}
-	if !ids["mcp-surface-snapshot-check"] {
-		t.Error(".pre-commit-hooks.yaml: no hook mcp-surface-snapshot-check")
+	for _, id := range []string{"mcp-surface-snapshot-check", "mcp-surface-snapshot-check-npm", "mcp-surface-snapshot-check-python"} {
+		if !ids[id] {
+			t.Errorf(".pre-commit-hooks.yaml: no hook %s", id)
+		}
 	}
 
 	// The configuration docs/pre-commit.md shows uses those hooks with
@@ -177,7 +199,8 @@ func TestPreCommitHooks(t *testing.T) {
 						if _, err := regexp.Compile(h.Files); err != nil {
 							t.Errorf("docs/pre-commit.md: files: %v", err)
 						}
-						checkCommandLine(t, "docs/pre-commit.md "+h.ID, append(strings.Fields(def.Entry)[1:], h.Args...))
+						args, _ := cliArgs(t, strings.Fields(def.Entry))
+						checkCommandLine(t, "docs/pre-commit.md "+h.ID, append(slices.Clone(args), h.Args...))
 					}
 				}
 			}
@@ -256,11 +279,12 @@ func TestGitLabJob(t *testing.T) {
 			junit := ""
 			for _, line := range job.Script {
 				words := strings.Fields(line)
-				if len(words) == 0 || words[0] != binaryName(t) {
+				args, ok := cliArgs(t, words)
+				if !ok {
 					continue
 				}
 				jobs++
-				checkCommandLine(t, where, words[1:])
+				checkCommandLine(t, where, args)
 				for j, w := range words {
 					if w == "--output" && j+1 < len(words) {
 						if f, ok := strings.CutPrefix(words[j+1], "junit="); ok {
@@ -283,6 +307,12 @@ func TestGitLabJob(t *testing.T) {
 	}
 	if jobs == 0 {
 		t.Fatal("docs/gitlab.md has no job running mcp-surface")
+	}
+	// A job for each package: the npm project's and the Python one's.
+	for _, launcher := range []string{"npx --no-install mcp-surface check", "python -m mcp_surface check"} {
+		if !strings.Contains(doc, "- "+launcher+" ") {
+			t.Errorf("docs/gitlab.md: no job runs %s", launcher)
+		}
 	}
 	docFlags(t, "docs/gitlab.md", "check")
 	for _, code := range []string{"| `0` |", "| `1` |", "| `2` |"} {

@@ -298,7 +298,8 @@ func TestSnapshotCheckOnReferenceServer(t *testing.T) {
 	}
 	other := []string{"--", "node", serverPath("server-memory")}
 	r := mcpSurface(t, append([]string{"snapshot", "--check", "--env", "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "m.jsonl"), "-o", path}, other...)...)
-	if r.code != 1 || !strings.Contains(r.stdout, "no longer matches") {
+	// The verdict first, then the diff engine's findings, one line each.
+	if r.code != 1 || !strings.Contains(r.stdout, "tools break existing clients: "+path+" is out of date\n") || !strings.Contains(r.stdout, "[tool-removed]") {
 		t.Fatalf("check against another server: exit %d: %s", r.code, r.stdout)
 	}
 }

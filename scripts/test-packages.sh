@@ -77,7 +77,9 @@ for f in "$work"/out/*; do
 done
 
 # The server and the snapshots: the example server, its snapshot, and a
-# copy with one tool dropped and one description changed.
+# copy as the server was before three changes: it accepted one more enum
+# value, one tool had another name, and one argument was optional. Every
+# helper must name the three, with the calls that now fail.
 (cd "$root" && go build -o "$work/server" ./examples/server)
 server="$work/server"
 mkdir -p "$work/data"
@@ -93,15 +95,44 @@ import json, sys
 d = sys.argv[1]
 with open(d + "/surface.json") as f:
     m = json.load(f)
-removed = m["tools"].pop()["name"]
-m["tools"][0]["description"] = "a description the snapshot no longer has"
+tools = {t["name"]: t for t in m["tools"]}
+tools["search_notes"]["inputSchema"]["properties"]["sort"]["enum"].append("relevance")
+tools["get_note"]["name"] = "read_note"
+tools["add_note"]["inputSchema"]["required"] = ["title"]
 with open(d + "/changed.json", "w") as f:
     json.dump(m, f, indent=2)
-with open(d + "/removed.txt", "w") as f:
-    f.write(removed + "\n" + m["tools"][0]["name"] + "\n")
 PY
 }
-
+# The message every helper and snapshot --check must print (a regular
+# expression per line that must be there; the first is the first line).
+cat >"$work/data/expect.cjs" <<'JS'
+'use strict';
+const want = [
+  /^3 tools break existing clients: changed\.json is out of date$/m,
+  /^  tool add_note: property "body" became required; this call was accepted before and is rejected now: \{[^\n]*\} \[input-property-became-required\]$/m,
+  /^  tool read_note: renamed to get_note: calls with the old name fail \[tool-renamed\]$/m,
+  /^  tool search_notes: "sort": enum value "relevance" removed; this call was accepted before and is rejected now: \{[^\n]*"sort":"relevance"[^\n]*\} \[input-enum-value-removed\]$/m,
+];
+// expectBrief throws unless msg is the brief of the three changes, whose
+// first line is the verdict and whose last says how to update.
+function expectBrief(msg, update) {
+  const first = msg.split('\n')[0];
+  if (!want[0].test(first)) {
+    throw new Error(`the first line is not the verdict: ${first}`);
+  }
+  for (const re of want) {
+    if (!re.test(msg)) {
+      throw new Error(`the message does not match ${re}:\n${msg}`);
+    }
+  }
+  const last = msg.trimEnd().split('\n').pop();
+  if (!last.startsWith('If the change is intended: ') || !last.includes(update)) {
+    throw new Error(`the last line does not say ${update}: ${last}`);
+  }
+  return true;
+}
+module.exports = { expectBrief, want };
+JS
 step "npm: install offline into a fresh project"
 proj="$work/npm-project"
 mkdir -p "$proj"
@@ -121,26 +152,44 @@ code=$?
 set -e
 [ "$code" = 2 ] || fail "a usage error through the launcher exited $code, want 2"
 make_snapshots "$proj/node_modules/.bin/mcp-surface"
-{ read -r removed && read -r changed; } <"$work/data/removed.txt"
 
-cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$proj/"
+cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$work/data/expect.cjs" "$proj/"
+# snapshot --check through the launcher says what the helpers say, and
+# leaves nothing behind.
+set +e
+(cd "$proj" && npx --no-install mcp-surface snapshot --check -o changed.json -- "$server" >"$work/snapshot-check.txt" 2>/dev/null)
+code=$?
+set -e
+[ "$code" = 1 ] || fail "snapshot --check on the changed snapshot exited $code, want 1"
+node -e 'require(process.argv[1]).expectBrief(require("fs").readFileSync(process.argv[2], "utf8"), "`npx mcp-surface snapshot -o changed.json -- ")' \
+	"$proj/expect.cjs" "$work/snapshot-check.txt" || fail "snapshot --check"
+# no_leftovers DIR: nothing the check wrote (a .live.json) is left in DIR.
+no_leftovers() {
+	for f in "$1"/*live*; do
+		[ ! -e "$f" ] || fail "$2 left $f behind"
+	done
+}
+no_leftovers "$proj" "snapshot --check"
 cat >"$proj/surface.test.mjs" <<'JS'
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { checkSurface } from 'mcp-surface';
+const { expectBrief } = createRequire(import.meta.url)('./expect.cjs');
 
 const command = [process.env.SERVER];
 test('the unchanged server passes', async () => {
   const r = await checkSurface({ command, snapshot: 'surface.json' });
   assert.equal(r.updated, false);
 });
-test('a changed snapshot fails with the changes named', async () => {
+test('a changed snapshot fails with the verdict and every change', async () => {
   await assert.rejects(checkSurface({ command, snapshot: 'changed.json' }), (err) => {
     assert.ok(err instanceof Error);
-    assert.match(err.message, new RegExp(`tools added: ${process.env.REMOVED}\\b`));
-    assert.match(err.message, new RegExp(`descriptions changed: ${process.env.CHANGED}\\b`));
-    assert.match(err.message, /update: true or MCP_SURFACE_UPDATE=1/);
+    expectBrief(err.message, 'MCP_SURFACE_UPDATE=1');
+    // The same lines as snapshot --check, but for the remedy.
+    const cli = readFileSync(process.env.SNAPSHOT_CHECK, 'utf8').trimEnd().split('\n').slice(0, -1);
+    assert.deepEqual(err.message.split('\n').slice(0, -1), cli);
     return true;
   });
 });
@@ -169,14 +218,35 @@ test('update: true rewrites it', async () => {
   assert.equal(readFileSync('updated.json', 'utf8'), readFileSync('surface.json', 'utf8'));
 });
 JS
+# The failure as each runner shows it: a test that lets checkSurface fail.
+cat >"$proj/failing.test.mjs" <<'JS'
+import { test } from 'node:test';
+import { checkSurface } from 'mcp-surface';
+test('surface', async () => {
+  await checkSurface({ command: [process.env.SERVER], snapshot: 'changed.json' });
+});
+JS
 t="$(now)"
-(cd "$proj" && SERVER="$server" REMOVED="$removed" CHANGED="$changed" node --test surface.test.mjs >"$work/node-test.log" 2>&1) ||
+(cd "$proj" && SERVER="$server" SNAPSHOT_CHECK="$work/snapshot-check.txt" node --test surface.test.mjs >"$work/node-test.log" 2>&1) ||
 	{ cat "$work/node-test.log"; fail "checkSurface under node --test"; }
 echo "   node --test (5 tests): $(took "$t")"
 gone "$proj/pid-timeout" "checkSurface with a timeout"
 gone "$proj/pid-abort" "checkSurface aborted"
 parent_killed "$proj" "$proj/node_modules/.bin/mcp-surface"
 echo "   timeout and abort end the binary and the server; so does the launcher's parent's death"
+# runner_shows LOG: the runner's own output of the failing test names the
+# verdict and the three changes.
+runner_shows() {
+	grep -q "3 tools break existing clients: changed.json is out of date" "$1" &&
+		grep -q 'tool read_note: renamed to get_note' "$1" &&
+		grep -q 'enum value "relevance" removed' "$1" &&
+		grep -q 'property "body" became required' "$1"
+}
+if (cd "$proj" && SERVER="$server" node --test failing.test.mjs >"$work/node-fail.log" 2>&1); then
+	fail "node --test passed on a changed snapshot"
+fi
+runner_shows "$work/node-fail.log" || { cat "$work/node-fail.log"; fail "node --test does not show the verdict and the changes"; }
+no_leftovers "$proj" checkSurface
 
 step "npm: checkSurface under vitest and jest"
 # The runners come from the registry (pinned); the packages under test
@@ -184,20 +254,26 @@ step "npm: checkSurface under vitest and jest"
 runners="$work/npm-runners"
 mkdir -p "$runners"
 (cd "$runners" && npm init -y >/dev/null)
-cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$runners/"
+cp "$work/data/surface.json" "$work/data/changed.json" "$work/data/silent.cjs" "$work/data/expect.cjs" "$runners/"
 if (cd "$runners" && npm install --no-audit --no-fund vitest@4.1.12 jest@30.5.2 "$work"/out/*.tgz >"$work/runners-install.log" 2>&1); then
 	cat >"$runners/surface.vitest.test.mjs" <<'JS'
 import { test, expect } from 'vitest';
+import { createRequire } from 'node:module';
 import { checkSurface } from 'mcp-surface';
+const { expectBrief } = createRequire(import.meta.url)('./expect.cjs');
 const command = [process.env.SERVER];
 test('the unchanged server passes', async () => {
   await checkSurface({ command, snapshot: 'surface.json' });
 });
-test('a changed snapshot fails with the changes named', async () => {
-  await expect(checkSurface({ command, snapshot: 'changed.json' })).rejects.toThrow(new RegExp(`tools added: ${process.env.REMOVED}\\b`));
+test('a changed snapshot fails with the verdict and every change', async () => {
+  const err = await checkSurface({ command, snapshot: 'changed.json' }).then(() => null, (e) => e);
+  expect(err).toBeInstanceOf(Error);
+  expect(expectBrief(err.message, 'MCP_SURFACE_UPDATE=1')).toBe(true);
 });
 JS
-	sed -e "s/import { test, expect } from 'vitest';//" -e "s/import { checkSurface } from 'mcp-surface';/const { checkSurface } = require('mcp-surface');/" \
+	sed -e "s/import { test, expect } from 'vitest';//" -e "s/import { createRequire } from 'node:module';//" \
+		-e "s/import { checkSurface } from 'mcp-surface';/const { checkSurface } = require('mcp-surface');/" \
+		-e "s/createRequire(import.meta.url)('.\/expect.cjs')/require('.\/expect.cjs')/" \
 		"$runners/surface.vitest.test.mjs" >"$runners/surface.jest.test.js"
 	# Tests that time out: vitest aborts its context's signal; under jest
 	# the binary's own timeout (passed on) ends it after jest's. Neither
@@ -226,10 +302,27 @@ test('times out', async () => {
   await checkSurface({ command, snapshot: 'surface.json', timeout: 2500, env: { PIDFILE: 'pid-jest-timeout' } });
 }, 1500);
 JS
-	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install vitest run surface.vitest.test.mjs >"$work/vitest.log" 2>&1) ||
+	cat >"$runners/failing.vitest.test.mjs" <<'JS'
+import { test } from 'vitest';
+import { checkSurface } from 'mcp-surface';
+test('surface', async () => {
+  await checkSurface({ command: [process.env.SERVER], snapshot: 'changed.json' });
+});
+JS
+	sed -e "s/import { test } from 'vitest';//" -e "s/import { checkSurface } from 'mcp-surface';/const { checkSurface } = require('mcp-surface');/" \
+		"$runners/failing.vitest.test.mjs" >"$runners/failing.jest.test.js"
+	(cd "$runners" && SERVER="$server" npx --no-install vitest run surface.vitest.test.mjs >"$work/vitest.log" 2>&1) ||
 		{ cat "$work/vitest.log"; fail "checkSurface under vitest"; }
-	(cd "$runners" && SERVER="$server" REMOVED="$removed" npx --no-install jest surface.jest.test.js >"$work/jest.log" 2>&1) ||
+	(cd "$runners" && SERVER="$server" npx --no-install jest surface.jest.test.js >"$work/jest.log" 2>&1) ||
 		{ cat "$work/jest.log"; fail "checkSurface under jest"; }
+	if (cd "$runners" && SERVER="$server" npx --no-install vitest run failing.vitest.test.mjs >"$work/vitest-fail.log" 2>&1); then
+		fail "vitest passed on a changed snapshot"
+	fi
+	runner_shows "$work/vitest-fail.log" || { cat "$work/vitest-fail.log"; fail "vitest does not show the verdict and the changes"; }
+	if (cd "$runners" && SERVER="$server" npx --no-install jest failing.jest.test.js >"$work/jest-fail.log" 2>&1); then
+		fail "jest passed on a changed snapshot"
+	fi
+	runner_shows "$work/jest-fail.log" || { cat "$work/jest-fail.log"; fail "jest does not show the verdict and the changes"; }
 	echo "   vitest and jest: pass and fail as node --test does"
 	for runner in vitest jest; do
 		if [ "$runner" = vitest ]; then
@@ -270,8 +363,9 @@ case "$version" in "mcp-surface v"*" commit "*) ;; *) fail "mcp-surface --versio
 [ "$("$work/venv/bin/python" -m mcp_surface --version)" = "$version" ] || fail "python -m mcp_surface --version differs from mcp-surface --version"
 "$work/venv/bin/mcp-surface" capture -o "$work/py-capture.json" -- "$server" 2>/dev/null
 grep -q '"add_note"' "$work/py-capture.json" || fail "mcp-surface capture (wheel) wrote no add_note tool"
-(cd "$work/data" && SERVER="$server" REMOVED="$removed" CHANGED="$changed" "$work/venv/bin/python" - <<'PY'
-import os, shutil
+cp "$work/snapshot-check.txt" "$work/data/"
+(cd "$work/data" && SERVER="$server" "$work/venv/bin/python" - <<'PY'
+import os, re, shutil
 from mcp_surface import check_surface
 
 server = [os.environ["SERVER"]]
@@ -280,10 +374,21 @@ try:
     check_surface(server, "changed.json")
 except AssertionError as e:
     msg = str(e)
-    assert "tools added: " + os.environ["REMOVED"] in msg, msg
-    assert "descriptions changed: " + os.environ["CHANGED"] in msg, msg
 else:
     raise SystemExit("check_surface passed on a changed snapshot")
+want = [
+    r"^3 tools break existing clients: changed\.json is out of date$",
+    r'^  tool add_note: property "body" became required; this call was accepted before and is rejected now: \{.*\}',
+    r"^  tool read_note: renamed to get_note: calls with the old name fail",
+    r'^  tool search_notes: "sort": enum value "relevance" removed; this call was accepted before and is rejected now: \{.*"sort":"relevance".*\}',
+    r"^If the change is intended: rerun with MCP_SURFACE_UPDATE=1 \(or update=True\) and commit changed\.json$",
+]
+assert re.match(want[0], msg.splitlines()[0]), msg
+for w in want:
+    assert re.search(w, msg, re.M), (w, msg)
+# The same lines as snapshot --check, but for the remedy.
+cli = open("snapshot-check.txt").read().rstrip().splitlines()[:-1]
+assert msg.splitlines()[:-1] == cli, (msg, cli)
 shutil.copy("changed.json", "updated.json")
 check_surface(server, "updated.json", update=True)
 assert open("updated.json").read() == open("surface.json").read(), "update=True did not rewrite the snapshot"
@@ -298,7 +403,7 @@ PY
 ) || fail "check_surface"
 gone "$work/data/pid-py-timeout" "check_surface with a timeout"
 parent_killed "$work/data" "$work/venv/bin/mcp-surface"
-echo "   check_surface: passes, fails with the changes, updates, fails with the binary's timeout message; the launcher ends with its parent"
+echo "   check_surface: passes, fails with the verdict and the changes, updates, fails with the binary's timeout message; the launcher ends with its parent"
 
 step "pypi: the pytest plugin"
 if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
@@ -312,15 +417,24 @@ def test_surface():
     check_surface([os.environ["SERVER"]], os.environ["SNAPSHOT"])
 PY
 	cp "$work/data/changed.json" "$work/data/plugin.json"
-	pytest() { (cd "$work/data" && SERVER="$server" SNAPSHOT=plugin.json "$work/venv-pytest/bin/python" -m pytest -q -p no:cacheprovider "$@" test_surface.py); }
-	if pytest >"$work/pytest.log" 2>&1; then
+	# COLUMNS: a terminal's width (pytest cuts the short summary to it).
+	pytest() { (cd "$work/data" && COLUMNS=120 SERVER="$server" SNAPSHOT=plugin.json "$work/venv-pytest/bin/python" -m pytest -q -p no:cacheprovider "$@" test_surface.py); }
+	if pytest -rf >"$work/pytest.log" 2>&1; then
 		cat "$work/pytest.log"
 		fail "pytest passed on a changed snapshot"
 	fi
-	grep -q "AssertionError: .*plugin.json no longer matches" "$work/pytest.log" || { cat "$work/pytest.log"; fail "pytest's failure does not show the diff"; }
-	pytest --mcp-surface-update >/dev/null || fail "pytest --mcp-surface-update failed"
+	# The short summary's one line is the verdict.
+	grep -q "^FAILED test_surface.py::test_surface - AssertionError: 3 tools break existing clients: plugin.json is out of date" "$work/pytest.log" ||
+		{ cat "$work/pytest.log"; fail "pytest's short summary does not show the verdict"; }
+	if ! grep -q "tool read_note: renamed to get_note" "$work/pytest.log" ||
+		! grep -q "If the change is intended: run \`pytest --mcp-surface-update\`" "$work/pytest.log"; then
+		cat "$work/pytest.log"
+		fail "pytest's failure does not show the changes and the remedy"
+	fi
+	pytest --mcp-surface-update -s >"$work/pytest-update.log" 2>&1 || fail "pytest --mcp-surface-update failed"
+	grep -q "rewrote plugin.json: 3 tools break existing clients" "$work/pytest-update.log" || { cat "$work/pytest-update.log"; fail "pytest --mcp-surface-update does not say what it rewrote"; }
 	pytest >/dev/null || fail "pytest fails after --mcp-surface-update"
-	echo "   pytest: fails with the diff, --mcp-surface-update rewrites, then passes"
+	echo "   pytest: fails with the verdict in the summary, --mcp-surface-update rewrites and says so, then passes"
 elif [ -n "${CI:-}" ]; then
 	fail "pytest is missing: apt-get install python3-pytest"
 else

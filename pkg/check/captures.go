@@ -217,14 +217,27 @@ func siblingTrials(caps []*capture.Capture) {
 	}
 }
 
-// schemas loads Options.Schemas when the caller did not.
+// schemas loads Options.Schemas when the caller did not: the revision
+// asked for now (a missing one stops the run before any server starts),
+// every other one when a server negotiates it or the comparison of
+// revisions needs it. An offline run needs only the schemas of the
+// revisions its servers speak.
 func (o *Options) schemas(ctx context.Context) error {
 	if o.Schemas != nil {
 		return nil
 	}
-	s, err := spec.Load(ctx, o.SchemaOptions)
+	s, err := spec.Open(ctx, o.SchemaOptions, o.eagerRevisions()...)
 	o.Schemas = s
 	return err
+}
+
+// eagerRevisions are the revisions whose schemas must be there before a
+// server starts: the one asked for with ProtocolVersion.
+func (o *Options) eagerRevisions() []string {
+	if _, ok := spec.LookupRevision(o.ProtocolVersion); ok {
+		return []string{o.ProtocolVersion}
+	}
+	return nil
 }
 
 // Validate captures every server at every revision (as Captures) and

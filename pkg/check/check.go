@@ -349,9 +349,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var wt string
 	cleanup := func() {}
 	defer func() { cleanup() }()
-	// The schemas load while the builds run (first, with one job); no
-	// server is started before they are loaded: none is when validation
-	// cannot happen.
+	// The schemas load while the builds run (first, with one job): the
+	// revision asked for now, so that no server is started when it cannot
+	// be validated; the one a server negotiates, and the others the
+	// comparison of revisions needs, when they are (an offline run needs
+	// only those).
 	schemas := o.Schemas
 	err := j.all(
 		func() error {
@@ -359,7 +361,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				return nil
 			}
 			var err error
-			schemas, err = spec.Load(j.ctx, o.SchemaOptions)
+			schemas, err = spec.Open(j.ctx, o.SchemaOptions, o.eagerRevisions()...)
 			return err
 		},
 		func() error {

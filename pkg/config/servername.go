@@ -16,5 +16,8 @@ func (c *Config) ServerNamed(name string) (*Server, error) {
 		}
 		names = append(names, c.Servers[i].Name)
 	}
+	if sug := didYouMean(name, names); sug != "" && len(name) > 3 {
+		return nil, fmt.Errorf("has no such server%s", sug)
+	}
 	return nil, fmt.Errorf("has no such server (servers: %s)", strings.Join(names, ", "))
 }

@@ -10,4 +10,8 @@ func TestServerNamed(t *testing.T) {
 	if _, err := c.ServerNamed("c"); err == nil || err.Error() != "has no such server (servers: a, b)" {
 		t.Errorf("ServerNamed(c): %v", err)
 	}
+	c = &Config{Servers: []Server{{Name: "weather"}, {Name: "notes"}}}
+	if _, err := c.ServerNamed("wether"); err == nil || err.Error() != `has no such server (did you mean "weather"?)` {
+		t.Errorf("ServerNamed(wether): %v", err)
+	}
 }

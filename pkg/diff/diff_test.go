@@ -319,3 +319,21 @@ func restatedItems(patch map[string]any, list any, key, at string) []string {
 	}
 	return out
 }
+
+// Tool arguments and structuredContent are always JSON objects, so every
+// witness of an inputSchema or outputSchema finding is one, in every
+// fixture and both directions.
+func TestWitnessesAreObjects(t *testing.T) {
+	for _, fx := range loadFixtures(t) {
+		for _, fs := range [][]finding.Finding{Diff(fx.base, fx.head, fx.opts).Findings, Diff(fx.head, fx.base, fx.opts).Findings} {
+			for _, f := range fs {
+				if f.Witness == nil || !(strings.HasPrefix(f.Pointer, "/inputSchema") || strings.HasPrefix(f.Pointer, "/outputSchema")) {
+					continue
+				}
+				if v := bytes.TrimSpace(f.Witness.Value); len(v) == 0 || v[0] != '{' {
+					t.Errorf("%s: %s %s: the witness %s is not an object", fx.Path, f.Rule, f.Pointer, f.Witness.Value)
+				}
+			}
+		}
+	}
+}

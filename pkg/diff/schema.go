@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -20,6 +21,11 @@ import (
 // the schema comparer reads it to pick the dialect and treats it as
 // metadata.
 func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMessage, dir schemadiff.Direction) {
+	if bytes.Equal(base, head) {
+		return
+	}
+	// Compared as clients use them: only objects arrive at the root.
+	base, head = asObjects(base), asObjects(head)
 	if bytes.Equal(base, head) {
 		return
 	}
@@ -66,6 +72,46 @@ func (d *differ) schema(subj finding.Subject, key string, base, head json.RawMes
 		}
 		d.out = append(d.out, fd)
 	}
+}
+
+// objectType is the root type of a schema whose instances are always
+// JSON objects.
+var objectType = json.RawMessage(`"object"`)
+
+// asObjects is a tool schema as clients use it. A tool's arguments are
+// always a JSON object (CallToolRequestParams.arguments in every MCP
+// revision) and so is a result's structuredContent: only the object part
+// of the root's type is ever exercised. So a root with no type, or a
+// type that admits objects among others, is compared as "type": "object",
+// and adding or narrowing a root type that still admits objects is no
+// change, while every witness the search finds is an object. A root type
+// that admits no object is left as written: that change breaks every
+// call, and says so.
+func asObjects(raw json.RawMessage) json.RawMessage {
+	o := parseObject(raw)
+	if o == nil {
+		return raw
+	}
+	t, ok := o["type"]
+	if ok {
+		if bytes.Equal(t, objectType) {
+			return raw
+		}
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(t, &one) == nil:
+			many = []string{one}
+		case json.Unmarshal(t, &many) == nil:
+		default:
+			return raw // not a type a validator accepts: judged as written
+		}
+		if !slices.Contains(many, "object") {
+			return raw
+		}
+	}
+	o["type"] = objectType
+	return encodeObject(o)
 }
 
 // sameButDialect reports whether two schemas differ in their root $schema
@@ -178,7 +224,8 @@ func prove(fd *finding.Finding, c schemadiff.Change, changes []schemadiff.Change
 // the change itself, not inside another change of the schema: "oneOf
 // branch 0 may now overlap" is not proven by a call its narrowed
 // maxLength rejects, nor "composition keywords changed" at an object by a
-// call one of its own keywords' findings already proves. A breaking
+// call one of its own keywords' findings already proves. A witness that
+// is not an object proves nothing (see asObjects). A breaking
 // change keeps any witness rejected at it (a prefixItems entry added is
 // proven by the call its new type rejects, which a type finding below it
 // reports too).
@@ -186,10 +233,18 @@ func findAttributable(pair *witness.Pair, c schemadiff.Change, changes []schemad
 	if annotationKeyword(c.BasePointer) || annotationKeyword(c.HeadPointer) {
 		return witness.Result{}
 	}
+	var r witness.Result
 	if raise {
-		return pair.Search(c, changes...)
+		r = pair.Search(c, changes...)
+	} else {
+		r = pair.Search(c)
 	}
-	return pair.Search(c)
+	// Only objects arrive (asObjects): an instance of another type is no
+	// call a client could make, nor a result it could receive.
+	if v := bytes.TrimSpace(r.Witness.Value); r.Found && (len(v) == 0 || v[0] != '{') {
+		r.Witness, r.Found = finding.Witness{}, false
+	}
+	return r
 }
 
 // annotationKeyword reports whether a schema pointer ends at a keyword

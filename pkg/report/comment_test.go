@@ -315,3 +315,37 @@ func TestTextVerbose(t *testing.T) {
 		t.Errorf("the verdict does not lead: %q", line)
 	}
 }
+
+// The action takes no --show-info: a published comment never advises it.
+func TestCommentHintsAreTheActions(t *testing.T) {
+	o := report.Options{FailOn: rules.LevelError, RunURL: "https://github.com/acme/weather/actions/runs/1"}
+	if md := string(render(t, "markdown", reporttest.Diff(), o)); strings.Contains(md, "--show-info") || !strings.Contains(md, "the job summary lists them") {
+		t.Errorf("the comment advises a flag the action cannot pass:\n%s", md)
+	}
+	if md := string(render(t, "markdown", reporttest.Diff(), report.Options{FailOn: rules.LevelError})); !strings.Contains(md, "`--show-info` shows them") {
+		t.Errorf("the command line's markdown does not say how to show info findings:\n%s", md)
+	}
+}
+
+// The comment, the job summary and the terminal count the same changes:
+// an info finding the comment leaves out is counted all the same.
+func TestOneCountOfChanges(t *testing.T) {
+	r := reporttest.Diff()
+	count := func(s, prefix string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return strings.TrimPrefix(l, prefix)
+			}
+		}
+		return ""
+	}
+	comment := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError}))
+	summary := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError, Full: true}))
+	text := string(render(t, "text", r, report.Options{FailOn: rules.LevelError}))
+	for _, k := range [][2]string{{"- **Server**: ", "  server: "}, {"- **Tools**: ", "  tools: "}} {
+		c, s, tx := count(comment, k[0]), count(summary, k[0]), count(text, k[1])
+		if c == "" || c != s || c != tx {
+			t.Errorf("%q: comment %q, summary %q, terminal %q", k[0], c, s, tx)
+		}
+	}
+}

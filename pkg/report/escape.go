@@ -33,9 +33,6 @@ const (
 	MaxText    = 4000 // a description in a text diff or excerpt
 )
 
-// TruncationMark ends a value that was cut.
-const TruncationMark = "…[truncated]"
-
 // zwsp is the entity the Markdown escaper inserts to break @mentions,
 // issue references and autolinks. It is our own and invisible; the
 // server's zero-width characters are made visible before it is added.
@@ -48,9 +45,21 @@ func hidden(r rune) bool {
 	return r == '\n' || r == '\r' || r == '\t' || textscan.Hidden(r)
 }
 
-// truncate cuts s to at most max runes (max <= 0: no limit), ending with
-// TruncationMark when it cut.
-func truncate(s string, max int) string { return textscan.Truncate(s, max, TruncationMark) }
+// truncate cuts s to at most max runes (max <= 0: no limit). A cut ends
+// at a word when one ends in the last fifth of what is kept, and says so
+// in words a reader follows: "…" and how many characters were left out
+// ("a long description … (+1234 characters)").
+func truncate(s string, max int) string {
+	total := utf8.RuneCountInString(s)
+	if max <= 0 || total <= max {
+		return s
+	}
+	kept := textscan.Truncate(s, max, "")
+	if i := strings.LastIndexByte(kept, ' '); i > 0 && utf8.RuneCountInString(kept[:i]) >= max*4/5 {
+		kept = kept[:i]
+	}
+	return fmt.Sprintf("%s … (+%d characters)", strings.TrimRight(kept, " "), total-utf8.RuneCountInString(kept))
+}
 
 // Line is untrusted text for one line of a log or a terminal: bounded to
 // max runes, every hidden character (newlines included) visible.

@@ -40,13 +40,16 @@ func TestVisible(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
-	if got := report.Truncate("héllo wörld", 5); got != "héllo"+report.TruncationMark {
+	if got := report.Truncate("héllo wörld", 5); got != "héllo … (+6 characters)" {
 		t.Errorf("Truncate = %q", got)
 	}
 	if got := report.Truncate("short", 5); got != "short" {
 		t.Errorf("Truncate = %q", got)
 	}
-	if got := report.Line(strings.Repeat("\u202e", 10), 3); got != `\u202e\u202e\u202e`+report.TruncationMark {
+	if got := report.Truncate("the quick brown fox jumps", 18); got != "the quick brown … (+10 characters)" {
+		t.Errorf("Truncate at a word = %q", got)
+	}
+	if got := report.Line(strings.Repeat("\u202e", 10), 3); got != `\u202e\u202e\u202e … (+7 characters)` {
 		t.Errorf("Line bounds before escaping: %q", got)
 	}
 }

@@ -251,3 +251,32 @@ func TestReviewSharedChangeOnce(t *testing.T) {
 		t.Errorf("the shared change does not name its tools:\n%s", cs[0].Body)
 	}
 }
+
+// Five tools that each gain a different required property are five
+// changes: one row per tool with its property and its call, in the comment
+// and the terminal, never "5 tools input required property added".
+func TestDifferentChangesAreNotGrouped(t *testing.T) {
+	var changes []finding.Finding
+	for i, prop := range []string{"path", "source", "destination", "content", "pattern"} {
+		w := &finding.Witness{Value: json.RawMessage(`{"other":""}`), Accepts: finding.SideBase, Rejects: finding.SideHead}
+		changes = append(changes, reporttest.F(reporttest.Spec{Rule: rules.InputRequiredPropertyAdded, Level: rules.LevelError, Severity: rules.SeverityBreaking,
+			Kind: finding.KindTool, Name: fmt.Sprintf("tool_%d", i), Pointer: "/inputSchema/required",
+			Message: fmt.Sprintf("property %q is now required: calls without it fail", prop), Before: []string{}, After: []string{prop}, Witness: w}))
+	}
+	r := &report.Report{Servers: []report.Section{{Command: "check", Findings: changes,
+		Base: &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head", ManifestHash: "bb"}}}}
+	for _, format := range []string{"markdown", "text"} {
+		out := string(render(t, format, r, published()))
+		if strings.Contains(out, "5 tools") && strings.Contains(out, "required property added") {
+			t.Errorf("%s: different properties grouped under one title:\n%s", format, out)
+		}
+		for _, prop := range []string{"path", "source", "destination", "content", "pattern"} {
+			if !strings.Contains(out, prop) {
+				t.Errorf("%s: property %s is not named:\n%s", format, prop, out)
+			}
+		}
+		if n := strings.Count(out, "other"); n < 5 {
+			t.Errorf("%s: %d witnesses shown, want one per tool:\n%s", format, n, out)
+		}
+	}
+}

@@ -76,6 +76,12 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 		}
 		if b.hidden[i] > 0 {
 			ms.HiddenInfo = plural(b.hidden[i], "info finding is", "info findings are")
+			// The action takes no --show-info: published, the job
+			// summary is where they are; on the command line, the flag.
+			ms.InfoHint = "`--show-info` shows them"
+			if o.RunURL != "" || o.SummaryURL != "" {
+				ms.InfoHint = "the job summary lists them"
+			}
 		}
 		if o.Full {
 			ms.Compared = comparedMarkdown(s)
@@ -492,13 +498,11 @@ func levelOfRank(r int) rules.Level {
 	return rules.LevelInfo
 }
 
-// excerpt shows a before/after value: a string as text, anything else as
-// indented JSON, bounded in lines and bytes.
+// excerpt shows a before/after value or a witness as JSON, whatever its
+// type (a string quoted, so that "" and "F" are seen as what they are;
+// numbers, null and {} as written), indented, bounded in lines and bytes:
+// the quoting rule of every format.
 func excerpt(v json.RawMessage) string {
-	var s string
-	if err := json.Unmarshal(v, &s); err == nil {
-		return CodeBlock(boundLines(s), "text")
-	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, v, "", "  "); err != nil {
 		return CodeBlock(boundLines(string(v)), "text")

@@ -25,6 +25,7 @@ type mdServer struct {
 	Details      []*mdDetail
 	Acknowledged []*mdAck
 	HiddenInfo   string
+	InfoHint     string // where the hidden info findings are shown
 }
 
 // ShownDetails are the details the budget kept.

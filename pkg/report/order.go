@@ -88,10 +88,13 @@ type run struct {
 	kind  string
 	level rules.Level
 	items []Item
+	// apart: the findings say different things (a property, a value, a
+	// witness), so each is shown on its own however many there are.
+	apart bool
 }
 
 // collapsed reports whether the run is shown as one line.
-func (r *run) collapsed() bool { return len(r.items) >= collapseFrom }
+func (r *run) collapsed() bool { return len(r.items) >= collapseFrom && !r.apart }
 
 // names are the run's subjects (for the server, the pointers), in
 // natural order, each once.

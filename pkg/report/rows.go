@@ -53,8 +53,41 @@ func splitRun(ru *run) (repeats [][]Item, rest *run) {
 			rest.items = append(rest.items, its...)
 		}
 	}
+	// The rest is one row only when its findings say the same but their
+	// subject ("7 tools removed"); a property, keyword, value or call of
+	// its own is worth a row each ("5 tools input required property
+	// added" names no property and shows no call).
+	var first *sameChange
+	for _, it := range rest.items {
+		k := inWords(it)
+		if first == nil {
+			first = &k
+		}
+		rest.apart = rest.apart || k != *first
+	}
 	slices.SortStableFunc(repeats, func(a, b []Item) int { return len(b) - len(a) })
 	return repeats, rest
+}
+
+// inWords is what a finding says with its subject's name left out: two
+// findings with the same are the same change on different subjects.
+func inWords(it Item) sameChange {
+	name := it.Subject.Name
+	strip := func(v string) string {
+		if name == "" {
+			return v
+		}
+		return strings.ReplaceAll(v, name, "\x00")
+	}
+	switch {
+	case renamedTo(it) != "":
+		// The row shows each old name beside its new one.
+		return sameChange{message: "renamed", acknowledged: it.Acknowledged}
+	case it.TextDiff != "":
+		// A text edit: each subject's text is shown in its details.
+		return sameChange{message: "text edited", pointer: strip(it.Pointer), acknowledged: it.Acknowledged}
+	}
+	return sameChange{strip(it.Message), strip(it.Pointer), strip(string(it.Before)), strip(string(it.After)), it.Acknowledged, witnessKey(it.Finding)}
 }
 
 // witnessKey tells repeats apart by their proof: the same change on two

@@ -86,7 +86,7 @@ func renderText(w io.Writer, r *Report, o Options) error {
 			prefix = serverTitle(s.Server) + ": "
 		}
 		fmt.Fprintln(bw, prefix+summaryLine(s, hidden, o))
-		for _, l := range textCounts(items) {
+		for _, l := range textCounts(b.all[si]) {
 			fmt.Fprintln(bw, "  "+l)
 		}
 		for _, n := range s.Notes {

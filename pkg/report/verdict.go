@@ -113,6 +113,13 @@ func (b *mdBuilder) verdict(i int) sectionVerdict {
 		if o.AcceptedByLabel && o.AcceptLabel != "" {
 			sv.text = "breaking changes accepted by label " + b.code(o.AcceptLabel)
 		}
+	case !changed && s.Base == nil:
+		// A validation compared nothing: "unchanged" would claim a
+		// comparison.
+		sv.icon, sv.text = "✅", "no errors"
+		if o.FailOn != "" && o.FailOn != rules.LevelError {
+			sv.text = "nothing at or above " + string(o.FailOn)
+		}
 	case !changed:
 		sv.unchanged = true
 		sv.icon, sv.text = "✅", "surface unchanged"
@@ -256,8 +263,12 @@ func serverChanges(items []Item) int {
 // countLines is one line per kind with changes: "**Tools**: 7 removed ·
 // 3 renamed · 9 added", then the spec and lint findings and the
 // acknowledged ones.
+//
+// The changes are counted whether shown or not (info findings the
+// comment leaves out included), so the comment, the job summary and the
+// terminal say the same numbers.
 func (b *mdBuilder) countLines(i int) []string {
-	counts := kindCounts(ofCategory(b.items[i], CategoryChange))
+	counts := kindCounts(ofCategory(b.all[i], CategoryChange))
 	title := map[string]string{
 		finding.KindTool: "Tools", finding.KindPrompt: "Prompts", finding.KindResource: "Resources",
 		finding.KindResourceTemplate: "Templates", finding.KindSkill: "Skills", finding.KindGroup: "Groups", finding.KindServer: "Server",
@@ -269,7 +280,7 @@ func (b *mdBuilder) countLines(i int) []string {
 			continue
 		}
 		if k == finding.KindServer {
-			out = append(out, "**Server**: "+plural(serverChanges(b.items[i]), "change", "changes"))
+			out = append(out, "**Server**: "+plural(serverChanges(b.all[i]), "change", "changes"))
 			continue
 		}
 		var parts []string

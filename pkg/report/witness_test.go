@@ -98,3 +98,30 @@ func TestDecodeRefusesMalformedWitnesses(t *testing.T) {
 		}
 	}
 }
+
+// Every witness and every before/after value is shown as JSON, whatever
+// its type, in the comment's folds too: an empty string is "", never an
+// empty box; a string is quoted like the JSON around it.
+func TestEveryWitnessVisible(t *testing.T) {
+	for _, v := range []string{`""`, `"F"`, `0`, `null`, `{}`} {
+		f := reporttest.F(reporttest.Spec{Rule: rules.InputTypeChanged, Level: rules.LevelError, Severity: rules.SeverityBreaking,
+			Kind: finding.KindTool, Name: "convert", Pointer: "/inputSchema/properties/unit/type", Message: "type changed",
+			Before: json.RawMessage(`"string"`), After: json.RawMessage(`"integer"`),
+			Witness: &finding.Witness{Value: json.RawMessage(v), Accepts: finding.SideBase, Rejects: finding.SideHead}})
+		r := &report.Report{Servers: []report.Section{{Command: "check", Findings: []finding.Finding{f},
+			Base: &report.Side{Label: "base.json", ManifestHash: "aa"}, Head: &report.Side{Label: "head", ManifestHash: "bb"}}}}
+		md := string(render(t, "markdown", r, report.Options{FailOn: rules.LevelError}))
+		if strings.Contains(md, "```text\n\n```") || strings.Contains(md, "```text\n```") {
+			t.Errorf("witness %s: an empty box in the folds:\n%s", v, md)
+		}
+		if !strings.Contains(md, "rejected now:\n\n```json\n"+v+"\n```") {
+			t.Errorf("witness %s is not shown as JSON in the folds:\n%s", v, md)
+		}
+		if !strings.Contains(md, "After:\n\n```json\n\"integer\"\n```") {
+			t.Errorf("after value not quoted:\n%s", md)
+		}
+		if txt := string(render(t, "text", r, report.Options{FailOn: rules.LevelError})); !strings.Contains(txt, "rejected now: "+v+"\n") {
+			t.Errorf("text: witness %s not shown:\n%s", v, txt)
+		}
+	}
+}

@@ -1,8 +1,12 @@
 // Package surfacetest puts the whole surface guard inside `go test` for
 // Go MCP servers: Check captures an in-process *mcp.Server, validates what
 // it sent against the published schema of the revision it negotiated,
-// compares its snapshot with the committed one and fails the test with
-// the same readable report `mcp-surface check` prints.
+// compares its snapshot with the committed one through the diff engine,
+// and fails the test with the message `mcp-surface snapshot --check` and
+// the npm and Python helpers print: the verdict first ("2 tools break
+// existing clients: testdata/mcp-surface.json is out of date"), one line
+// per finding with the call that now fails, and how to rewrite the
+// snapshot (at most 20 lines; past them the full report is logged).
 //
 //	func TestSurface(t *testing.T) {
 //		surfacetest.Check(t, newServer(), surfacetest.Options{Snapshot: "testdata/mcp-surface.json"})

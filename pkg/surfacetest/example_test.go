@@ -65,7 +65,7 @@ func ExampleCheck() {
 	surfacetest.Check(printTB{dir}, weather("current"), o)
 	// Output:
 	// log: surfacetest: wrote DIR/testdata/mcp-surface.json (2 tools, 0 prompts, 0 resources, 0 resource templates); review and commit it
-	// FAIL: surfacetest: the surface fails at error:
+	// FAIL: 1 tool breaks existing clients: DIR/testdata/mcp-surface.json is out of date
 }
 
 // exampleSchemaDir is where this repository's tests find the published

@@ -125,9 +125,18 @@ func Check(t TB, server *mcp.Server, o Options) {
 			t.Fatalf("surfacetest: %v", err)
 			return
 		}
+		old, _ := manifest.ReadFile(o.Snapshot)
 		if err := manifest.WriteFile(o.Snapshot, head); err != nil {
 			t.Fatalf("surfacetest: writing the snapshot: %v", err)
 			return
+		}
+		if old != nil && !old.Incomplete() && old.Fingerprints.Manifest != head.Fingerprints.Manifest {
+			// What the rewrite changed, as snapshot says it.
+			res := check.Diff(old, head, o.Snapshot, "the server under test", check.Options{Schemas: schemas, Clients: profiles, Version: "surfacetest"})
+			var buf bytes.Buffer
+			if err := report.WriteBrief(&buf, res.Report, report.Options{FailOn: failOn}, report.BriefText{Snapshot: o.Snapshot, Rewritten: true}); err == nil {
+				t.Logf("surfacetest: %s", strings.TrimRight(buf.String(), "\n"))
+			}
 		}
 		t.Logf("surfacetest: wrote %s (%d tools, %d prompts, %d resources, %d resource templates); review and commit it",
 			o.Snapshot, len(head.Tools), len(head.Prompts), len(head.Resources), len(head.ResourceTemplates))
@@ -147,8 +156,9 @@ func Check(t TB, server *mcp.Server, o Options) {
 	o.judge(t, failOn, found, res)
 }
 
-// judge reports the findings as the CLI does: one text report; a failure
-// when one is at or above failOn, a log line otherwise.
+// judge reports the findings as `snapshot --check` does: the verdict
+// first, one line per finding, and how to rewrite the snapshot; a
+// failure when one is at or above failOn, a log line otherwise.
 func (o Options) judge(t TB, failOn rules.Level, found []finding.Finding, res *check.Result) {
 	t.Helper()
 	var sec report.Section
@@ -160,18 +170,44 @@ func (o Options) judge(t TB, failOn rules.Level, found []finding.Finding, res *c
 	if len(sec.Findings) == 0 {
 		return
 	}
-	var buf bytes.Buffer
 	rep := &report.Report{Version: "surfacetest", Servers: []report.Section{sec}}
-	if err := report.Render(&buf, "text", rep, report.Options{FailOn: failOn}); err != nil {
+	ro := report.Options{FailOn: failOn}
+	bt := report.BriefText{Snapshot: o.Snapshot, Intended: o.rewriteHint(t), MoreNote: "the report logged above shows every change"}
+	fails := check.Fails(sec.Findings, failOn, nil)
+	if fails && len(report.BriefLines(&sec, failOn)) > report.MaxBriefLines {
+		var full bytes.Buffer
+		if err := report.Render(&full, "text", rep, ro); err != nil {
+			t.Fatalf("surfacetest: rendering the report: %v", err)
+			return
+		}
+		t.Logf("surfacetest: every finding:\n%s", strings.TrimRight(full.String(), "\n"))
+	}
+	if !fails {
+		bt.Intended = ""
+	}
+	var buf bytes.Buffer
+	if err := report.WriteBrief(&buf, rep, ro, bt); err != nil {
 		t.Fatalf("surfacetest: rendering the report: %v", err)
 		return
 	}
 	text := strings.TrimRight(buf.String(), "\n")
-	if check.Fails(sec.Findings, failOn, nil) {
-		t.Errorf("surfacetest: the surface fails at %s:\n%s\n\nIf the change is intended, run the test with -surfacetest.update (or %s=1) and commit %s.", failOn, text, UpdateEnv, o.Snapshot)
+	if fails {
+		t.Errorf("%s", text)
 		return
 	}
 	t.Logf("surfacetest: findings below %s:\n%s", failOn, text)
+}
+
+// rewriteHint says how to rewrite the snapshot, in go test's terms: the
+// failing test run again with -surfacetest.update.
+func (o Options) rewriteHint(t TB) string {
+	run := ""
+	if n, ok := t.(interface{ Name() string }); ok {
+		if top, _, _ := strings.Cut(n.Name(), "/"); top != "" && !strings.ContainsAny(top, "'\\") {
+			run = " -run '^" + top + "$'"
+		}
+	}
+	return "run `go test" + run + " -surfacetest.update` (or " + UpdateEnv + "=1) and commit " + o.Snapshot
 }
 
 // schemaOptions resolves where the published schemas come from.

@@ -14,8 +14,11 @@ import (
 
 // fakeTB records what Check reports instead of failing the test.
 type fakeTB struct {
+	name                 string // testing.TB's Name, when set
 	logs, errors, fatals []string
 }
+
+func (f *fakeTB) Name() string { return f.name }
 
 func (f *fakeTB) Helper() {}
 func (f *fakeTB) Logf(format string, args ...any) {
@@ -165,5 +168,75 @@ func TestClients(t *testing.T) {
 		if !strings.Contains(tb.errors[0], want) {
 			t.Errorf("the failure does not say %q:\n%s", want, tb.errors[0])
 		}
+	}
+}
+
+// converter is a server whose next version removes an enum value, renames
+// a tool and adds a required argument (next).
+func converter(next bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "units", Version: "1.0.0"}, nil)
+	units := []string{"C", "F", "K"}
+	name, required := "convert_temp", []string{"value"}
+	if next {
+		units, name, required = []string{"C", "K"}, "convert_temperature", []string{"value", "precision"}
+	}
+	nop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "convert_unit", Description: "Convert a value between units.", InputSchema: map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"unit": map[string]any{"type": "string", "enum": units}, "value": map[string]any{"type": "number"}},
+		"required":   []string{"unit", "value"},
+	}}, nop)
+	s.AddTool(&mcp.Tool{Name: name, Description: "Convert a temperature between scales.", InputSchema: map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"value": map[string]any{"type": "number"}},
+	}}, nop)
+	s.AddTool(&mcp.Tool{Name: "round", Description: "Round a number.", InputSchema: map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"value": map[string]any{"type": "number"}, "precision": map[string]any{"type": "integer"}},
+		"required":   required,
+	}}, nop)
+	return s
+}
+
+// The failure reads as `snapshot --check` and the npm and Python helpers
+// read: the verdict first, a line per change with the call that now
+// fails, a rename as a rename, and how to rewrite the snapshot in go
+// test's terms.
+func TestFailureIsTheBrief(t *testing.T) {
+	dir := spectest.SchemaDir(t)
+	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
+	var tb fakeTB
+	Check(&tb, converter(false), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	tb = fakeTB{name: t.Name()}
+	Check(&tb, converter(true), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true})
+	if len(tb.errors) != 1 {
+		t.Fatalf("errors %q fatals %q", tb.errors, tb.fatals)
+	}
+	msg := tb.errors[0]
+	lines := strings.Split(msg, "\n")
+	if want := "3 tools break existing clients: " + snap + " is out of date"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	for _, want := range []string{
+		`  tool convert_temp: renamed to convert_temperature: calls with the old name fail [tool-renamed]`,
+		`  tool convert_unit: "unit": enum value "F" removed; this call was accepted before and is rejected now: {"unit":"F","value":0} [input-enum-value-removed]`,
+		`  tool round: property "precision" became required; this call was accepted before and is rejected now: {"value":0} [input-property-became-required]`,
+	} {
+		if !strings.Contains(msg, "\n"+want+"\n") {
+			t.Errorf("the failure lacks\n%s\nin\n%s", want, msg)
+		}
+	}
+	if last := lines[len(lines)-1]; last != "If the change is intended: run `go test -run '^TestFailureIsTheBrief$' -surfacetest.update` (or "+UpdateEnv+"=1) and commit "+snap {
+		t.Errorf("last line: %s", last)
+	}
+	t.Logf("the failure reads:\n%s", msg)
+
+	// The update says what it rewrote.
+	tb = fakeTB{}
+	Check(&tb, converter(true), Options{Snapshot: snap, SchemaDir: dir, NoDownload: true, Update: true})
+	if logs := strings.Join(tb.logs, "\n"); !strings.Contains(logs, "surfacetest: rewrote "+snap+": 3 tools break existing clients\n  tool convert_temp: renamed to convert_temperature") {
+		t.Errorf("the update does not say what it rewrote:\n%s", logs)
 	}
 }

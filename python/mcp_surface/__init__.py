@@ -11,7 +11,9 @@ its wording are the command line's own::
     def test_surface():
         check_surface(["python", "-m", "my_server"], "mcp-surface.json")
 
-A difference raises ``AssertionError`` naming every change, item by item.
+A difference raises ``AssertionError`` with the diff engine's verdict on its
+first line (what pytest's short summary shows), one line per change with the
+call that now fails, and how to rewrite the snapshot.
 ``update=True``, ``MCP_SURFACE_UPDATE=1`` in the environment, or pytest's
 ``--mcp-surface-update`` (the plugin this package registers) rewrites the
 snapshot instead. Only the standard library is used.
@@ -26,8 +28,14 @@ __all__ = ["check_surface", "binary_path", "SurfaceError", "UPDATE_ENV"]
 #: The environment variable that, set to 1 (or true), rewrites snapshots.
 UPDATE_ENV = "MCP_SURFACE_UPDATE"
 
+#: How a reader of this project runs mcp-surface, for the commands the binary
+#: suggests (set by the launchers and check_surface).
+CLI_ENV = "MCP_SURFACE_CLI"
+
 # Set by the pytest plugin's --mcp-surface-update.
 _update_requested = False
+# Set by the pytest plugin while pytest runs.
+_under_pytest = False
 
 
 class SurfaceError(RuntimeError):
@@ -125,21 +133,30 @@ def check_surface(command, snapshot, cwd=None, env=None, update=False, timeout=N
     if not isinstance(snapshot, (str, os.PathLike)) or not os.fspath(snapshot):
         raise TypeError('check_surface: snapshot must name the committed snapshot file, e.g. "mcp-surface.json"')
     path = os.path.abspath(os.fspath(snapshot))
+    # The binary runs here, so the snapshot is named as the reader names it;
+    # the server runs in cwd.
+    shown = os.path.relpath(path)
+    if shown.startswith(os.pardir):
+        shown = path
     do_update = bool(update) or _update_requested or _update_from_env()
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
         raise TypeError("check_surface: timeout must be a positive number of seconds, e.g. 10")
     args = [binary_path(), "snapshot"]
     if not do_update:
-        args.append("--check")
+        args += ["--check", "--update-hint", _update_hint()]
     if timeout is not None:
         ms = "%dms" % max(1, int(timeout * 1000))
         args += ["--startup-timeout", ms, "--request-timeout", ms]
-    args += ["-o", path, "--"] + argv
+    args += ["-o", shown]
+    if cwd is not None:
+        args += ["--cwd", os.fspath(cwd)]
+    args += ["--"] + argv
     child_env = dict(os.environ)
     child_env.update(env or {})
     # The request to update is for this helper; the binary is told by its arguments.
     child_env.pop(UPDATE_ENV, None)
-    code, out, err, stopped = _run(args, cwd, child_env, timeout)
+    child_env.setdefault(CLI_ENV, "%s -m mcp_surface" % _python())
+    code, out, err, stopped = _run(args, None, child_env, timeout)
     res = subprocess.CompletedProcess(args, code, out, err)
     if stopped:
         raise SurfaceError(
@@ -147,14 +164,34 @@ def check_surface(command, snapshot, cwd=None, env=None, update=False, timeout=N
             % (timeout, " ".join(argv), (res.stderr or "").rstrip())
         )
     if res.returncode == 0:
+        if do_update:
+            # What it rewrote, as ``mcp-surface snapshot`` says it.
+            sys.stderr.write(res.stderr)
         return path
     if res.returncode == 1 and not do_update:
-        raise AssertionError(
-            "%s\n\nIf the change is intended, rerun with --mcp-surface-update (pytest), update=True or %s=1, and commit %s."
-            % (res.stdout.rstrip(), UPDATE_ENV, os.fspath(snapshot))
-        )
+        # The binary's brief: the verdict first, a line per change, the remedy.
+        raise AssertionError(res.stdout.rstrip())
     why = "ended by signal %d" % -res.returncode if res.returncode < 0 else "exit %d" % res.returncode
     raise SurfaceError(
         "mcp-surface could not %s the snapshot of %s (%s):\n%s"
         % ("write" if do_update else "check", " ".join(argv), why, (res.stderr or res.stdout).rstrip())
     )
+
+
+def _update_hint():
+    """What rewrites the snapshot, in the terms of the runner at hand."""
+    if _under_pytest:
+        return "run `pytest --mcp-surface-update` (or %s=1 pytest)" % UPDATE_ENV
+    return "rerun with %s=1 (or update=True)" % UPDATE_ENV
+
+
+def _python():
+    """The interpreter as the reader would type it: ``python`` when that is
+    the one on PATH (an active virtual environment), else its path."""
+    import shutil
+
+    exe = sys.executable or "python"
+    found = shutil.which("python")
+    if found and os.path.realpath(found) == os.path.realpath(exe):
+        return "python"
+    return exe

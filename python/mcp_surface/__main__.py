@@ -17,15 +17,20 @@ def main():
         sys.stderr.write("%s\n" % err)
         return 2
     args = [path] + sys.argv[1:]
+    # The commands the binary suggests are said as the reader ran this one.
+    env = dict(os.environ)
+    if not env.get("MCP_SURFACE_CLI"):
+        run_as_module = os.path.basename(sys.argv[0]) == "__main__.py"
+        env["MCP_SURFACE_CLI"] = "python -m mcp_surface" if run_as_module else "mcp-surface"
     if sys.platform != "win32":
         try:
-            os.execv(path, args)
+            os.execve(path, args, env)
         except OSError as err:
             sys.stderr.write("mcp-surface: running %s: %s\n" % (path, err))
             return 2
     # Windows has no exec: wait for the binary and exit as it did. Ctrl-C
     # reaches the whole console, the binary included, which stops cleanly.
-    child = subprocess.Popen(args)
+    child = subprocess.Popen(args, env=env)
     while True:
         try:
             return child.wait()

@@ -18,7 +18,9 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     mcp_surface._update_requested = bool(config.getoption("mcp_surface_update"))
+    mcp_surface._under_pytest = True
 
 
 def pytest_unconfigure(config):
     mcp_surface._update_requested = False
+    mcp_surface._under_pytest = False

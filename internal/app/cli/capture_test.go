@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
@@ -149,32 +151,54 @@ func TestSnapshotCheck(t *testing.T) {
 		t.Fatalf("a reordered server no longer matches: exit %d %s", r.code, r.stdout)
 	}
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
-	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "no longer matches") || !strings.Contains(r.stdout, "prompts removed") {
-		t.Fatalf("changed server: exit %d %q", r.code, r.stdout)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.code != frontend.ExitFindings || !strings.HasPrefix(lines[0], "20 tools break existing clients (also 6 prompts") || !strings.HasSuffix(lines[0], path+" is out of date") {
+		t.Fatalf("changed server: exit %d, want the verdict first:\n%s", r.code, r.stdout)
 	}
-	// The command it prints really shows every change: run it, step by
-	// step, against the same server.
-	_, shown, ok := strings.Cut(r.stdout, "(`")
-	shown, _, ok2 := strings.Cut(shown, "` shows every change)")
-	if !ok || !ok2 || strings.Contains(shown, "mcp-surface diff`") {
-		t.Fatalf("no command that shows every change: %q", r.stdout)
+	// The engine's findings, one line each, bounded; then the way to
+	// rewrite the file, and nothing left in the directory.
+	if !strings.Contains(r.stdout, "\n  tool add_comment: was removed: calls to it fail [tool-removed]\n") || len(lines) != 1+report.MaxBriefLines+2 {
+		t.Fatalf("want %d change lines, an \"and N more\" and the remedy:\n%s", report.MaxBriefLines, r.stdout)
 	}
-	var diffOut string
-	for _, step := range strings.Split(shown, " && ") {
-		words := strings.Fields(step)
-		if len(words) < 2 || words[0] != "mcp-surface" {
-			t.Fatalf("step %q is not an mcp-surface command", step)
-		}
-		sr := run(t, serverEnvFor(testserver.ModeToolsOnly), words[1:]...)
-		if words[1] == "snapshot" && sr.code != 0 {
-			t.Fatalf("%s: exit %d: %s", step, sr.code, sr.stderr)
-		}
-		if words[1] == "diff" {
-			diffOut = sr.stdout
-		}
+	if want := "If the change is intended: run `mcp-surface snapshot -o " + path + " -- " + cmdline.Join(serverCmd()) + "` and commit " + path; lines[len(lines)-1] != want {
+		t.Errorf("last line:\n%s\nwant\n%s", lines[len(lines)-1], want)
 	}
-	if !strings.Contains(diffOut, "prompt-removed") || !strings.Contains(diffOut, "resource-removed") {
-		t.Errorf("the printed command does not show the changes:\n%s", diffOut)
+	// The command it prints really shows every change: run it against the
+	// same server.
+	_, shown, ok := strings.Cut(lines[len(lines)-2], "`")
+	shown, _, ok2 := strings.Cut(shown, "` shows every change")
+	words, err := cmdline.Split(shown)
+	if !ok || !ok2 || err != nil || len(words) < 2 || words[0] != "mcp-surface" {
+		t.Fatalf("no command that shows every change: %q", lines[len(lines)-2])
+	}
+	all := run(t, serverEnvFor(testserver.ModeToolsOnly), words[1:]...)
+	if all.code != frontend.ExitFindings || strings.Count(all.stdout, "\n  ") <= report.MaxBriefLines || strings.Contains(all.stdout, "more:") {
+		t.Errorf("%s: exit %d, want every change:\n%s", shown, all.code, all.stdout)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("snapshot --check left files behind: %v", entries)
+	}
+}
+
+// A test helper names its own way to rewrite the snapshot, and the
+// launcher its own command; a rewrite says what it changed.
+func TestSnapshotCheckHints(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp-surface.json")
+	cmd := append([]string{"--"}, serverCmd()...)
+	if r := run(t, serverEnvFor(testserver.ModeFull), append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
+		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
+	}
+	env := append(serverEnvFor(testserver.ModeToolsOnly), frontend.CLIEnv+"=npx mcp-surface")
+	r := run(t, env, append([]string{"snapshot", "--check", "--update-hint", "run `MCP_SURFACE_UPDATE=1 npm test`", "-o", path}, cmd...)...)
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "If the change is intended: run `MCP_SURFACE_UPDATE=1 npm test` and commit ") ||
+		!strings.Contains(r.stdout, "`npx mcp-surface snapshot --check --verbose -o ") || strings.Contains(r.stdout, "update-hint") {
+		t.Errorf("exit %d:\n%s", r.code, r.stdout)
+	}
+	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "-o", path}, cmd...)...)
+	if first, _, _ := strings.Cut(r.stderr, "\n"); r.code != 0 || !strings.HasPrefix(first, "rewrote "+path+": 20 tools break existing clients") || !strings.Contains(r.stderr, "\n  tool add_comment: was removed") {
+		t.Errorf("update: exit %d, want what it rewrote:\n%s", r.code, r.stderr)
 	}
 }
 

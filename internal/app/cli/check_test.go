@@ -10,6 +10,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -188,5 +190,27 @@ func TestCheckJobsGiveTheSameBytes(t *testing.T) {
 	}
 	if r := run(t, nil, "check", "--jobs", "-1", "--", "true"); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--jobs -1") {
 		t.Errorf("--jobs -1: exit %d, stderr %q; want a usage error naming it", r.code, r.stderr)
+	}
+}
+
+// Offline, check needs only the schema of the revision the server
+// negotiated, not every published one.
+func TestCheckOfflineNeedsOnlyTheNegotiatedSchema(t *testing.T) {
+	one := t.TempDir()
+	rev := capture.LatestRevision
+	data, err := os.ReadFile(filepath.Join(spectest.SchemaDir(t), rev, "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(one, rev), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(one, rev, "schema.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(serverEnvFor(testserver.ModeFull), "RUNNER_TOOL_CACHE="+t.TempDir(), schemaDirEnv+"=")
+	args := append([]string{"check", "--no-download", "--schema-dir", one, "--baseline", "none", "--fail-on", "none", "--"}, serverCmd()...)
+	if r := run(t, env, args...); r.code != frontend.ExitOK {
+		t.Errorf("exit %d, want the check done with the one schema it needs:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

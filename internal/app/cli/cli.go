@@ -99,7 +99,11 @@ func RunEnv(ctx context.Context, args []string, env *Env) int {
 	}
 	c, ok := lookupCommand(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "mcp-surface: unknown command %q; run `mcp-surface help` for the list\n", args[0])
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		fmt.Fprintf(stderr, "mcp-surface: unknown command %q%s; run `mcp-surface help` for the list\n", frontend.LogText(args[0]), frontend.DidYouMean(args[0], names))
 		return frontend.ExitFailure
 	}
 	// Captures hand their servers' shutdown to the background (see

@@ -47,6 +47,25 @@ func TestValidateClients(t *testing.T) {
 		t.Fatalf("no %s finding for the SDK's schemas:\n%s", rules.ClientSchemaKeywordUnsupported, r.stdout)
 	}
 
+	// The terminal and the markdown say, per tool, which client rejects
+	// which keyword, and claim no comparison ("surface unchanged").
+	for _, format := range []string{"text", "markdown"} {
+		args := append([]string{"validate", "--format", format, "--clients", "gemini", "--"}, serverCmd()...)
+		out := run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...), args...).stdout
+		if strings.Contains(out, "surface unchanged") {
+			t.Errorf("%s: a validation says \"surface unchanged\":\n%s", format, out)
+		}
+		for _, f := range rep.Findings {
+			if f.Rule != rules.ClientSchemaKeywordUnsupported {
+				continue
+			}
+			kw := f.Pointer[strings.LastIndexByte(f.Pointer, '/')+1:]
+			if !strings.Contains(out, "&quot;"+strings.ReplaceAll(kw, "$", "&#36;")+"&quot;") && !strings.Contains(out, `"`+kw+`"`) {
+				t.Errorf("%s: keyword %s of tool %s is not named:\n%s", format, kw, f.Subject.Name, out)
+			}
+		}
+	}
+
 	// Without --clients nothing is said about clients.
 	plain := run(t, serverEnvFor(testserver.ModeFull), append([]string{"validate", "--format", "json", "--"}, serverCmd()...)...)
 	if strings.Contains(plain.stdout, "client-") {

@@ -33,3 +33,23 @@ func TestCommandTable(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped command or flag is one line that names what was meant,
+// never the whole list of flags.
+func TestMistypedCommandAndFlag(t *testing.T) {
+	code, stdout, stderr := runCLI(t, nil, "snapshto", "--check")
+	if code != frontend.ExitFailure || stderr != "mcp-surface: unknown command \"snapshto\" (did you mean \"snapshot\"?); run `mcp-surface help` for the list\n" || stdout != "" {
+		t.Errorf("unknown command: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, nil, "diff", "--fial-on", "error", "a.json", "b.json")
+	if code != frontend.ExitFailure || stderr != "mcp-surface diff: unknown flag -fial-on (did you mean \"--fail-on\"?); run `mcp-surface diff -h` for the flags\n" {
+		t.Errorf("unknown flag: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, nil, "check", "--jobs", "x")
+	if code != frontend.ExitFailure || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a bad flag value: exit %d, want one line:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, nil, "diff", "-h"); code != frontend.ExitOK || !strings.Contains(stderr, "-fail-on string") {
+		t.Errorf("-h: exit %d, want the flags:\n%s", code, stderr)
+	}
+}

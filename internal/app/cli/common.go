@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -50,12 +51,32 @@ func help(name string) string {
 // prints its usage to w.
 func newFlagSet(name, usage string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcp-surface "+name, flag.ContinueOnError)
-	fs.SetOutput(w)
-	fs.Usage = func() {
+	// A mistake is one line (parseFlags says it); the flags are listed
+	// only when asked for (-h).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	usages.Store(fs, func() {
+		fs.SetOutput(w)
+		defer fs.SetOutput(io.Discard)
 		fmt.Fprintf(w, "Usage: mcp-surface %s %s\n\nFlags:\n", name, usage)
 		fs.PrintDefaults()
-	}
+	})
 	return fs
+}
+
+// usages holds each flag set's full usage, printed on -h.
+var usages sync.Map // *flag.FlagSet → func()
+
+// flagError is a flag parsing error on one line: the flag package's
+// words, a suggestion for a mistyped flag, and where the list is.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
+		msg = "unknown flag " + name + frontend.DidYouMean("--"+strings.TrimLeft(name, "-"), names)
+	}
+	return usagef("%s; run `%s -h` for the flags", msg, fs.Name())
 }
 
 // parseFlags parses args; -h prints usage and yields errHelp (exit 0).
@@ -68,9 +89,12 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
+				if p, ok := usages.Load(fs); ok {
+					p.(func())()
+				}
 				return errHelp
 			}
-			return usagef("%v", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+			return flagError(fs, err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/policy"
 )
 
@@ -59,8 +60,20 @@ func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 
 	if rf.format == "ignore-yaml" {
+		// Only what fails this run is worth acknowledging: the findings
+		// at or above --fail-on (or with a --fail-on-tag); with
+		// --fail-on none, every one.
+		failing := res.Findings
+		if rf.failOn != "" {
+			failing = nil
+			for _, f := range res.Findings {
+				if check.Fails([]finding.Finding{f}, rf.failOn, failTags) {
+					failing = append(failing, f)
+				}
+			}
+		}
 		var out bytes.Buffer
-		if err := policy.WriteAcknowledgements(&out, res.Findings, rf.out.showInfo); err != nil {
+		if err := policy.WriteAcknowledgements(&out, failing, rf.out.showInfo); err != nil {
 			return 0, err
 		}
 		if _, err := env.Stdout.Write(out.Bytes()); err != nil {

@@ -155,6 +155,13 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 			t.Errorf("ignore-yaml lacks %q:\n%s", want, out)
 		}
 	}
+	// Only what fails at --fail-on (error) is offered; at note, every one.
+	if n := strings.Count(out, "- rule: "); n != 1 || strings.Contains(out, "# note:") || strings.Contains(out, "# warning:") {
+		t.Errorf("ignore-yaml offers %d acknowledgements, want only the failing error:\n%s", n, out)
+	}
+	if _, all, _ := runCLI(t, nil, "diff", "--format", "ignore-yaml", "--fail-on", "note", "base.json", "head.json"); strings.Count(all, "- rule: ") != 4 {
+		t.Errorf("ignore-yaml at --fail-on note:\n%s", all)
+	}
 	// The placeholder is refused until a reason is written.
 	if err := os.WriteFile(config.DefaultFile, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
@@ -170,7 +177,7 @@ func TestDiffIgnoreYAMLRoundTrip(t *testing.T) {
 	if code != frontend.ExitOK {
 		t.Fatalf("acknowledged run: exit %d, %s\n%s", code, stderr, text)
 	}
-	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "4 acknowledged") {
+	if !strings.Contains(text, "acknowledged: reviewed in the release notes") || !strings.Contains(text, "1 acknowledged") {
 		t.Errorf("acknowledged findings not shown:\n%s", text)
 	}
 }

@@ -53,7 +53,7 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 		{"stdout noise", testserver.ModeHostileNoise, []string{"capture", "-o", "OUT"}, frontend.ExitOK,
 			[]string{"log to stderr", `\u003a:error::forged`, `\u003a:stop-commands::forged`, `##\[error]forged`}},
 		{"names in the summary of snapshot --check", testserver.ModeHostileNames, []string{"snapshot", "--check", "-o", "BASE"}, frontend.ExitFindings,
-			[]string{"no longer matches", `##\[error]forged`}},
+			[]string{"is out of date", `##\[error]forged`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -367,7 +367,7 @@ func TestParseFlagsInterspersed(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	if err := parseFlags(fs, []string{"a", "--nope"}); err == nil || err.Error() != "-nope" {
+	if err := parseFlags(fs, []string{"a", "--nope"}); err == nil || err.Error() != "unknown flag -nope; run `t -h` for the flags" {
 		t.Errorf("an unknown flag after an argument: %v", err)
 	}
 }

@@ -126,7 +126,7 @@ func TestSnapshotJobsDoNotChangeTheOutput(t *testing.T) {
 			t.Errorf("stderr does not say it wrote %s:\n%s", name, runs[1].stderr)
 		}
 	}
-	if checks[0] != checks[1] || checks[1].code != frontend.ExitFindings || !strings.Contains(checks[1].stdout, "beta.json no longer matches") {
+	if checks[0] != checks[1] || checks[1].code != frontend.ExitFindings || !strings.Contains(checks[1].stdout, "beta.json is out of date") {
 		t.Errorf("snapshot --check: --jobs 3 gave\n%+v\nwant (exit 1, beta drifted):\n%+v", checks[1], checks[0])
 	}
 }

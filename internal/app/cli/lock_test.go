@@ -98,6 +98,10 @@ func TestLockCheckAndDrift(t *testing.T) {
 		}
 	}
 
+	// A mistyped name is a usage error that names the server meant.
+	if r := run(t, nil, "lock", "--root", dir, "--update", "flies"); r.code != 2 || !strings.Contains(r.stderr, `flies: no configuration declares that server (did you mean "files"?)`) {
+		t.Errorf("update flies: exit %d %s", r.code, r.stderr)
+	}
 	// Accepting the change makes the check pass again.
 	if r := run(t, nil, "lock", "--root", dir, "--update", "files"); r.code != 0 {
 		t.Fatalf("update: %d %s", r.code, r.stderr)

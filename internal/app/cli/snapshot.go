@@ -5,7 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
@@ -15,6 +17,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
@@ -24,7 +27,9 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	cf.registerPartial(fs)
 	cf.registerJobs(fs)
 	out := fs.String("o", "mcp-surface.json", "the snapshot `file`")
-	verify := fs.Bool("check", false, "do not write: exit 1 with a summary when the file no longer matches the server")
+	verify := fs.Bool("check", false, "do not write: exit 1 with the changes when the file no longer matches the server")
+	verbose := fs.Bool("verbose", false, "with --check, every change (default: the first 20)")
+	updateHint := fs.String("update-hint", "", "with --check, what rewrites the snapshot, in a test runner's words (`text`; the test helpers pass it)")
 	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
 	server := fs.String("server", "", "only the server of this `name` in the servers: list")
 	flags, cmd := splitDashDash(args)
@@ -61,7 +66,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if *server != "" {
 			return 0, usagef("--server picks a server of the servers: list; with a command or --url, name the file with -o")
 		}
-		jobs = append(jobs, job{path: *out, hint: rerunHint(args)})
+		jobs = append(jobs, job{path: *out, hint: rerunHint(args, displayPath(*out))})
 	} else {
 		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
@@ -101,7 +106,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			case path == "":
 				path = *out
 			}
-			hint := rerunHint(args)
+			hint := rerunHint(args, displayPath(path))
 			if *server == "" && len(entries) > 1 {
 				hint += " --server " + cmdline.Word(s.Name)
 			}
@@ -120,12 +125,15 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			}
 		}
 	}
+	hints := func(args string) snapshotHints {
+		return snapshotHints{cli: cliCommand(env), args: args, update: *updateHint, verbose: *verbose}
+	}
 	if !fromList {
 		caps, err := cf.captureAll(ctx, env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		return snapshotOne(ctx, env, caps, jobs[0].path, len(revs) > 1, *verify, jobs[0].hint, maxSnapshot)
+		return snapshotOne(ctx, env, caps, jobs[0].path, len(revs) > 1, *verify, hints(jobs[0].hint), maxSnapshot)
 	}
 	// The servers are captured at once (--jobs); each one's snapshot is
 	// written, and its lines printed, in the list's order, as soon as it
@@ -139,7 +147,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if err := cf.writeFrames(ctx, env, caps, servers[i].Secrets, partialHint(frontend.FlagHints.Wrap(err))); err != nil {
 			return err
 		}
-		c, err := snapshotOne(ctx, env, caps, jobs[i].path, len(revs) > 1, *verify, jobs[i].hint, maxSnapshot)
+		c, err := snapshotOne(ctx, env, caps, jobs[i].path, len(revs) > 1, *verify, hints(jobs[i].hint), maxSnapshot)
 		code = max(code, c)
 		return err
 	})
@@ -161,10 +169,33 @@ func pickServers(cfg *config.Config, name, cfgPath string) ([]config.Server, err
 	return []config.Server{*s}, nil
 }
 
+// snapshotHints are what snapshot --check says around the changes, in the
+// reader's terms: the command that runs mcp-surface (the launcher's, or
+// MCP_SURFACE_CLI), what rewrites the snapshot when a test helper runs
+// the check (--update-hint), and whether every change is shown.
+type snapshotHints struct {
+	cli     string // "mcp-surface", "npx mcp-surface"
+	args    string // the arguments of the snapshot command that rewrites the file
+	update  string // --update-hint: what rewrites it, in a test runner's terms
+	verbose bool
+}
+
+// rewrite is the sentence that says how to rewrite the snapshot at path.
+func (h snapshotHints) rewrite(path string) string {
+	if h.update != "" {
+		return hintLine(h.update) + " and commit " + cmdline.Word(path)
+	}
+	return "run `" + h.cli + " snapshot" + h.args + "` and commit " + cmdline.Word(path)
+}
+
+// hintLine bounds and escapes a hint a helper passed.
+func hintLine(s string) string { return report.LogLine(s, report.MaxMessage) }
+
 // snapshotOne writes (or, with verify, compares) the snapshot of each
-// capture of one server to path (one file per revision when several);
-// hint is the arguments of the snapshot command that rewrites it.
-func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, hint string, maxSnapshot int64) (int, error) {
+// capture of one server to path (one file per revision when several).
+// A comparison is the diff engine's: the verdict, one line per change,
+// and how to rewrite the file; a rewrite says what it changed.
+func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, h snapshotHints, maxSnapshot int64) (int, error) {
 	code := frontend.ExitOK
 	for _, c := range caps {
 		head, err := manifest.Build(c)
@@ -176,18 +207,32 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}
 		path := manifest.RevisionPath(out, c.RequestedVersion, several)
+		shown := displayPath(path)
 		if !verify {
+			var old *manifest.Manifest
+			if path != stdoutPath {
+				old, _ = manifest.ReadFileContext(ctx, path, maxSnapshot)
+			}
 			if err := writeSnapshot(ctx, env, path, head); err != nil {
 				return 0, err
 			}
-			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
+			switch {
+			case old != nil && !old.Incomplete() && old.Fingerprints.Manifest != head.Fingerprints.Manifest:
+				if err := writeBrief(env.Stderr, old, head, shown, h, true); err != nil {
+					return 0, err
+				}
+			case old != nil && old.Fingerprints.Manifest == head.Fingerprints.Manifest:
+				fmt.Fprintf(env.Stderr, "wrote %s (unchanged)\n", path)
+			default:
+				fmt.Fprintf(env.Stderr, "wrote %s\n", path)
+			}
 			fmt.Fprintln(env.Stderr, report.LogLine(manifest.Summary(c, head), report.MaxText))
 			warnPartial(env, path, head)
 			continue
 		}
 		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
 		if errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(env.Stdout, "%s does not exist: run `mcp-surface snapshot%s` and commit it\n", path, hint)
+			fmt.Fprintf(env.Stdout, "%s does not exist: %s\n", shown, h.rewrite(shown))
 			code = frontend.ExitFindings
 			continue
 		}
@@ -197,75 +242,105 @@ func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out str
 		if base.Incomplete() {
 			// Never "matches": a partial file is no reviewed surface, even
 			// against a server whose list fails the same way.
-			fmt.Fprintf(env.Stdout, "%s is a partial snapshot (%s): it does not hold the server's surface\n", path, report.LogLine(base.PartialSummary(), report.MaxText))
-			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` once the server answers every list, and commit the file\n", hint)
+			fmt.Fprintf(env.Stdout, "%s is a partial snapshot (%s): it does not hold the server's surface\n", shown, report.LogLine(base.PartialSummary(), report.MaxText))
+			fmt.Fprintf(env.Stdout, "once the server answers every list: %s\n", h.rewrite(shown))
 			code = frontend.ExitFindings
 			continue
 		}
-		if lines := manifest.Outline(base, head); len(lines) > 0 {
-			fmt.Fprintf(env.Stdout, "%s no longer matches the server:\n", path)
-			for _, l := range lines {
-				fmt.Fprintf(env.Stdout, "  %s\n", report.LogLine(l, report.MaxText))
+		if base.Fingerprints.Manifest != head.Fingerprints.Manifest {
+			if err := writeBrief(env.Stdout, base, head, shown, h, false); err != nil {
+				return 0, err
 			}
-			fmt.Fprintf(env.Stdout, "run `mcp-surface snapshot%s` and commit the file (`%s` shows every change)\n", hint, diffHint(path, hint))
 			code = frontend.ExitFindings
 			continue
 		}
-		fmt.Fprintf(env.Stdout, "%s matches the server (manifest %s)\n", path, head.Fingerprints.Manifest[:12])
+		fmt.Fprintf(env.Stdout, "%s matches the server (manifest %s)\n", shown, head.Fingerprints.Manifest[:12])
 	}
 	return code, nil
 }
 
-// diffHint is a command that shows every change between the file at
-// path and the server: it writes the server's snapshot beside the file
-// (the arguments of hint with their -o replaced) and diffs the two.
-func diffHint(path, hint string) string {
-	var args []string
-	words := strings.Fields(hint)
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if w == "--" {
-			args = append(args, words[i:]...)
-			break
-		}
-		switch {
-		case w == "-o" || w == "--o":
-			i++ // and its value
-			continue
-		case strings.HasPrefix(w, "-o=") || strings.HasPrefix(w, "--o="):
-			continue
-		}
-		args = append(args, w)
+// writeBrief judges head against base with the diff engine and writes
+// its brief: the verdict, a line per change, and (unless rewritten, when
+// the file was just written) how to rewrite it.
+func writeBrief(w io.Writer, base, head *manifest.Manifest, shown string, h snapshotHints, rewritten bool) error {
+	res := check.Diff(base, head, shown, "the server", check.Options{Version: Version})
+	t := report.BriefText{Snapshot: shown, Rewritten: rewritten}
+	if !rewritten {
+		t.Intended = h.rewrite(shown)
+		t.More = h.cli + " snapshot --check --verbose" + h.args
 	}
-	live := strings.TrimSuffix(path, ".json") + ".live.json"
-	cmd := "mcp-surface snapshot -o " + cmdline.Word(live)
-	if len(args) > 0 {
-		cmd += " " + strings.Join(args, " ")
+	if h.verbose {
+		t.MaxLines = -1
 	}
-	return cmd + " && mcp-surface diff " + cmdline.Word(path) + " " + cmdline.Word(live)
+	if len(res.Findings) == 0 {
+		// A difference no rule reads (a field of its own): the outline
+		// names the items.
+		t.Extra = manifest.Outline(base, head)
+	}
+	return report.WriteBrief(w, res.Report, report.Options{FailOn: rules.LevelError}, t)
 }
 
-// rerunHint repeats the user's arguments without --check, and without
-// --jobs, which changes nothing in the files (and so the hint is the
-// same whatever it is).
-func rerunHint(args []string) string {
+// displayPath is path as the reader names it: relative to the working
+// directory when it is inside it.
+func displayPath(path string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}
+
+// cliCommand is how the reader runs mcp-surface: the launcher that started
+// this binary says so in MCP_SURFACE_CLI ("npx mcp-surface"); else
+// "mcp-surface".
+func cliCommand(env *Env) string {
+	if c := strings.TrimSpace(env.Getenv(frontend.CLIEnv)); c != "" {
+		return report.LogLine(c, report.MaxName)
+	}
+	return "mcp-surface"
+}
+
+// rerunHint repeats the user's arguments without --check and the flags
+// that only change what --check prints, and without --jobs, which
+// changes nothing in the files (and so the hint is the same whatever it
+// is). An -o naming an absolute path inside the working directory is
+// given as the reader names it, shown.
+func rerunHint(args []string, shown string) string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			out = append(out, args[i:]...)
+			out = append(out, "--", cmdline.Join(args[i+1:]))
 			break
 		}
-		switch {
-		case a == "--check" || a == "-check":
-			continue
-		case a == "--jobs" || a == "-jobs":
-			i++ // and its value
-			continue
-		case strings.HasPrefix(a, "--jobs=") || strings.HasPrefix(a, "-jobs="):
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, cmdline.Word(a))
 			continue
 		}
-		out = append(out, a)
+		switch name {
+		case "check", "verbose":
+			continue
+		case "jobs", "update-hint":
+			if !hasValue {
+				i++ // and its value
+			}
+			continue
+		case "o":
+			if !hasValue {
+				i++
+			}
+			out = append(out, "-o", cmdline.Word(shown))
+			continue
+		}
+		out = append(out, cmdline.Word(a))
 	}
 	if len(out) == 0 {
 		return ""

@@ -90,7 +90,7 @@ func TestGemini(t *testing.T) {
 		{File: ".gemini/settings.json", Name: "events", Format: FormatGemini, Transport: TransportSSE, URL: "https://events.example.com/sse", Shown: "https://events.example.com/sse"},
 		{File: ".gemini/settings.json", Name: "py", Format: FormatGemini, Transport: TransportStdio, Command: "uv",
 			Args: []string{"run", "server.py", "--key", "pk-000111"}, Env: []string{"HOME_DIR=/home/dev", "PRICE=$5"}, Dir: filepath.Join(root, "server"),
-			Shown: "uv run server.py --key $PY_KEY", Secrets: []string{"pk-000111", "/home/dev"}},
+			Shown: "uv run server.py --key $PY_KEY", Secrets: []string{"pk-000111"}}, // the home directory is no secret
 		{File: ".gemini/settings.json", Name: "streamable", Format: FormatGemini, Transport: TransportHTTP, URL: "https://stream.example.com/mcp",
 			Headers: map[string]string{"Authorization": "Bearer st-222333"}, Shown: "https://stream.example.com/mcp", Secrets: []string{"st-222333"}},
 	}

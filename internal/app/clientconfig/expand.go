@@ -49,11 +49,16 @@ func (x *expander) env(name string) (string, bool) {
 		}
 		return "", false
 	}
-	if !slices.Contains(x.secrets, v) {
+	// The home directory is no secret ($HOME, ${env:HOME}): masked, it
+	// would hide every path under it (every "/root" of a CI log).
+	if !slices.Contains(x.secrets, v) && !homeVariables[name] {
 		x.secrets = append(x.secrets, v)
 	}
 	return v, true
 }
+
+// homeVariables name the home directory.
+var homeVariables = map[string]bool{"HOME": true, "USERPROFILE": true}
 
 // expand fills the placeholders of s; key names the member for errors.
 func (x *expander) expand(key, s string) (string, error) {

@@ -24,6 +24,11 @@ const (
 	// SchemaDirEnv names a directory of published schemas, like
 	// --schema-dir.
 	SchemaDirEnv = "MCP_SURFACE_SCHEMA_DIR"
+	// CLIEnv is how the reader runs mcp-surface ("npx mcp-surface",
+	// "python -m mcp_surface"), set by the npm and Python launchers and
+	// test helpers, so that every command a message suggests runs as
+	// written; "mcp-surface" when unset.
+	CLIEnv = "MCP_SURFACE_CLI"
 )
 
 // Today is the date acknowledgements expire against: NowEnv, else now.

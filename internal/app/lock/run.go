@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -193,7 +194,11 @@ type Written struct {
 func Update(ctx context.Context, o Options, servers []clientconfig.Server, old *Lock, names []string) (*Written, error) {
 	for _, n := range names {
 		if !slices.ContainsFunc(servers, func(s clientconfig.Server) bool { return Matches(n, s) }) {
-			return nil, fmt.Errorf("%s: no configuration declares that server", n)
+			declared := make([]string, 0, len(servers))
+			for _, s := range servers {
+				declared = append(declared, s.Name)
+			}
+			return nil, fmt.Errorf("%s: no configuration declares that server%s", n, frontend.DidYouMean(n, declared))
 		}
 	}
 	w := &Written{Lock: &Lock{}}

@@ -17,7 +17,9 @@ try {
   process.exit(2);
 }
 
-const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit' });
+// The commands the binary suggests are said as this project runs it.
+const env = process.env.MCP_SURFACE_CLI ? process.env : { ...process.env, MCP_SURFACE_CLI: 'npx mcp-surface' };
+const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', env });
 
 // A Ctrl-C at a terminal reaches the whole foreground process group, the
 // binary included: forwarding it as well would be a second interrupt, which

@@ -36,10 +36,13 @@ export interface CheckSurfaceResult {
 /**
  * Starts the server, captures its surface (tools, prompts, resources, resource
  * templates, capabilities, instructions) and compares it with the snapshot.
- * Resolves when they are equal (or, updating, once the snapshot is written);
- * rejects with an `Error` whose message names every change, item by item, when
- * they differ, and with the tool's own error when the server could not be
- * captured.
+ * Resolves when they are equal (or, updating, once the snapshot is written and
+ * what changed is printed to stderr); rejects with an `Error` (named
+ * `SurfaceChangedError`) when they differ, whose message is the diff engine's
+ * verdict on its first line ("2 tools break existing clients: mcp-surface.json
+ * no longer matches the server"), one line per change with the call that now
+ * fails, and how to rewrite the snapshot; with the tool's own error when the
+ * server could not be captured.
  */
 export function checkSurface(options: CheckSurfaceOptions): Promise<CheckSurfaceResult>;
 

@@ -2,13 +2,31 @@
 // checkSurface: the surface guard inside a JavaScript test, as
 // pkg/surfacetest is inside `go test`. It runs `mcp-surface snapshot --check`
 // (or, to update, `mcp-surface snapshot`) on the server command, so the
-// comparison and its wording are the CLI's own.
+// judgement (the diff engine's) and its wording are the CLI's own: the
+// verdict first, one line per change, and how to rewrite the snapshot in
+// this runner's terms.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { binaryPath } = require('./binary.js');
 
 const UPDATE_ENV = 'MCP_SURFACE_UPDATE';
+// How a reader of this project runs mcp-surface, for the commands the
+// binary suggests.
+const CLI_ENV = 'MCP_SURFACE_CLI';
+
+// updateHint is what rewrites the snapshot, as the test was run: the npm
+// script that runs the tests (`npm test`), else the option.
+function updateHint() {
+  const script = process.env.npm_lifecycle_event;
+  if (script === 'test') {
+    return `run \`${UPDATE_ENV}=1 npm test\` (or pass update: true)`;
+  }
+  if (script && /^[\w:.-]+$/.test(script)) {
+    return `run \`${UPDATE_ENV}=1 npm run ${script}\` (or pass update: true)`;
+  }
+  return `rerun the test with ${UPDATE_ENV}=1 (or pass update: true)`;
+}
 
 function updateFromEnv() {
   const v = (process.env[UPDATE_ENV] || '').toLowerCase();
@@ -100,18 +118,31 @@ async function checkSurface(options) {
   }
   signal?.throwIfAborted();
   // The snapshot is named from this process's working directory, like
-  // every fs path; the server runs in cwd.
+  // every fs path, and so is the binary's; the server runs in cwd.
   const file = path.resolve(snapshot);
+  const rel = path.relative(process.cwd(), file);
+  const shownFile = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
   const doUpdate = update === true || (update === undefined && updateFromEnv());
   // The timeout bounds the server's start and each of its answers in the
   // binary itself, so that it fails with its own message (what the server
   // did not do in time) before the test runner's generic one.
   const limits = timeout === undefined ? [] : ['--startup-timeout', `${Math.ceil(timeout)}ms`, '--request-timeout', `${Math.ceil(timeout)}ms`];
-  const args = doUpdate ? ['snapshot', ...limits, '-o', file, '--', ...argv] : ['snapshot', '--check', ...limits, '-o', file, '--', ...argv];
+  const args = ['snapshot'];
+  if (!doUpdate) {
+    args.push('--check', '--update-hint', updateHint());
+  }
+  args.push(...limits, '-o', shownFile);
+  if (cwd !== undefined) {
+    args.push('--cwd', String(cwd));
+  }
+  args.push('--', ...argv);
   const childEnv = { ...process.env, ...(env || {}) };
   // The update request is for this helper; the binary is told by its arguments.
   delete childEnv[UPDATE_ENV];
-  const res = await run(binaryPath(), args, cwd, childEnv, { timeout, signal });
+  if (!childEnv[CLI_ENV]) {
+    childEnv[CLI_ENV] = 'npx mcp-surface';
+  }
+  const res = await run(binaryPath(), args, undefined, childEnv, { timeout, signal });
   const shown = argv.join(' ');
   if (res.stopped === 'abort') {
     throw new Error(`mcp-surface was stopped: the check of ${shown} was aborted (${signal.reason}):\n${res.stderr.trimEnd()}`, { cause: signal.reason });
@@ -120,11 +151,17 @@ async function checkSurface(options) {
     throw new Error(`mcp-surface did not finish within the timeout of ${timeout} ms and was stopped (${shown}):\n${res.stderr.trimEnd()}`);
   }
   if (res.code === 0) {
+    if (doUpdate) {
+      // What it rewrote, as `mcp-surface snapshot` says it.
+      process.stderr.write(res.stderr);
+    }
     return { snapshot: file, updated: doUpdate };
   }
   if (res.code === 1 && !doUpdate) {
-    const diff = res.stdout.trimEnd();
-    throw new Error(`${diff}\n\nIf the change is intended, run the test with update: true or ${UPDATE_ENV}=1 and commit ${snapshot}.`);
+    // The binary's brief: the verdict first, a line per change, the remedy.
+    const err = new Error(res.stdout.trimEnd());
+    err.name = 'SurfaceChangedError';
+    throw err;
   }
   const why = res.signal ? `ended by ${res.signal}` : `exit ${res.code}`;
   throw new Error(`mcp-surface could not ${doUpdate ? 'write' : 'check'} the snapshot of ${shown} (${why}):\n${(res.stderr || res.stdout).trimEnd()}`);
