@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -92,6 +93,10 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 			}
 		}
 		title := fmt.Sprintf("mcp-surface: %d server(s) your agents use changed", changed)
+		if _, f, ok := lock.Worst(checked.Outcomes); ok && lock.ClassOf(&f) <= lock.ClassBreak {
+			// The worst leads the title: a poisoned tool is not "a change".
+			title = "mcp-surface: " + issueTitle(lock.Headline(checked.Outcomes))
+		}
 		is, created, err := client.UpsertIssue(ctx, owner, name, marker, title, md, c.CommentAuthor)
 		switch {
 		case err != nil:
@@ -206,4 +211,15 @@ func (a *actionRun) lockClient() (*github.Client, string, string, error) {
 func (a *actionRun) setLockOutputs(code int) {
 	a.setOutput("verdict", map[bool]string{true: "fail", false: "pass"}[code == 1])
 	a.setOutput("exit-code", fmt.Sprint(code))
+}
+
+// issueTitle bounds a headline for an issue title and keeps it to one
+// line of visible text (GitHub renders titles as plain text, but a
+// control or invisible character would still hide part of it).
+func issueTitle(h string) string {
+	h = textscan.Visible(h, textscan.Escapes)
+	if r := []rune(h); len(r) > 200 {
+		h = string(r[:199]) + "…"
+	}
+	return h
 }

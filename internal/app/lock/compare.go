@@ -48,8 +48,12 @@ type Outcome struct {
 	// applied) for a drifted server, and for an unlocked one what it adds
 	// (compared with nothing).
 	Section report.Section
-	// Head is the live surface of a drifted or unlocked server.
+	// Head is the live surface of a drifted, unlocked or re-configured
+	// (and captured) server.
 	Head *manifest.Manifest
+	// EntryChange says in one line how a re-configured server's entry
+	// changed (EntryChange); "" for any other status.
+	EntryChange string
 }
 
 // Key names the server for people.

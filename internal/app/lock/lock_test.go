@@ -80,7 +80,7 @@ func TestMarkdownEscapesAndNamesTheFix(t *testing.T) {
 	md := Markdown([]*Outcome{o, {Config: ".mcp.json", Name: "ok", Status: StatusUnchanged}}, DefaultFile)
 	for _, want := range []string{
 		"## mcp-surface: 1 of 2 servers changed",
-		"**drifted**: 1 warning",
+		"**drifted**: 1 other change",
 		"<code>mcp-surface lock --update .mcp.json:files&#124;@&#8203;team</code>",
 		"&lt;IMPORTANT&gt; @&#8203;everyone",
 		"| warning | <code>tool-description-changed</code>",

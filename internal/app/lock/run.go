@@ -279,6 +279,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			out.Launch = s.Shown
 		case entry.EntryHash != s.EntryHash && !o.CompareReconfigured:
 			out.Status = StatusReconfigured
+			out.EntryChange = EntryChange(entry.Launch, s.Shown)
 		default:
 			head, err := o.captureLogged(ctx, s)
 			if err != nil {
@@ -289,6 +290,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			out.Launch = s.Shown
 			if entry.EntryHash != s.EntryHash {
 				out.Status = StatusReconfigured
+				out.EntryChange = EntryChange(entry.Launch, s.Shown)
 			}
 		}
 		c.Outcomes = append(c.Outcomes, out)
