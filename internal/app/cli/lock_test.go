@@ -57,6 +57,10 @@ func TestLockCheckAndDrift(t *testing.T) {
 		t.Fatalf("lock entries: %+v", l.Entries)
 	}
 	first, _ := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
+	// The interoperable digests travel in the lock: per tool and per list.
+	if e := l.Entries[0].Snapshot.Fingerprints; len(e.Tools["read_file"].JCS) != 64 || e.JCS == nil || len(e.JCS.Tools) != 64 || !strings.Contains(string(first), `"jcs": "`) {
+		t.Errorf("the lock lacks the interoperable digests: %+v", e)
+	}
 	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
 		t.Fatalf("second lock: %d %s", r.code, r.stderr)
 	}
