@@ -39,7 +39,8 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 		Root: root, Configs: c.LockConfigs, Getenv: env.Getenv, Environ: env.environ(),
 		Limits:   capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace},
 		Revision: c.ProtocolVersion, Version: version, Log: a.logger, Clock: a.env.Clock,
-		Cache: map[string]*manifest.Manifest{},
+		Cache:      map[string]*manifest.Manifest{},
+		Registries: &lock.Registries{Timeout: capture.DefaultLimits.RequestTimeout},
 	}
 	servers, err := lock.ReadServers(ctx, o)
 	if err != nil {
@@ -88,7 +89,7 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 	if code == 1 {
 		changed := 0
 		for _, o := range checked.Outcomes {
-			if o.Status.Fails() {
+			if o.Fails() {
 				changed++
 			}
 		}

@@ -22,7 +22,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
-const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE]
+const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE] [--no-registry]
 
 For teams whose agents use MCP servers that others ship: captures every
 server the repository's client configurations declare (.vscode/mcp.json,
@@ -37,6 +37,13 @@ when named with --config-file) and pins each surface in the lock file.
                         from a configuration; security findings first
   lock --update [NAME]  accept the changes: re-capture the named servers
                         (NAME, or FILE:NAME; every server when none is named)
+
+A server launched from a package (npx, npm exec, pnpm dlx, yarn dlx, bunx,
+uvx, uv tool run, pipx run, docker run, podman run) also has its package
+pinned: the version and integrity its registry serves are recorded, a
+floating spec is reported with the pinned one to write, and --check fails
+when the registry serves other bytes for the locked version (--no-registry
+skips this, and says so).
 
 Commands run from the repository root, with the configuration's env, as the
 clients run them. Placeholders (${env:NAME}, ${VAR}, $VAR ...) are filled
@@ -61,6 +68,7 @@ type lockFlags struct {
 	revision    string
 	limits      capture.Limits
 	jobs        int
+	noRegistry  bool
 }
 
 func (lf *lockFlags) register(fs *flag.FlagSet) {
@@ -76,6 +84,7 @@ func (lf *lockFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&lf.limits.RequestTimeout, "request-timeout", capture.DefaultLimits.RequestTimeout, "bound on each request after the handshake")
 	fs.Int64Var(&lf.limits.MaxBytes, "max-bytes", capture.DefaultLimits.MaxBytes, "bound on the total `bytes` received from each server")
 	fs.IntVar(&lf.limits.MaxPages, "max-pages", capture.DefaultLimits.MaxPages, "bound on the pages read per list")
+	fs.BoolVar(&lf.noRegistry, "no-registry", false, "do not read the registries of package launchers (npx, uvx, docker run ...): no version or integrity is recorded or checked, and each such server says so")
 	fs.IntVar(&lf.jobs, "jobs", 0, "at most `n` servers captured at once (default: the number of CPUs; 1: one after the other); the lock and the report are the same whatever it is")
 	fs.DurationVar(&lf.limits.ShutdownGrace, "shutdown-grace", capture.DefaultLimits.ShutdownGrace, "how long a stdio server is given to exit after its stdin closes, and again after SIGTERM")
 }
@@ -148,7 +157,12 @@ func lockRoot(ctx context.Context, root string) (string, error) {
 
 // options are internal/app/lock's options for this run.
 func (lf *lockFlags) options(env *Env, root string) lock.Options {
-	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
+	var reg *lock.Registries
+	if !lf.noRegistry {
+		reg = &lock.Registries{Timeout: lf.limits.RequestTimeout, MaxBytes: lf.limits.MaxBytes}
+	}
+	return lock.Options{Registries: reg, NoRegistry: "--no-registry",
+		Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
 		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now, Jobs: lf.jobs,
 		// A changed entry is another server: review it like drift.
 		CompareReconfigured: true,
@@ -175,6 +189,9 @@ func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, server
 		return 0, err
 	}
 	for _, line := range acceptedLines(old, w.Lock) {
+		fmt.Fprintln(env.Stderr, logf("%s", line))
+	}
+	for _, line := range w.Packages {
 		fmt.Fprintln(env.Stderr, logf("%s", line))
 	}
 	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(w.Lock.Entries)))

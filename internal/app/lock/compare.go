@@ -54,6 +54,9 @@ type Outcome struct {
 	// EntryChange says in one line how a re-configured server's entry
 	// changed (EntryChange); "" for any other status.
 	EntryChange string
+	// PackageNote says why the package a server launches was not checked
+	// against its registry ("" when it was, or it launches none).
+	PackageNote string
 }
 
 // Key names the server for people.

@@ -29,7 +29,7 @@ func Markdown(outs []*Outcome, lockFile string) string {
 	var b strings.Builder
 	changed := 0
 	for _, o := range outs {
-		if o.Status.Fails() {
+		if o.Fails() {
 			changed++
 		}
 	}
@@ -46,7 +46,7 @@ func Markdown(outs []*Outcome, lockFile string) string {
 		fmt.Fprintf(&b, "| %s | %s |\n", report.Code(o.Key(), maxCell), statusCell(o))
 	}
 	for _, o := range outs {
-		if !o.Status.Fails() {
+		if !o.Fails() {
 			continue
 		}
 		if b.Len() > maxMarkdown {
@@ -81,6 +81,9 @@ func statusCell(o *Outcome) string {
 	case StatusSkipped:
 		return "not checked: " + report.Markdown("set "+strings.Join(o.Missing, ", "), maxCell)
 	}
+	if fs := packageOnly(Ranked(o)); len(fs) > 0 {
+		return "unchanged surface: " + report.Markdown(Verdict(o), maxCell)
+	}
 	return "unchanged"
 }
 
@@ -89,6 +92,9 @@ func writeServer(b *strings.Builder, o *Outcome) {
 	fmt.Fprintf(b, "\n### %s\n\n", report.Markdown(o.Key(), maxCell))
 	if o.Launch != "" {
 		fmt.Fprintf(b, "Started as %s.\n\n", report.Code(o.Launch, maxCell))
+	}
+	if o.PackageNote != "" {
+		fmt.Fprintf(b, "Package: %s.\n\n", report.Markdown(o.PackageNote, maxCell))
 	}
 	switch o.Status {
 	case StatusReconfigured:
@@ -116,6 +122,8 @@ func writeServer(b *strings.Builder, o *Outcome) {
 		}
 		fmt.Fprintf(b, "Review it, then lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
 		return
+	case StatusUnchanged:
+		b.WriteString("Its surface is the locked one, but its package is not:\n\n")
 	case StatusDrifted:
 		fmt.Fprintf(b, "Its surface changed under the same configuration. Review the changes, then accept them: %s\n\n", report.Code("mcp-surface lock --update "+arg, maxCell))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // maxEntryToken bounds each side of an entry change.
@@ -117,6 +118,9 @@ func Advice(o *Outcome) string {
 	arg := o.Config + ":" + o.Name
 	switch o.Status {
 	case StatusUnchanged:
+		if o.Fails() {
+			return "its surface is unchanged, but the registry serves other bytes for its locked package: do not start it before you know why"
+		}
 		return "unchanged"
 	case StatusDrifted:
 		return "drifted: its surface changed under the same configuration; review the changes, then accept them with `mcp-surface lock --update " + arg + "`"
@@ -143,7 +147,7 @@ func Advice(o *Outcome) string {
 func TextLines(outs []*Outcome) []string {
 	changed := 0
 	for _, o := range outs {
-		if o.Status.Fails() {
+		if o.Fails() {
 			changed++
 		}
 	}
@@ -152,7 +156,7 @@ func TextLines(outs []*Outcome) []string {
 		lines = append(lines, "worst: "+h)
 	}
 	for _, o := range outs {
-		mark := map[bool]string{true: "✗", false: "✓"}[o.Status.Fails()]
+		mark := map[bool]string{true: "✗", false: "✓"}[o.Fails()]
 		if o.Status == StatusSkipped {
 			mark = "!"
 		}
@@ -160,7 +164,10 @@ func TextLines(outs []*Outcome) []string {
 		if o.EntryChange != "" {
 			lines = append(lines, "    entry: "+o.EntryChange)
 		}
-		if o.Head == nil {
+		if o.PackageNote != "" {
+			lines = append(lines, "    package: "+o.PackageNote)
+		}
+		if o.Head == nil && len(o.Section.Changes) == 0 {
 			continue
 		}
 		if o.Status == StatusUnlocked {
@@ -170,7 +177,13 @@ func TextLines(outs []*Outcome) []string {
 		if o.Status == StatusUnlocked {
 			fs = dangerOnly(fs)
 		}
-		if len(fs) > 0 {
+		if o.Status == StatusUnchanged {
+			fs = packageOnly(fs)
+		}
+		switch {
+		case len(fs) > 0 && o.Status == StatusUnchanged:
+			lines = append(lines, "    its package:")
+		case len(fs) > 0:
 			lines = append(lines, "    "+Verdict(o)+":")
 		}
 		for _, f := range fs {
@@ -186,7 +199,22 @@ func TextLines(outs []*Outcome) []string {
 func dangerOnly(fs []finding.Finding) []finding.Finding {
 	var out []finding.Finding
 	for _, f := range fs {
-		if ClassOf(&f) == ClassDanger {
+		if ClassOf(&f) == ClassDanger || packageRules[f.Rule] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// packageRules are the findings about the package a server launches.
+var packageRules = map[string]bool{rules.PackageSpecFloating: true, rules.PackageIntegrityChanged: true, rules.PackageVersionNewer: true}
+
+// packageOnly keeps the package findings of a server whose surface is
+// the locked one (there is nothing else).
+func packageOnly(fs []finding.Finding) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range fs {
+		if packageRules[f.Rule] {
 			out = append(out, f)
 		}
 	}

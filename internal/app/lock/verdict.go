@@ -41,6 +41,7 @@ const (
 // whatever the parameter, by how directly they show an attack (a text
 // naming credentials first): the order within ClassDanger.
 var dangerRules = map[string]int{
+	rules.PackageIntegrityChanged:               1,
 	rules.TextSensitiveReferenceAdded:           1,
 	rules.TextInjectionMarkerAdded:              2,
 	rules.TextHiddenCharactersAdded:             3,
@@ -167,7 +168,7 @@ func Ranked(o *Outcome) []finding.Finding {
 // outcome it belongs to; ok is false when none has one.
 func Worst(outs []*Outcome) (o *Outcome, f finding.Finding, ok bool) {
 	for _, x := range outs {
-		if !x.Status.Fails() {
+		if !x.Fails() {
 			continue
 		}
 		fs := Ranked(x)
@@ -189,7 +190,7 @@ func Worst(outs []*Outcome) (o *Outcome, f finding.Finding, ok bool) {
 func Headline(outs []*Outcome) string {
 	failing := 0
 	for _, o := range outs {
-		if o.Status.Fails() {
+		if o.Fails() {
 			failing++
 		}
 	}
@@ -213,20 +214,27 @@ func Headline(outs []*Outcome) string {
 	return fmt.Sprintf("%d of %d server(s) changed; first: %s: %s", failing, len(outs), where, f.Message)
 }
 
-// danger names the threat of a danger finding.
+// dangerWords name the threat of each danger rule.
+var dangerWords = map[string]string{
+	rules.PackageIntegrityChanged:               "the registry serves other bytes",
+	rules.TextCrossToolReferenceAdded:           "possible tool shadowing",
+	rules.ToolAddedConfusableName:               "a look-alike tool name",
+	rules.ToolAnnotationReadOnlyHintAdded:       "a tool now claims to be safer",
+	rules.ToolAnnotationDestructiveHintDisabled: "a tool now claims to be safer",
+	rules.ToolAnnotationOpenWorldHintDisabled:   "a tool now claims to be safer",
+}
+
+// danger names the threat of a danger finding: for text, tool poisoning
+// in a tool and prompt injection elsewhere.
 func danger(f *finding.Finding) string {
-	switch {
-	case f.Rule == rules.TextCrossToolReferenceAdded:
-		return "possible tool shadowing"
-	case strings.HasPrefix(f.Rule, "text-"):
+	if w, ok := dangerWords[f.Rule]; ok {
+		return w
+	}
+	if dangerRules[f.Rule] > 0 {
 		if f.Subject.Kind == finding.KindTool {
 			return "possible tool poisoning"
 		}
 		return "possible prompt injection"
-	case strings.HasPrefix(f.Rule, "tool-annotation-"):
-		return "a tool now claims to be safer"
-	case f.Rule == rules.ToolAddedConfusableName:
-		return "a look-alike tool name"
 	}
 	return "a guard was loosened"
 }
@@ -236,6 +244,9 @@ func danger(f *finding.Finding) string {
 // is in: "~/.ssh/id_rsa", not "~/.ssh"), the first span the rule caught
 // for an injection marker, the message otherwise.
 func gist(o *Outcome, f *finding.Finding) string {
+	if f.Rule == rules.PackageIntegrityChanged {
+		return strings.TrimPrefix(f.Message, "the registry serves other bytes for ")
+	}
 	var spans []string
 	_ = json.Unmarshal(f.After, &spans)
 	if len(spans) == 0 {
