@@ -37,7 +37,7 @@ type Prints struct {
 	// recorded.
 	JCS string `json:"jcs,omitempty"`
 
-	name string // the item's "name" member, for the set digest
+	name  string // the item's "name" member, for the set digest
 	named bool
 }
 
