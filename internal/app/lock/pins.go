@@ -14,7 +14,7 @@ import (
 // Fails reports whether the outcome fails `lock --check`: its status
 // does, or the registry serves other bytes for its locked package.
 func (o *Outcome) Fails() bool {
-	return o.Status.Fails() || slices.ContainsFunc(o.Section.Changes, func(f finding.Finding) bool { return f.Rule == rules.PackageIntegrityChanged })
+	return o.Status.Fails() || slices.ContainsFunc(o.Section.Findings, func(f finding.Finding) bool { return f.Rule == rules.PackageIntegrityChanged })
 }
 
 // launchSpec is the package a declared server launches, if any.

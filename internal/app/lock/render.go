@@ -167,7 +167,7 @@ func TextLines(outs []*Outcome) []string {
 		if o.PackageNote != "" {
 			lines = append(lines, "    package: "+o.PackageNote)
 		}
-		if o.Head == nil && len(o.Section.Changes) == 0 {
+		if o.Head == nil && len(o.Section.Findings) == 0 {
 			continue
 		}
 		if o.Status == StatusUnlocked {

@@ -326,7 +326,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			if locked {
 				pinned = entry.Package
 			}
-			out.Section.Changes = append(out.Section.Changes, pinFindings(spec, res, pinned)...)
+			out.Section.Findings = append(out.Section.Findings, pinFindings(spec, res, pinned)...)
 		}
 		c.Outcomes = append(c.Outcomes, out)
 	}

@@ -132,7 +132,7 @@ func Ranked(o *Outcome) []finding.Finding {
 	var out []finding.Finding
 	seen := map[string]int{}
 	for _, f := range o.Section.Findings {
-		if report.CategoryOf(f.Rule) != report.CategoryChange {
+		if report.CategoryOf(f.Rule) != report.CategoryChange && !packageRules[f.Rule] {
 			continue
 		}
 		if f.Level == rules.LevelInfo || ClassOf(&f) == ClassAuthor {
