@@ -308,7 +308,6 @@ func buildItems(list string, raw []json.RawMessage, share bool, recorded map[str
 			// name) has no definition hash: it matches nothing.
 			p.JCS = h
 		}
-		p.name, p.named = obj["name"].(string)
 		entries[i] = entry{Item{ID: id, Raw: canon}, p}
 		return nil
 	})

@@ -25,19 +25,19 @@ import (
 //     joined by "\n" without a final one; an empty list hashes "";
 //   - the instructions hash (InstructionsHash): SHA-256 of their UTF-8.
 
-// NamedHash is one line of a set digest: a definition's name member and
+// namedHash is one line of a set digest: a definition's name member and
 // its definition hash.
-type NamedHash struct{ Name, Hash string }
+type namedHash struct{ Name, Hash string }
 
-// ErrNoSetDigest is SetDigestOf's error for a listing that has none: an
+// errNoSetDigest is setDigestOf's error for a listing that has none: an
 // item without a string name or without a definition hash.
-var ErrNoSetDigest = errors.New("a definition has no string name or no RFC 8785 form: the listing has no set digest")
+var errNoSetDigest = errors.New("a definition has no string name or no RFC 8785 form: the listing has no set digest")
 
-// SetDigest is the set digest of the definitions' names and hashes, and
+// setDigest is the set digest of the definitions' names and hashes, and
 // the lines it hashed.
-func SetDigest(defs []NamedHash) (string, []string) {
+func setDigest(defs []namedHash) (string, []string) {
 	sorted := slices.Clone(defs)
-	slices.SortFunc(sorted, func(a, b NamedHash) int {
+	slices.SortFunc(sorted, func(a, b namedHash) int {
 		if c := slices.Compare(utf16.Encode([]rune(a.Name)), utf16.Encode([]rune(b.Name))); c != 0 {
 			return c
 		}
@@ -51,10 +51,10 @@ func SetDigest(defs []NamedHash) (string, []string) {
 	return hex.EncodeToString(sum[:]), lines
 }
 
-// SetDigestOf is the set digest of a listing served over one or more
+// setDigestOf is the set digest of a listing served over one or more
 // pages (each a JSON array of definitions, as a list result holds them).
-func SetDigestOf(pages ...[]byte) (string, error) {
-	var defs []NamedHash
+func setDigestOf(pages ...[]byte) (string, error) {
+	var defs []namedHash
 	for _, page := range pages {
 		var items []json.RawMessage
 		if err := json.Unmarshal(page, &items); err != nil {
@@ -66,16 +66,16 @@ func SetDigestOf(pages ...[]byte) (string, error) {
 			}
 			var name string
 			if json.Unmarshal(it, &named) != nil || json.Unmarshal(named.Name, &name) != nil || !isJSONString(named.Name) {
-				return "", ErrNoSetDigest
+				return "", errNoSetDigest
 			}
 			h, err := canonjson.JCSHash(it)
 			if err != nil {
-				return "", ErrNoSetDigest
+				return "", errNoSetDigest
 			}
-			defs = append(defs, NamedHash{name, h})
+			defs = append(defs, namedHash{name, h})
 		}
 	}
-	d, _ := SetDigest(defs)
+	d, _ := setDigest(defs)
 	return d, nil
 }
 
@@ -83,11 +83,11 @@ func isJSONString(raw json.RawMessage) bool {
 	return len(raw) > 0 && raw[0] == '"'
 }
 
-// InstructionsHash is the instructions hash of a server's instructions
+// instructionsHash is the instructions hash of a server's instructions
 // value (raw JSON): SHA-256 of the string's UTF-8, nil when the value is
 // absent or not a string. An unpaired surrogate reads as U+FFFD, as the
 // recipe's UTF-8 encoding writes it.
-func InstructionsHash(raw json.RawMessage) *string {
+func instructionsHash(raw json.RawMessage) *string {
 	var s string
 	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
 		return nil
@@ -113,20 +113,24 @@ func (m *Manifest) setDigests(itemPrints map[string][]Prints) *SetDigests {
 	if items > 0 && recorded == 0 {
 		return nil
 	}
-	d := &SetDigests{Instructions: InstructionsHash(m.Instructions)}
+	d := &SetDigests{Instructions: instructionsHash(m.Instructions)}
 	for _, list := range Lists {
-		var defs []NamedHash
+		var defs []namedHash
 		ok := true
-		for _, p := range itemPrints[list] {
-			if p.JCS == "" || !p.named {
+		for i, it := range m.Items(list) {
+			var named struct {
+				Name *string `json:"name"`
+			}
+			p := itemPrints[list][i]
+			if p.JCS == "" || json.Unmarshal(it.Raw, &named) != nil || named.Name == nil {
 				ok = false
 				break
 			}
-			defs = append(defs, NamedHash{p.name, p.JCS})
+			defs = append(defs, namedHash{*named.Name, p.JCS})
 		}
 		digest := ""
 		if ok {
-			digest, _ = SetDigest(defs)
+			digest, _ = setDigest(defs)
 		}
 		switch list {
 		case ListTools:

@@ -1,4 +1,4 @@
-package manifest_test
+package manifest
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // The set and instructions vectors of "tool definition hash, version 1"
@@ -46,7 +45,7 @@ var setVectors = []struct {
 func TestSetDigestPublishedVectors(t *testing.T) {
 	for _, v := range setVectors {
 		pages := make([][]byte, len(v.pages))
-		var defs []manifest.NamedHash
+		var defs []namedHash
 		for i, p := range v.pages {
 			pages[i] = []byte(p)
 			var items []json.RawMessage
@@ -60,20 +59,20 @@ func TestSetDigestPublishedVectors(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defs = append(defs, manifest.NamedHash{Name: n.Name, Hash: h})
+				defs = append(defs, namedHash{n.Name, h})
 			}
 		}
-		d, lines := manifest.SetDigest(defs)
+		d, lines := setDigest(defs)
 		if d != v.digest || strings.Join(lines, "\n") != strings.Join(v.lines, "\n") {
 			t.Errorf("%s: digest %s lines %q, want %s %q", v.about, d, lines, v.digest, v.lines)
 		}
-		if d, err := manifest.SetDigestOf(pages...); err != nil || d != v.digest {
+		if d, err := setDigestOf(pages...); err != nil || d != v.digest {
 			t.Errorf("%s: SetDigestOf = %s, %v", v.about, d, err)
 		}
 	}
 	// The invalid listings: no set digest.
 	for _, page := range []string{`[{"description":"no name"}]`, `[{"name":7}]`, `[{"name":"x","description":"a","description":"b"}]`} {
-		if _, err := manifest.SetDigestOf([]byte(page)); !errors.Is(err, manifest.ErrNoSetDigest) {
+		if _, err := setDigestOf([]byte(page)); !errors.Is(err, errNoSetDigest) {
 			t.Errorf("%s: %v, want ErrNoSetDigest", page, err)
 		}
 	}
@@ -85,12 +84,12 @@ func TestInstructionsHashPublishedVectors(t *testing.T) {
 		`"Prévisions météo ☀\nUse the tool."`:                     "bf762870f070b82a778d486b45b868640990266fed5decd5af715722381acf42",
 		`"Pr\u00e9visions m\u00e9t\u00e9o \u2600\nUse the tool."`: "bf762870f070b82a778d486b45b868640990266fed5decd5af715722381acf42",
 	} {
-		if got := manifest.InstructionsHash(json.RawMessage(in)); got == nil || *got != want {
+		if got := instructionsHash(json.RawMessage(in)); got == nil || *got != want {
 			t.Errorf("%s: %v, want %s", in, got, want)
 		}
 	}
 	for _, in := range []string{"", "null", "7"} {
-		if got := manifest.InstructionsHash(json.RawMessage(in)); got != nil {
+		if got := instructionsHash(json.RawMessage(in)); got != nil {
 			t.Errorf("%q: %s, want no hash", in, *got)
 		}
 	}
@@ -106,7 +105,10 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 			{Method: capture.MethodToolsList, Index: 0, Result: json.RawMessage(`{"tools":[` + alerts + `],"nextCursor":"2"}`)},
 			{Method: capture.MethodToolsList, Index: 1, Result: json.RawMessage(`{"tools":[` + weather + `]}`)},
 		}}
-	m := build(t, c)
+	m, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fp := m.Fingerprints
 	if fp.Tools["weather"].JCS != "f6d1913a45f2a5ea95ceb161b4e08eed245a1808044f3a358705d2641b6fb37d" || fp.JCS == nil ||
 		fp.JCS.Tools != "dbc6a9bbec4bcc2a77ce357dc0d96d15a053da10ddefc0b4bdc1a48507df7521" ||
@@ -114,11 +116,11 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 		fp.JCS.Instructions == nil || *fp.JCS.Instructions != "59b91e0aff7e5e13f5c7eb890497066a703efae55ff61eee2151081704b8ff64" {
 		t.Fatalf("digests: %+v %+v", fp.Tools, fp.JCS)
 	}
-	data, err := manifest.Encode(m)
+	data, err := Encode(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := manifest.FromCanonicalJSON(data)
+	back, err := FromCanonicalJSON(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,18 +139,18 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 		delete(p.(map[string]any), "jcs")
 	}
 	old, _ := json.Marshal(doc)
-	om, err := manifest.FromCanonicalJSON(old)
+	om, err := FromCanonicalJSON(old)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if om.Fingerprints.Manifest != fp.Manifest || om.Fingerprints.JCS != nil || om.Fingerprints.Tools["weather"].JCS != "" {
 		t.Errorf("an old file: %+v %+v", om.Fingerprints.Manifest, om.Fingerprints.JCS)
 	}
-	if again, _ := manifest.Encode(om); strings.Contains(string(again), `"jcs"`) {
+	if again, _ := Encode(om); strings.Contains(string(again), `"jcs"`) {
 		t.Error("an old file gained digests it never recorded")
 	}
 	bad := strings.Replace(string(data), `"jcs": "`+fp.Tools["weather"].JCS, `"jcs": "not-a-digest`, 1)
-	if _, err := manifest.FromCanonicalJSON([]byte(bad)); err == nil || !strings.Contains(err.Error(), `fingerprints.tools["weather"].jcs is not a SHA-256 hex digest`) {
+	if _, err := FromCanonicalJSON([]byte(bad)); err == nil || !strings.Contains(err.Error(), `fingerprints.tools["weather"].jcs is not a SHA-256 hex digest`) {
 		t.Errorf("a broken digest: %v", err)
 	}
 }
@@ -164,7 +166,10 @@ func TestDefinitionHashIsOfTheItemAsServed(t *testing.T) {
 			{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[` + served + `]}`)},
 			{Method: capture.MethodPromptsList, Result: json.RawMessage(`{"prompts":[{"name":"p","description":"a","description":"b"}]}`)},
 		}}
-	m := build(t, c)
+	m, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, _ := canonjson.JCSHash([]byte(served))
 	canon, _ := canonjson.JCSHash(m.Tools[0].Raw)
 	if got := m.Fingerprints.Tools["t"].JCS; got != want || got == canon {

@@ -36,9 +36,6 @@ type Prints struct {
 	// repeated member name) or the snapshot was written before it was
 	// recorded.
 	JCS string `json:"jcs,omitempty"`
-
-	name  string // the item's "name" member, for the set digest
-	named bool
 }
 
 // Fingerprints is the snapshot's fingerprints block.
