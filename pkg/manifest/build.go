@@ -179,7 +179,7 @@ func (m *Manifest) partialOf(c *capture.Capture) map[string]bool {
 // items of every list, then computes the fingerprints. Every item is a
 // copy: nothing of raw is kept.
 func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
-	return m.buildLists(raw, false)
+	return m.buildLists(raw, false, nil)
 }
 
 // setItemsShared is setItems for items that are sub-slices of a file
@@ -187,15 +187,26 @@ func (m *Manifest) setItems(raw map[string][]json.RawMessage) error {
 // when every item is, as in a compact file. When only some are, those
 // are copied too, so that a few items do not keep the whole file in
 // memory.
-func (m *Manifest) setItemsShared(raw map[string][]json.RawMessage) error {
-	return m.buildLists(raw, true)
+//
+// recorded are the definition hashes the file recorded (list → identity
+// → jcs; not nil): an item read back keeps the one recorded when it was
+// captured.
+func (m *Manifest) setItemsShared(raw map[string][]json.RawMessage, recorded map[string]map[string]string) error {
+	return m.buildLists(raw, true, recorded)
 }
 
-func (m *Manifest) buildLists(raw map[string][]json.RawMessage, share bool) error {
+func (m *Manifest) buildLists(raw map[string][]json.RawMessage, share bool, recorded map[string]map[string]string) error {
 	prints := map[string][]Prints{}
 	var shared, total int
 	for _, list := range Lists {
-		items, ps, n, err := buildItems(list, raw[list], share)
+		var rec map[string]string
+		if recorded != nil {
+			rec = recorded[list]
+			if rec == nil {
+				rec = map[string]string{}
+			}
+		}
+		items, ps, n, err := buildItems(list, raw[list], share, rec)
 		if err != nil {
 			return err
 		}
@@ -255,7 +266,11 @@ var scratchItems = sync.Pool{New: func() any { return new([]byte) }}
 // buildItems returns the list's items sorted by identity, and their
 // fingerprints in the same order. Each item is decoded once, on one of
 // GOMAXPROCS workers, and its decoded form dropped as soon as it is hashed.
-func buildItems(list string, raw []json.RawMessage, share bool) ([]Item, []Prints, int, error) {
+//
+// Each item's definition hash (Prints.JCS) is taken from recorded (a
+// file read back), or, when recorded is nil (a capture), computed from
+// the item's bytes as served.
+func buildItems(list string, raw []json.RawMessage, share bool, recorded map[string]string) ([]Item, []Prints, int, error) {
 	key := identityOf(list)
 	type entry struct {
 		item   Item
@@ -288,6 +303,13 @@ func buildItems(list string, raw []json.RawMessage, share bool) ([]Item, []Print
 		p, err := printsOf(list, canon, obj)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", list, id, err)
+		}
+		if recorded != nil {
+			p.JCS = recorded[id]
+		} else if h, err := canonjson.JCSHash(raw[i]); err == nil {
+			// An item without an RFC 8785 form (a repeated member
+			// name) has no definition hash: it matches nothing.
+			p.JCS = h
 		}
 		entries[i] = entry{Item{ID: id, Raw: canon}, p}
 		return nil
@@ -336,6 +358,7 @@ func (m *Manifest) computeFingerprints(itemPrints map[string][]Prints) error {
 		return err
 	}
 	fp.Manifest = h
+	fp.JCS = m.setDigests(itemPrints)
 	m.Fingerprints = fp
 	return nil
 }

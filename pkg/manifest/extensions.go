@@ -296,7 +296,7 @@ func groupsOf(c *capture.Capture, ext string) ([]Group, error) {
 			ListResources: r.Contents.Resources,
 		}
 		for _, list := range ScopedLists {
-			items, _, _, err := buildItems(list, raw[list], false)
+			items, _, _, err := buildItems(list, raw[list], false, nil)
 			if err != nil {
 				return nil, fmt.Errorf("groups/get of %q: %w", gg.Name, err)
 			}
@@ -470,7 +470,7 @@ func readExtensions(data json.RawMessage) (*Extensions, error) {
 			}
 		}
 		for list, raw := range map[string][]json.RawMessage{ListTools: gf.Tools, ListPrompts: gf.Prompts, ListResources: gf.Resources} {
-			items, _, _, err := buildItems(list, raw, false)
+			items, _, _, err := buildItems(list, raw, false, nil)
 			if err != nil {
 				return nil, fmt.Errorf("snapshot extensions: group %q: %w", gf.Name, err)
 			}

@@ -378,7 +378,15 @@ func FromCanonicalJSON(data []byte) (*Manifest, error) {
 			return nil, err
 		}
 	}
-	if err := m.setItemsShared(raw); err != nil {
+	var block []byte
+	if mb, ok := spans["fingerprints"]; ok {
+		block = data[mb.Start:mb.End]
+	}
+	recorded, err := recordedJCS(block)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.setItemsShared(raw, recorded); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	for _, t := range f.ProtocolTrials {
@@ -503,4 +511,56 @@ func (e *errWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
+}
+
+// recordedJCS reads the definition hashes a file's fingerprints block
+// recorded (list → identity → jcs). The rest of the block is recomputed
+// from the content and never read; the definition hashes cannot be (they
+// hash the items as served, which the canonical items do not keep), so
+// they are read, and refused when they are not SHA-256 hex digests.
+// A file without them (written before them), or whose block is not an
+// object, records none. The result is never nil.
+func recordedJCS(fingerprints []byte) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	var block map[string]json.RawMessage
+	if json.Unmarshal(fingerprints, &block) != nil {
+		return out, nil
+	}
+	for _, list := range Lists {
+		raw, ok := block[list]
+		if !ok {
+			continue
+		}
+		var byID map[string]struct {
+			JCS *string `json:"jcs"`
+		}
+		if json.Unmarshal(raw, &byID) != nil {
+			continue
+		}
+		for id, p := range byID {
+			if p.JCS == nil {
+				continue
+			}
+			if !isHexDigest(*p.JCS) {
+				return nil, fmt.Errorf("snapshot fingerprints.%s[%q].jcs is not a SHA-256 hex digest: remove it, or capture the server again", list, id)
+			}
+			if out[list] == nil {
+				out[list] = map[string]string{}
+			}
+			out[list][id] = *p.JCS
+		}
+	}
+	return out, nil
+}
+
+func isHexDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && (s[i] < 'a' || s[i] > 'f') {
+			return false
+		}
+	}
+	return true
 }

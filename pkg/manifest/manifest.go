@@ -22,11 +22,20 @@ type Item struct {
 	Raw json.RawMessage
 }
 
-// Prints are the three hashes of one item (hex SHA-256).
+// Prints are the hashes of one item (hex SHA-256).
 type Prints struct {
 	Full     string `json:"full"`
 	Contract string `json:"contract"`
 	Prose    string `json:"prose"`
+	// JCS is the interoperable definition hash ("tool definition hash
+	// v1"): SHA-256 of the RFC 8785 form of the item exactly as served
+	// (canonjson.JCSHash), nothing dropped or defaulted. It is recorded
+	// when the server is captured: the snapshot's own canonical form
+	// (which sorts required and type, and reads numbers exactly) cannot
+	// give it back in general. "" when the item had no RFC 8785 form (a
+	// repeated member name) or the snapshot was written before it was
+	// recorded.
+	JCS string `json:"jcs,omitempty"`
 }
 
 // Fingerprints is the snapshot's fingerprints block.
@@ -40,6 +49,21 @@ type Fingerprints struct {
 	// server declares; absent when it declares none.
 	Skills map[string]Prints `json:"skills,omitempty"`
 	Groups map[string]Prints `json:"groups,omitempty"`
+	// JCS are the interoperable set digests of the lists (SetDigest) and
+	// the instructions hash; nil for a snapshot written before them.
+	JCS *SetDigests `json:"jcs,omitempty"`
+}
+
+// SetDigests are the set digests of "tool definition hash v1", one per
+// list, and its instructions hash. A list's digest is "" when one of its
+// items has no definition hash or no string name (the recipe gives such
+// a listing none); Instructions is nil when the server sent no string.
+type SetDigests struct {
+	Tools             string  `json:"tools,omitempty"`
+	Prompts           string  `json:"prompts,omitempty"`
+	Resources         string  `json:"resources,omitempty"`
+	ResourceTemplates string  `json:"resourceTemplates,omitempty"`
+	Instructions      *string `json:"instructions"`
 }
 
 // Manifest is the canonical snapshot of one server's surface at one

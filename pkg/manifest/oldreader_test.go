@@ -71,7 +71,11 @@ func oldFromCanonicalJSON(data []byte) (*Manifest, error) {
 		ListTools: f.Tools, ListPrompts: f.Prompts,
 		ListResources: f.Resources, ListResourceTemplates: f.ResourceTemplates,
 	}
-	if err := m.setItems(raw); err != nil {
+	recorded, err := recordedJCS(f.Fingerprints)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.buildLists(raw, false, recorded); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	for _, t := range f.ProtocolTrials {

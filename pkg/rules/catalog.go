@@ -25,7 +25,7 @@ var areaFiles = [][]string{
 	{"protocol.md"}, {"capability.md"}, {"tool.md"}, {"annotation.md"},
 	{"input.md", "input-objects.md", "input-arrays.md", "input-values.md", "input-composition.md"},
 	{"output.md", "output-objects.md", "output-arrays.md", "output-values.md", "output-composition.md"},
-	{"prompt.md"}, {"resource.md"}, {"template.md"}, {"extension.md"}, {"text.md"}, {"cost.md"},
+	{"prompt.md"}, {"resource.md"}, {"template.md"}, {"extension.md"}, {"text.md"}, {"cost.md"}, {"package.md"},
 }
 
 // includePrefix and includeSuffix frame how a rule's help pulls in a

@@ -500,4 +500,9 @@ const (
 	ContextBudgetExceeded       = "context-budget-exceeded"
 	ToolContextBudgetExceeded   = "tool-context-budget-exceeded"
 	ContextCostIncreaseExceeded = "context-cost-increase-exceeded"
+
+	// Packages (catalog/package.md)
+	PackageSpecFloating     = "package-spec-floating"
+	PackageIntegrityChanged = "package-integrity-changed"
+	PackageVersionNewer     = "package-version-newer"
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/app/github"
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
@@ -38,7 +39,8 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 		Root: root, Configs: c.LockConfigs, Getenv: env.Getenv, Environ: env.environ(),
 		Limits:   capture.Limits{StartupTimeout: c.StartupTimeout, ShutdownGrace: c.ShutdownGrace},
 		Revision: c.ProtocolVersion, Version: version, Log: a.logger, Clock: a.env.Clock,
-		Cache: map[string]*manifest.Manifest{},
+		Cache:      map[string]*manifest.Manifest{},
+		Registries: &lock.Registries{Timeout: capture.DefaultLimits.RequestTimeout},
 	}
 	servers, err := lock.ReadServers(ctx, o)
 	if err != nil {
@@ -87,11 +89,15 @@ func (a *actionRun) lockRun(ctx context.Context) (int, error) {
 	if code == 1 {
 		changed := 0
 		for _, o := range checked.Outcomes {
-			if o.Status.Fails() {
+			if o.Fails() {
 				changed++
 			}
 		}
 		title := fmt.Sprintf("mcp-surface: %d server(s) your agents use changed", changed)
+		if _, f, ok := lock.Worst(checked.Outcomes); ok && lock.ClassOf(&f) <= lock.ClassBreak {
+			// The worst leads the title: a poisoned tool is not "a change".
+			title = "mcp-surface: " + issueTitle(lock.Headline(checked.Outcomes))
+		}
 		is, created, err := client.UpsertIssue(ctx, owner, name, marker, title, md, c.CommentAuthor)
 		switch {
 		case err != nil:
@@ -206,4 +212,15 @@ func (a *actionRun) lockClient() (*github.Client, string, string, error) {
 func (a *actionRun) setLockOutputs(code int) {
 	a.setOutput("verdict", map[bool]string{true: "fail", false: "pass"}[code == 1])
 	a.setOutput("exit-code", fmt.Sprint(code))
+}
+
+// issueTitle bounds a headline for an issue title and keeps it to one
+// line of visible text (GitHub renders titles as plain text, but a
+// control or invisible character would still hide part of it).
+func issueTitle(h string) string {
+	h = textscan.Visible(h, textscan.Escapes)
+	if r := []rune(h); len(r) > 200 {
+		h = string(r[:199]) + "…"
+	}
+	return h
 }

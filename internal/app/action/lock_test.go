@@ -122,6 +122,21 @@ func TestLockOnSchedule(t *testing.T) {
 				t.Fatalf("issues after the drift: %+v", s.api.Issues())
 			}
 			filed = issues[0]
+			// Danger first: the title, the headline and the first row
+			// name the server, the tool and the text; nothing
+			// author-only above it.
+			if want := "mcp-surface: possible tool poisoning in .mcp.json › files › read_file: mentions ~/.ssh/id_rsa"; filed.Title != want {
+				t.Errorf("issue title %q, want %q", filed.Title, want)
+			}
+			body := filed.Body
+			if !strings.Contains(body, "**possible tool poisoning in .mcp.json › files › read&#95;file: mentions &#126;/.ssh/id&#95;rsa**") {
+				t.Errorf("the issue's headline does not name the worst:\n%s", body)
+			}
+			if i := strings.Index(body, "| **security** "); i < 0 || strings.Index(body, "text-sensitive-reference-added") < i || strings.Contains(body, "server-version-not-bumped") {
+				t.Errorf("the first row is not the poisoned text, or an author-only finding is shown:\n%s", body)
+			} else if j := strings.Index(body, "| Level |"); j < 0 || strings.Contains(body[j:i], "warning |") {
+				t.Errorf("a row comes before the security one:\n%s", body)
+			}
 		},
 	}, {
 		name: "the next drift updates that issue",

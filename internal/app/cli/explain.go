@@ -12,7 +12,7 @@ import (
 )
 
 func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("explain", "RULE | --list", env.Stderr)
+	fs := newFlagSet("explain", "RULE | digests | --list", env.Stderr)
 	list := fs.Bool("list", false, "list every rule: ID, default level and summary")
 	format := fs.String("format", "text", "output format: text|json")
 	if err := parseFlags(fs, args); err != nil {
@@ -31,6 +31,10 @@ func runExplain(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("need one RULE (or --list)")
 	}
 	id := fs.Arg(0)
+	if id == "digests" {
+		_, err := fmt.Fprint(env.Stdout, digestsText)
+		return frontend.ExitOK, err
+	}
 	r, ok := rules.Lookup(id)
 	if !ok {
 		msg := fmt.Sprintf("unknown rule %q", id)
@@ -76,3 +80,27 @@ func nearestRules(id string) []string {
 	}
 	return out
 }
+
+// digestsText is `explain digests`: which hash of a snapshot is for what.
+const digestsText = `The hashes of a snapshot (mcp-surface.json) and of each lock entry:
+
+  fingerprints.manifest  mcp-surface's identity of the whole surface: SHA-256
+                         of its canonical form (keys sorted, required and type
+                         sorted, numbers exact). Equal manifests, equal
+                         surfaces: what diff and lock --check compare.
+  full, contract, prose  per item, on the same canonical form: the whole item,
+                         what a client's calls depend on, the text the model
+                         reads. For reviewers and reports.
+  jcs                    per item, the interoperable definition hash: SHA-256
+                         of the RFC 8785 (JCS) form of the item exactly as
+                         served, nothing dropped or defaulted ("tool definition
+                         hash v1"). Recorded at capture; absent for an item
+                         with a repeated member name (it has no such form).
+  fingerprints.jcs       per list, the set digest of that recipe (SHA-256 of
+                         the sorted name:jcs lines), and the instructions hash
+                         (SHA-256 of their UTF-8; null without instructions).
+                         For checking a surface with other tools, and theirs
+                         with this one.
+
+Only fingerprints.manifest decides whether a surface changed.
+`

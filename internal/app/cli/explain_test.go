@@ -43,3 +43,12 @@ func TestExplainSaysWhatToDo(t *testing.T) {
 		t.Errorf("explain %s does not give its row's fix %q:\n%s", r.ID, r.Fix, res.stdout)
 	}
 }
+
+func TestExplainDigests(t *testing.T) {
+	res := run(t, nil, "explain", "digests")
+	for _, want := range []string{"fingerprints.manifest", "RFC 8785", "tool definition", "Only fingerprints.manifest decides"} {
+		if res.code != 0 || !strings.Contains(res.stdout, want) {
+			t.Errorf("explain digests (exit %d) lacks %q:\n%s", res.code, want, res.stdout)
+		}
+	}
+}

@@ -20,10 +20,9 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
-const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE]
+const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE] [--no-registry]
 
 For teams whose agents use MCP servers that others ship: captures every
 server the repository's client configurations declare (.vscode/mcp.json,
@@ -32,10 +31,19 @@ when named with --config-file) and pins each surface in the lock file.
 
   lock                  capture every declared server and write the lock
   lock --check          capture again and compare with the lock: exit 1 on
-                        any change (drift), a changed configuration entry,
-                        or a server added to or removed from a configuration
+                        any change (drift), a changed configuration entry
+                        (its server compared with the lock entry, the entry
+                        change on one line), or a server added to or removed
+                        from a configuration; security findings first
   lock --update [NAME]  accept the changes: re-capture the named servers
                         (NAME, or FILE:NAME; every server when none is named)
+
+A server launched from a package (npx, npm exec, pnpm dlx, yarn dlx, bunx,
+uvx, uv tool run, pipx run, docker run, podman run) also has its package
+pinned: the version and integrity its registry serves are recorded, a
+floating spec is reported with the pinned one to write, and --check fails
+when the registry serves other bytes for the locked version (--no-registry
+skips this, and says so).
 
 Commands run from the repository root, with the configuration's env, as the
 clients run them. Placeholders (${env:NAME}, ${VAR}, $VAR ...) are filled
@@ -60,6 +68,7 @@ type lockFlags struct {
 	revision    string
 	limits      capture.Limits
 	jobs        int
+	noRegistry  bool
 }
 
 func (lf *lockFlags) register(fs *flag.FlagSet) {
@@ -75,6 +84,7 @@ func (lf *lockFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&lf.limits.RequestTimeout, "request-timeout", capture.DefaultLimits.RequestTimeout, "bound on each request after the handshake")
 	fs.Int64Var(&lf.limits.MaxBytes, "max-bytes", capture.DefaultLimits.MaxBytes, "bound on the total `bytes` received from each server")
 	fs.IntVar(&lf.limits.MaxPages, "max-pages", capture.DefaultLimits.MaxPages, "bound on the pages read per list")
+	fs.BoolVar(&lf.noRegistry, "no-registry", false, "do not read the registries of package launchers (npx, uvx, docker run ...): no version or integrity is recorded or checked, and each such server says so")
 	fs.IntVar(&lf.jobs, "jobs", 0, "at most `n` servers captured at once (default: the number of CPUs; 1: one after the other); the lock and the report are the same whatever it is")
 	fs.DurationVar(&lf.limits.ShutdownGrace, "shutdown-grace", capture.DefaultLimits.ShutdownGrace, "how long a stdio server is given to exit after its stdin closes, and again after SIGTERM")
 }
@@ -147,9 +157,16 @@ func lockRoot(ctx context.Context, root string) (string, error) {
 
 // options are internal/app/lock's options for this run.
 func (lf *lockFlags) options(env *Env, root string) lock.Options {
-	return lock.Options{Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
+	var reg *lock.Registries
+	if !lf.noRegistry {
+		reg = &lock.Registries{Timeout: lf.limits.RequestTimeout, MaxBytes: lf.limits.MaxBytes}
+	}
+	return lock.Options{Registries: reg, NoRegistry: "--no-registry",
+		Root: root, Configs: lf.configs, Getenv: env.Getenv, Environ: serverEnv(env, nil),
 		Limits: lf.limits, Revision: lf.revision, Version: Version, Clock: time.Now, Jobs: lf.jobs,
-		Log: func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }}
+		// A changed entry is another server: review it like drift.
+		CompareReconfigured: true,
+		Log:                 func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }}
 }
 
 // write is `lock` and `lock --update`.
@@ -170,6 +187,12 @@ func (lf *lockFlags) write(ctx context.Context, env *Env, o lock.Options, server
 	}
 	if err := lock.WriteFile(ctx, lockPath, w.Lock); err != nil {
 		return 0, err
+	}
+	for _, line := range acceptedLines(old, w.Lock) {
+		fmt.Fprintln(env.Stderr, logf("%s", line))
+	}
+	for _, line := range w.Packages {
+		fmt.Fprintln(env.Stderr, logf("%s", line))
 	}
 	fmt.Fprintln(env.Stderr, logf("wrote %s: %d server(s); review and commit it", lf.lockFile, len(w.Lock.Entries)))
 	return frontend.ExitOK, nil
@@ -201,73 +224,78 @@ func (lf *lockFlags) runCheck(ctx context.Context, env *Env, o lock.Options, ser
 	return frontend.ExitOK, nil
 }
 
-// lockAdvice is what to do about a status.
-func lockAdvice(o *lock.Outcome) string {
-	arg := o.Config + ":" + o.Name
-	switch o.Status {
-	case lock.StatusUnchanged:
-		return "unchanged"
-	case lock.StatusDrifted:
-		return "drifted: its surface changed under the same configuration; review the changes, then accept them with `mcp-surface lock --update " + arg + "`"
-	case lock.StatusReconfigured:
-		return "its configuration entry changed since it was locked (command, arguments, URL or headers): re-lock it with `mcp-surface lock --update " + arg + "`"
-	case lock.StatusUnlocked:
-		return "declared but not locked: review what it adds, then lock it with `mcp-surface lock --update " + arg + "`"
-	case lock.StatusGone:
-		return "locked but no longer declared: drop it with `mcp-surface lock --update`"
-	case lock.StatusSkipped:
-		return "not checked: set " + strings.Join(o.Missing, ", ")
+// acceptedLines say what a write locked: for a server new to the lock
+// what it holds, for one whose entry changed the verdict of the change
+// it accepts and the counts, so that an update never accepts a change
+// silently. Entries the write kept as they were are not named.
+func acceptedLines(old, now *lock.Lock) []string {
+	var lines []string
+	for i := range now.Entries {
+		e := &now.Entries[i]
+		var was *lock.Entry
+		ok := false
+		if old != nil {
+			was, ok = old.Find(e.Config, e.Name)
+		}
+		switch {
+		case !ok:
+			lines = append(lines, fmt.Sprintf("locked %s: %s", e.Key(), lock.Counts(e.Snapshot)))
+		case was.Snapshot == e.Snapshot:
+		case was.Snapshot.Fingerprints.Manifest == e.Snapshot.Fingerprints.Manifest && was.EntryHash == e.EntryHash:
+			lines = append(lines, fmt.Sprintf("kept %s: unchanged (%s)", e.Key(), lock.Counts(e.Snapshot)))
+		default:
+			o := lock.Compare(was, e.Snapshot, Version)
+			line := fmt.Sprintf("accepted %s: %s; now %s", e.Key(), lock.Verdict(o), lock.Counts(e.Snapshot))
+			if _, f, ok := lock.Worst([]*lock.Outcome{o}); ok && lock.ClassOf(&f) == lock.ClassDanger {
+				line += "; worst: " + lock.Headline([]*lock.Outcome{o})
+			}
+			lines = append(lines, line)
+			if was.EntryHash != e.EntryHash {
+				lines = append(lines, "    entry: "+lock.EntryChange(was.Launch, e.Launch))
+			}
+		}
 	}
-	return string(o.Status)
+	return lines
 }
 
 func writeLockText(w io.Writer, outs []*lock.Outcome) error {
-	changed := 0
-	for _, o := range outs {
-		if o.Status.Fails() {
-			changed++
-		}
-	}
-	fmt.Fprintf(w, "mcp-surface lock --check: %d server(s), %d changed\n", len(outs), changed)
-	for _, o := range outs {
-		mark := map[bool]string{true: "✗", false: "✓"}[o.Status.Fails()]
-		if o.Status == lock.StatusSkipped {
-			mark = "!"
-		}
-		fmt.Fprintln(w, logf("%s %s: %s", mark, o.Key(), lockAdvice(o)))
-		if o.Status != lock.StatusDrifted && o.Status != lock.StatusUnlocked {
-			continue
-		}
-		text, err := report.RenderBytes("text", &report.Report{Version: Version, Servers: []report.Section{o.Section}}, report.Options{ShowInfo: true})
-		if err != nil {
+	for _, line := range lock.TextLines(outs) {
+		if _, err := fmt.Fprintln(w, logf("%s", line)); err != nil {
 			return err
-		}
-		for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
-			fmt.Fprintln(w, "    "+line)
 		}
 	}
 	return nil
 }
 
-// lockJSON is --format json of --check: one object per server.
+// lockJSON is --format json of --check: one object per server, its
+// findings in the order a consumer reads them (lock.Ranked).
 type lockJSON struct {
-	Config   string            `json:"config"`
-	Name     string            `json:"name"`
-	Status   lock.Status       `json:"status"`
-	Missing  []string          `json:"missing,omitempty"`
-	Findings []finding.Finding `json:"findings"`
+	Config      string            `json:"config"`
+	Name        string            `json:"name"`
+	Status      lock.Status       `json:"status"`
+	Missing     []string          `json:"missing,omitempty"`
+	EntryChange string            `json:"entryChange,omitempty"`
+	Verdict     string            `json:"verdict,omitempty"`
+	Findings    []finding.Finding `json:"findings"`
 }
 
 func writeLockJSON(w io.Writer, outs []*lock.Outcome) error {
 	list := []lockJSON{}
 	for _, o := range outs {
-		j := lockJSON{Config: o.Config, Name: o.Name, Status: o.Status, Missing: o.Missing, Findings: o.Section.Changes()}
+		j := lockJSON{Config: o.Config, Name: o.Name, Status: o.Status, Missing: o.Missing, EntryChange: o.EntryChange, Findings: lock.Ranked(o)}
+		if o.Head != nil {
+			j.Verdict = lock.Verdict(o)
+		}
 		if j.Findings == nil {
 			j.Findings = []finding.Finding{}
 		}
 		list = append(list, j)
 	}
-	b, err := json.MarshalIndent(map[string]any{"servers": list}, "", "  ")
+	doc := map[string]any{"servers": list}
+	if h := lock.Headline(outs); h != "" {
+		doc["headline"] = h
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
 	}

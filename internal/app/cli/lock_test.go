@@ -57,6 +57,10 @@ func TestLockCheckAndDrift(t *testing.T) {
 		t.Fatalf("lock entries: %+v", l.Entries)
 	}
 	first, _ := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
+	// The interoperable digests travel in the lock: per tool and per list.
+	if e := l.Entries[0].Snapshot.Fingerprints; len(e.Tools["read_file"].JCS) != 64 || e.JCS == nil || len(e.JCS.Tools) != 64 || !strings.Contains(string(first), `"jcs": "`) {
+		t.Errorf("the lock lacks the interoperable digests: %+v", e)
+	}
 	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
 		t.Fatalf("second lock: %d %s", r.code, r.stderr)
 	}
@@ -82,6 +86,31 @@ func TestLockCheckAndDrift(t *testing.T) {
 			t.Errorf("check output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	// Danger first: the headline names the server, the tool and the text,
+	// the first finding is a security one, nothing author-only is shown,
+	// the shadowing is said once, and nothing says the check passes.
+	lines := strings.Split(r.stdout, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[1], "worst: possible tool poisoning in .mcp.json › files › read_file: mentions ~/.ssh/id_rsa") {
+		t.Errorf("the headline does not name the worst:\n%s", r.stdout)
+	}
+	firstRow := ""
+	for _, l := range lines {
+		if strings.HasPrefix(l, "      [") {
+			firstRow = l
+			break
+		}
+	}
+	if !strings.Contains(firstRow, " security] tool read_file /description") {
+		t.Errorf("the first finding is not the poisoned text: %q\n%s", firstRow, r.stdout)
+	}
+	for _, bad := range []string{"server-version-not-bumped", "context-cost-changed", "does not fail on them", "no breaking changes"} {
+		if strings.Contains(r.stdout, bad) {
+			t.Errorf("a consumer's check shows %q:\n%s", bad, r.stdout)
+		}
+	}
+	if n := strings.Count(r.stdout, "text-cross-tool-reference-added"); n != 1 {
+		t.Errorf("the shadowing is reported %d times, want once:\n%s", n, r.stdout)
+	}
 	j := run(t, nil, "lock", "--root", dir, "--check", "--format", "json")
 	var doc struct {
 		Servers []struct {
@@ -102,9 +131,11 @@ func TestLockCheckAndDrift(t *testing.T) {
 	if r := run(t, nil, "lock", "--root", dir, "--update", "flies"); r.code != 2 || !strings.Contains(r.stderr, `flies: no configuration declares that server (did you mean "files"?)`) {
 		t.Errorf("update flies: exit %d %s", r.code, r.stderr)
 	}
-	// Accepting the change makes the check pass again.
+	// Accepting the change says what it accepts.
 	if r := run(t, nil, "lock", "--root", dir, "--update", "files"); r.code != 0 {
 		t.Fatalf("update: %d %s", r.code, r.stderr)
+	} else if !strings.Contains(r.stderr, "accepted .mcp.json › files: 4 security findings") || !strings.Contains(r.stderr, "now 2 tools, 0 prompts, 0 resources, 0 templates; worst: possible tool poisoning") {
+		t.Errorf("update does not say what it accepts:\n%s", r.stderr)
 	}
 	if r := run(t, nil, "lock", "--root", dir, "--check"); r.code != 0 {
 		t.Fatalf("check after update: exit %d\n%s", r.code, r.stdout)
@@ -130,19 +161,26 @@ func TestLockReconfiguredAddedGone(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
-		".mcp.json › files: its configuration entry changed since it was locked",
+		".mcp.json › files: its configuration entry changed since it was locked; review what the new entry serves",
+		"    entry: args: (none) → --verbose",
 		".mcp.json › search: declared but not locked",
+		"    the agents will see: 1 tool (web_search), 0 prompts, 0 resources, 0 resource templates;",
 		".vscode/mcp.json › search: locked but no longer declared",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if strings.Contains(r.stderr, "capturing .mcp.json › files") {
-		t.Error("a reconfigured server was captured and compared: it is a re-lock, not drift")
+	if !strings.Contains(r.stderr, "capturing .mcp.json › files") {
+		t.Error("a reconfigured server was not captured: it must be reviewed, not only re-locked")
+	}
+	if strings.Contains(r.stdout, "server name changed") || strings.Contains(r.stdout, "(absent)") {
+		t.Errorf("an unlocked server is shown as a diff from nothing:\n%s", r.stdout)
 	}
 	if r := run(t, nil, "lock", "--root", dir, "--update"); r.code != 0 {
 		t.Fatalf("update all: %d %s", r.code, r.stderr)
+	} else if !strings.Contains(r.stderr, "locked .mcp.json › search: 1 tool, 0 prompts") {
+		t.Errorf("update does not say what it locked:\n%s", r.stderr)
 	}
 	if r := run(t, nil, "lock", "--root", dir, "--check"); r.code != 0 || !strings.Contains(r.stdout, "2 server(s), 0 changed") {
 		t.Fatalf("after update: %d\n%s", r.code, r.stdout)
@@ -228,5 +266,68 @@ func TestLockJobsDoNotChangeTheResult(t *testing.T) {
 	}
 	if r := run(t, nil, "lock", "--root", dir, "--jobs", "-1"); r.code != 2 || !strings.Contains(r.stderr, "--jobs -1") {
 		t.Errorf("--jobs -1: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// The most common change to a configuration: a new version in args, one
+// that removes and renames tools. The check compares it as drift is
+// compared, tools first, with the entry change on one line.
+func TestLockVersionBumpIsReviewed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin, _ := json.Marshal(os.Args[0])
+	config := func(version string) {
+		t.Helper()
+		doc := `{"mcpServers": {"fs-helper": {"command": ` + string(bin) + `, "args": ["-y", "fs-helper@` + version + `"], "env": {"` + lockServerEnv + `": "${CLAUDE_PROJECT_DIR}/` + version + `.json"}}}}`
+		if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, tools := range map[string]string{
+		"2025.11.25.json": `{"read_file": "Read the complete contents of a file as text.", "write_file": "Create or overwrite a file.", "move_file": "Move or rename a file.", "get_file_info": "Metadata of a file."}`,
+		"2026.8.31.json":  `{"read_text_file": "Read the complete contents of a file as text.", "write_file": "Create or overwrite a file."}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(tools), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config("2025.11.25")
+	if r := run(t, nil, "lock", "--root", dir); r.code != 0 || !strings.Contains(r.stderr, "locked .mcp.json › fs-helper: 4 tools, 0 prompts, 0 resources, 0 templates") {
+		t.Fatalf("lock: %d\n%s", r.code, r.stderr)
+	}
+	config("2026.8.31")
+	r := run(t, nil, "lock", "--root", dir, "--check")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "    entry: args: …@2025.11.25 → …@2026.8.31\n") {
+		t.Errorf("the entry change is not on one line:\n%s", r.stdout)
+	}
+	var rows []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "      [") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) < 3 || !strings.Contains(rows[0], "break] tool ") || !strings.Contains(r.stdout, "tool-removed") || !strings.Contains(r.stdout, "tool-renamed") {
+		t.Fatalf("the removed and renamed tools are not first:\n%s", r.stdout)
+	}
+	j := run(t, nil, "lock", "--root", dir, "--check", "--format", "json")
+	var doc struct {
+		Servers []struct {
+			Status, EntryChange string
+			Findings            []struct{ Rule string }
+		}
+	}
+	if err := json.Unmarshal([]byte(j.stdout), &doc); err != nil || j.code != 1 || len(doc.Servers) != 1 {
+		t.Fatalf("json: %v, exit %d\n%s", err, j.code, j.stdout)
+	}
+	if s := doc.Servers[0]; s.Status != "reconfigured" || len(s.Findings) == 0 || s.EntryChange != "args: …@2025.11.25 → …@2026.8.31" {
+		t.Errorf("json: %+v", s)
+	}
+	u := run(t, nil, "lock", "--root", dir, "--update")
+	if u.code != 0 || !strings.Contains(u.stderr, "accepted .mcp.json › fs-helper: ") || !strings.Contains(u.stderr, "breaking change") ||
+		!strings.Contains(u.stderr, "now 2 tools") || !strings.Contains(u.stderr, "entry: args: …@2025.11.25 → …@2026.8.31") {
+		t.Errorf("update does not say what it accepts: %d\n%s", u.code, u.stderr)
 	}
 }

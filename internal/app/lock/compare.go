@@ -48,8 +48,15 @@ type Outcome struct {
 	// applied) for a drifted server, and for an unlocked one what it adds
 	// (compared with nothing).
 	Section report.Section
-	// Head is the live surface of a drifted or unlocked server.
+	// Head is the live surface of a drifted, unlocked or re-configured
+	// (and captured) server.
 	Head *manifest.Manifest
+	// EntryChange says in one line how a re-configured server's entry
+	// changed (EntryChange); "" for any other status.
+	EntryChange string
+	// PackageNote says why the package a server launches was not checked
+	// against its registry ("" when it was, or it launches none).
+	PackageNote string
 }
 
 // Key names the server for people.

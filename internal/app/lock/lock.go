@@ -18,8 +18,13 @@ import (
 // DefaultFile is the lock file's name at the repository root.
 const DefaultFile = "mcp-surface.lock.json"
 
-// Version is the lock file format's version (lockVersion).
-const Version = 1
+// Version is the lock file format's version (lockVersion) written when an
+// entry records its package; a lock without one is written as Version1,
+// which every earlier mcp-surface reads. Both are read.
+const Version = 2
+
+// Version1 is the format before entries recorded their package.
+const Version1 = 1
 
 // Entry is one locked server: the surface captured from the server that
 // the configuration file Config declares under Name.
@@ -35,6 +40,11 @@ type Entry struct {
 	// placeholders not filled: for reviewers.
 	Launch   string
 	Snapshot *manifest.Manifest
+	// Package is the package a launcher installs for the server (npx,
+	// uvx, docker run ...), as its registry served it when locked; nil
+	// for a server that is not launched from a package, or whose
+	// registry was not read.
+	Package *Package
 }
 
 // Key names the entry for people: "CONFIG › NAME".
@@ -85,8 +95,14 @@ func compareKey(e Entry, k [2]string) int {
 // snapshot as its snapshot file holds it. The same lock gives the same
 // bytes.
 func Encode(l *Lock) ([]byte, error) {
+	version := Version1
+	for i := range l.Entries {
+		if l.Entries[i].Package != nil {
+			version = Version
+		}
+	}
 	b := []byte(`{"lockVersion":`)
-	b = fmt.Appendf(b, "%d", Version)
+	b = fmt.Appendf(b, "%d", version)
 	b = append(b, `,"servers":[`...)
 	for i := range l.Entries {
 		e := &l.Entries[i]
@@ -111,6 +127,17 @@ func Encode(l *Lock) ([]byte, error) {
 		b = canonjson.AppendString(b, e.Launch)
 		b = append(b, `,"name":`...)
 		b = canonjson.AppendString(b, e.Name)
+		if e.Package != nil {
+			pj, err := json.Marshal(e.Package)
+			if err != nil {
+				return nil, err
+			}
+			if pj, err = canonjson.Canonicalize(pj); err != nil {
+				return nil, err
+			}
+			b = append(b, `,"package":`...)
+			b = append(b, pj...)
+		}
 		b = append(b, `,"snapshot":`...)
 		b = append(b, snap...)
 		b = append(b, `,"transport":`...)
@@ -127,6 +154,7 @@ type fileEntry struct {
 	EntryHash string          `json:"entryHash"`
 	Launch    string          `json:"launch"`
 	Name      string          `json:"name"`
+	Package   *Package        `json:"package"`
 	Snapshot  json.RawMessage `json:"snapshot"`
 	Transport string          `json:"transport"`
 }
@@ -150,8 +178,8 @@ func Decode(data []byte) (*Lock, error) {
 	if dec.More() {
 		return nil, errors.New("lock file is not a lock: data after the object")
 	}
-	if top.LockVersion == nil || *top.LockVersion != Version {
-		return nil, fmt.Errorf("lock file has no lockVersion %d: write it anew with mcp-surface lock", Version)
+	if top.LockVersion == nil || (*top.LockVersion != Version && *top.LockVersion != Version1) {
+		return nil, fmt.Errorf("lock file has no lockVersion %d or %d: write it anew with mcp-surface lock (a newer version needs a newer mcp-surface)", Version1, Version)
 	}
 	l := &Lock{}
 	for i, fe := range top.Servers {
@@ -163,7 +191,10 @@ func Decode(data []byte) (*Lock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lock file: %s: %w", key, err)
 		}
-		e := Entry{Config: fe.Config, Name: fe.Name, EntryHash: fe.EntryHash, Transport: fe.Transport, Launch: fe.Launch, Snapshot: m}
+		if fe.Package != nil && (*top.LockVersion < Version || fe.Package.Name == "" || fe.Package.Version == "" || fe.Package.Ecosystem == "") {
+			return nil, fmt.Errorf("lock file: %s: a package needs lockVersion %d, an ecosystem, a name and a version", key, Version)
+		}
+		e := Entry{Config: fe.Config, Name: fe.Name, EntryHash: fe.EntryHash, Transport: fe.Transport, Launch: fe.Launch, Snapshot: m, Package: fe.Package}
 		if i > 0 && compareKey(l.Entries[i-1], [2]string{e.Config, e.Name}) >= 0 {
 			return nil, fmt.Errorf("lock file: %s is out of order or repeated (entries are sorted by config, then name)", key)
 		}

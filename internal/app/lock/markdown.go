@@ -1,14 +1,11 @@
 package lock
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // Bounds of the markdown: a cell's text, the findings listed per server,
@@ -32,7 +29,7 @@ func Markdown(outs []*Outcome, lockFile string) string {
 	var b strings.Builder
 	changed := 0
 	for _, o := range outs {
-		if o.Status.Fails() {
+		if o.Fails() {
 			changed++
 		}
 	}
@@ -40,13 +37,16 @@ func Markdown(outs []*Outcome, lockFile string) string {
 		fmt.Fprintf(&b, "## mcp-surface: the %d locked servers are unchanged\n\n", len(outs))
 	} else {
 		fmt.Fprintf(&b, "## mcp-surface: %d of %d servers changed under %s\n\n", changed, len(outs), report.Code(lockFile, 200))
+		if _, f, ok := Worst(outs); ok && ClassOf(&f) <= ClassBreak {
+			fmt.Fprintf(&b, "**%s**\n\n", report.Markdown(Headline(outs), 2*maxCell))
+		}
 	}
 	b.WriteString("| Server | Status |\n|---|---|\n")
 	for _, o := range outs {
 		fmt.Fprintf(&b, "| %s | %s |\n", report.Code(o.Key(), maxCell), statusCell(o))
 	}
 	for _, o := range outs {
-		if !o.Status.Fails() {
+		if !o.Fails() {
 			continue
 		}
 		if b.Len() > maxMarkdown {
@@ -58,29 +58,31 @@ func Markdown(outs []*Outcome, lockFile string) string {
 	return b.String()
 }
 
-// statusCell is the status column: the status and the worst findings.
+// statusCell is the status column: the status and the verdict.
 func statusCell(o *Outcome) string {
 	switch o.Status {
 	case StatusDrifted, StatusUnlocked, StatusReconfigured:
-		counts := map[rules.Level]int{}
-		for _, f := range shownFindings(o) {
-			counts[f.Level]++
-		}
-		var parts []string
-		for _, l := range []rules.Level{rules.LevelError, rules.LevelWarning, rules.LevelNote} {
-			if n := counts[l]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s%s", n, l, map[bool]string{true: "s", false: ""}[n > 1]))
-			}
-		}
 		word := map[Status]string{StatusDrifted: "**drifted**", StatusUnlocked: "**added**, not locked", StatusReconfigured: "**re-configured**: re-lock it"}[o.Status]
-		if len(parts) == 0 {
+		if o.Head == nil && len(o.Section.Findings) == 0 {
 			return word
 		}
-		return word + ": " + strings.Join(parts, ", ")
+		if o.Status == StatusReconfigured {
+			word = "**re-configured**"
+		}
+		if o.Status == StatusUnlocked {
+			if fs := dangerOnly(Ranked(o)); len(fs) > 0 {
+				return word + ": " + plural(len(fs), "security finding", "security findings")
+			}
+			return word
+		}
+		return word + ": " + Verdict(o)
 	case StatusGone:
 		return "removed from its configuration"
 	case StatusSkipped:
 		return "not checked: " + report.Markdown("set "+strings.Join(o.Missing, ", "), maxCell)
+	}
+	if fs := packageOnly(Ranked(o)); len(fs) > 0 {
+		return "unchanged surface: " + report.Markdown(Verdict(o), maxCell)
 	}
 	return "unchanged"
 }
@@ -91,70 +93,46 @@ func writeServer(b *strings.Builder, o *Outcome) {
 	if o.Launch != "" {
 		fmt.Fprintf(b, "Started as %s.\n\n", report.Code(o.Launch, maxCell))
 	}
+	if o.PackageNote != "" {
+		fmt.Fprintf(b, "Package: %s.\n\n", report.Markdown(o.PackageNote, maxCell))
+	}
 	switch o.Status {
 	case StatusReconfigured:
-		fmt.Fprintf(b, "Its configuration entry (command, arguments, URL or headers) changed since it was locked. Re-lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
+		if o.EntryChange != "" {
+			fmt.Fprintf(b, "Its configuration entry changed since it was locked: %s\n\n", report.Code(o.EntryChange, maxCell))
+		}
 		if o.Head == nil {
+			fmt.Fprintf(b, "Re-lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
 			return
 		}
-		b.WriteString("\nCompared with its lock entry:\n\n")
+		b.WriteString("What the new entry serves, compared with its lock entry:\n\n")
+		writeFindings(b, Ranked(o))
+		fmt.Fprintf(b, "\nOnce reviewed, re-lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
+		return
 	case StatusGone:
 		fmt.Fprintf(b, "No configuration declares it any more. Drop it from the lock: %s\n", report.Code("mcp-surface lock --update", maxCell))
 		return
 	case StatusUnlocked:
 		if o.Head != nil {
-			var names []string
-			for i, t := range o.Head.Tools {
-				if i == maxTools {
-					names = append(names, fmt.Sprintf("and %d more", len(o.Head.Tools)-maxTools))
-					break
-				}
-				names = append(names, report.Code(t.ID, 100))
+			fmt.Fprintf(b, "What the agents will see: %s.\n\n", report.Markdown(Sees(o.Head, maxTools), 4*maxCell))
+			if fs := dangerOnly(Ranked(o)); len(fs) > 0 {
+				writeFindings(b, fs)
+				b.WriteString("\n")
 			}
-			fmt.Fprintf(b, "What the agents will see: %d tool%s", len(o.Head.Tools), map[bool]string{true: "", false: "s"}[len(o.Head.Tools) == 1])
-			if len(names) > 0 {
-				b.WriteString(": " + strings.Join(names, ", "))
-			}
-			b.WriteString(".\n\n")
 		}
-		fmt.Fprintf(b, "Review it, then lock it: %s\n\n", report.Code("mcp-surface lock --update "+arg, maxCell))
+		fmt.Fprintf(b, "Review it, then lock it: %s\n", report.Code("mcp-surface lock --update "+arg, maxCell))
+		return
+	case StatusUnchanged:
+		b.WriteString("Its surface is the locked one, but its package is not:\n\n")
 	case StatusDrifted:
 		fmt.Fprintf(b, "Its surface changed under the same configuration. Review the changes, then accept them: %s\n\n", report.Code("mcp-surface lock --update "+arg, maxCell))
 	}
-	writeFindings(b, shownFindings(o))
-}
-
-// shownFindings are the findings of a server worth a reader's time, worst
-// first. Compared with nothing, every capability and protocol revision of
-// an unlocked server is an "addition": what matters there is the tools,
-// their text, the instructions and the context cost.
-func shownFindings(o *Outcome) []finding.Finding {
-	fs := o.Section.Changes()
-	if o.Status == StatusUnlocked {
-		fs = slices.DeleteFunc(fs, func(f finding.Finding) bool {
-			return f.Subject.Kind == finding.KindServer && !strings.HasPrefix(f.Rule, "context-cost") &&
-				!slices.Contains(f.Tags, "llm") && !slices.Contains(f.Tags, "sec")
-		})
-	}
-	// Worst first; at one level, the items before the server itself.
-	server := func(f finding.Finding) int {
-		if f.Subject.Kind == finding.KindServer {
-			return 1
-		}
-		return 0
-	}
-	slices.SortStableFunc(fs, func(x, y finding.Finding) int {
-		return cmp.Or(y.Level.Rank()-x.Level.Rank(), server(x)-server(y))
-	})
-	return fs
+	writeFindings(b, Ranked(o))
 }
 
 func writeFindings(b *strings.Builder, fs []finding.Finding) {
 	shown := 0
 	for _, f := range fs {
-		if f.Level == rules.LevelInfo {
-			continue
-		}
 		if shown == 0 {
 			b.WriteString("| Level | Rule | Item | What changed |\n|---|---|---|---|\n")
 		}
@@ -173,9 +151,16 @@ func writeFindings(b *strings.Builder, fs []finding.Finding) {
 			// reviewer reads the instruction a description gained.
 			what += "<br>" + report.Code(d, maxCell)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", f.Level, report.Code(f.Rule, 100), report.Code(item, 200), what)
+		level := string(f.Level)
+		switch ClassOf(&f) {
+		case ClassDanger:
+			level = "**security** " + level
+		case ClassBreak:
+			level = "**break** " + level
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", level, report.Code(f.Rule, 100), report.Code(item, 200), what)
 	}
 	if shown == 0 {
-		b.WriteString("Only changes hidden by default (info) were found.\n")
+		b.WriteString("Only changes a consumer need not act on (info, or for the server's author) were found.\n")
 	}
 }

@@ -53,6 +53,14 @@ type Options struct {
 	// whatever it is.
 	Jobs int
 
+	// Registries reads the packages launchers install (npx, uvx, docker
+	// run ...): lock records each one's version and integrity, and
+	// lock --check compares them. nil skips it, and every server that
+	// launches a package says so, with NoRegistry as the reason
+	// ("--no-registry").
+	Registries *Registries
+	NoRegistry string
+
 	fetched map[string]fetched // prefetch's results, by cacheKey
 }
 
@@ -185,6 +193,10 @@ type Written struct {
 	Lock    *Lock
 	Failed  []error  // the servers whose capture failed
 	Skipped []string // the servers whose variables are unset, with the variables
+	// Packages say, per server that launches a package, what was pinned,
+	// what floats (with the argument to write) and what was skipped.
+	// Configuration and registry text: escape it.
+	Packages []string
 }
 
 // Update captures the servers that names name (every one when none) and
@@ -223,7 +235,21 @@ func Update(ctx context.Context, o Options, servers []clientconfig.Server, old *
 			w.Failed = append(w.Failed, fmt.Errorf("%s: %w", key, err))
 			continue
 		}
-		w.Lock.Put(Entry{Config: s.File, Name: s.Name, EntryHash: s.EntryHash, Transport: string(s.Transport), Launch: s.Shown, Snapshot: m})
+		e := Entry{Config: s.File, Name: s.Name, EntryHash: s.EntryHash, Transport: string(s.Transport), Launch: s.Shown, Snapshot: m}
+		if spec, ok := launchSpec(s); ok {
+			res, skipped := o.resolve(ctx, s, spec)
+			switch {
+			case skipped != "":
+				w.Packages = append(w.Packages, key+": "+skipped)
+			case res.Package != nil:
+				e.Package = res.Package
+				w.Packages = append(w.Packages, fmt.Sprintf("%s: pinned %s %s %s", key, res.Package.Name, res.Package.Version, res.Package.Digest()))
+			}
+			if f, ok := floating(spec, res); ok {
+				w.Packages = append(w.Packages, key+": "+f.Message+" ("+f.Rule+")")
+			}
+		}
+		w.Lock.Put(e)
 	}
 	return w, ctx.Err()
 }
@@ -247,7 +273,7 @@ func (c *Checked) Skipped() int {
 
 // Fails reports whether any server changed.
 func (c *Checked) Fails() bool {
-	return slices.ContainsFunc(c.Outcomes, func(o *Outcome) bool { return o.Status.Fails() })
+	return slices.ContainsFunc(c.Outcomes, func(o *Outcome) bool { return o.Fails() })
 }
 
 // Check compares every declared server with its entry in the lock: a
@@ -284,6 +310,7 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			out.Launch = s.Shown
 		case entry.EntryHash != s.EntryHash && !o.CompareReconfigured:
 			out.Status = StatusReconfigured
+			out.EntryChange = EntryChange(entry.Launch, s.Shown)
 		default:
 			head, err := o.captureLogged(ctx, s)
 			if err != nil {
@@ -294,7 +321,17 @@ func Check(ctx context.Context, o Options, servers []clientconfig.Server, old *L
 			out.Launch = s.Shown
 			if entry.EntryHash != s.EntryHash {
 				out.Status = StatusReconfigured
+				out.EntryChange = EntryChange(entry.Launch, s.Shown)
 			}
+		}
+		if spec, ok := launchSpec(s); ok && out.Status != StatusSkipped {
+			res, skipped := o.resolve(ctx, s, spec)
+			out.PackageNote = skipped
+			var pinned *Package
+			if locked {
+				pinned = entry.Package
+			}
+			out.Section.Findings = append(out.Section.Findings, pinFindings(spec, res, pinned)...)
 		}
 		c.Outcomes = append(c.Outcomes, out)
 	}

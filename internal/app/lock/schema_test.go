@@ -30,6 +30,8 @@ func TestLockFileMatchesItsSchema(t *testing.T) {
 	}
 	l := &Lock{}
 	l.Put(Entry{Config: ".mcp.json", Name: "files", EntryHash: "sha256:" + strings.Repeat("ab", 32), Transport: "stdio", Launch: "npx -y files", Snapshot: snapshot(t)})
+	l.Put(Entry{Config: ".mcp.json", Name: "time", EntryHash: "sha256:" + strings.Repeat("cd", 32), Transport: "stdio", Launch: "uvx mcp-server-time==1.0", Snapshot: snapshot(t),
+		Package: &Package{Ecosystem: EcosystemPyPI, Registry: "http://127.0.0.1:1", Name: "mcp-server-time", Version: "1.0", Files: []DistFile{{"t-1.0.tar.gz", strings.Repeat("ef", 32)}}}})
 	data, err := Encode(l)
 	if err != nil {
 		t.Fatal(err)

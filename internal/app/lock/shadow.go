@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -29,8 +30,10 @@ func shadowing(c *Checked, old *Lock) {
 		switch o.Status {
 		case StatusGone:
 			delete(surfaces, o.Key())
-		case StatusDrifted, StatusUnlocked:
-			surfaces[o.Key()] = o.Head
+		case StatusDrifted, StatusUnlocked, StatusReconfigured:
+			if o.Head != nil {
+				surfaces[o.Key()] = o.Head
+			}
 		}
 	}
 	owners := map[string][]string{} // tool name -> the servers that have it
@@ -40,16 +43,20 @@ func shadowing(c *Checked, old *Lock) {
 		}
 	}
 	for _, o := range c.Outcomes {
-		if o.Head == nil || (o.Status != StatusDrifted && o.Status != StatusUnlocked) {
+		if o.Head == nil || (o.Status != StatusDrifted && o.Status != StatusUnlocked && o.Status != StatusReconfigured) {
 			continue
 		}
 		self := o.Key()
-		foreign := func(n string) bool { return slices.ContainsFunc(owners[n], func(k string) bool { return k != self }) }
 		var base *manifest.Manifest
-		if e, ok := old.Find(o.Config, o.Name); ok && o.Status == StatusDrifted {
+		if e, ok := old.Find(o.Config, o.Name); ok && o.Status != StatusUnlocked {
 			base = e.Snapshot
 		}
 		for _, t := range o.Head.Tools {
+			// A description that names its own tool steers nowhere,
+			// whoever else has a tool of that name.
+			foreign := func(n string) bool {
+				return n != t.ID && slices.ContainsFunc(owners[n], func(k string) bool { return k != self })
+			}
 			mentioned := diff.NamesIn(description(t), foreign)
 			if base != nil {
 				if bt, ok := base.Find("tools", t.ID); ok {
@@ -57,6 +64,10 @@ func shadowing(c *Checked, old *Lock) {
 					mentioned = slices.DeleteFunc(mentioned, func(n string) bool { return slices.Contains(before, n) })
 				}
 			}
+			if len(mentioned) == 0 {
+				continue
+			}
+			var named []string
 			for _, n := range mentioned {
 				var others []string
 				for _, k := range owners[n] {
@@ -64,15 +75,16 @@ func shadowing(c *Checked, old *Lock) {
 						others = append(others, k)
 					}
 				}
-				after, _ := json.Marshal(n)
-				f := finding.New(rules.TextCrossToolReferenceAdded, finding.Subject{Kind: finding.KindTool, Name: t.ID}, "/description",
-					fmt.Sprintf("the description names %s, a tool of %s: shadowing, one server steering the model to another's tool", n, strings.Join(others, ", ")),
-					nil, after)
-				if f.Level.Rank() < rules.LevelWarning.Rank() {
-					f.Level = rules.LevelWarning
-				}
-				o.Section.Findings = append(o.Section.Findings, f)
+				named = append(named, n+", a tool of "+strings.Join(others, ", "))
 			}
+			after, _ := json.Marshal(mentioned)
+			f := finding.New(rules.TextCrossToolReferenceAdded, finding.Subject{Kind: finding.KindTool, Name: t.ID}, "/description",
+				fmt.Sprintf("the description names %s: shadowing, one server steering the model to another's tool", strings.Join(named, "; ")),
+				nil, after)
+			if f.Level.Rank() < rules.LevelWarning.Rank() {
+				f.Level = rules.LevelWarning
+			}
+			addOnce(&o.Section, f)
 		}
 	}
 }
@@ -85,4 +97,22 @@ func description(it manifest.Item) string {
 	}
 	s, _ := v["description"].(string)
 	return s
+}
+
+// addOnce adds a shadowing finding, or, when the comparison already
+// reported a reference to another tool at the same place (within the
+// server), makes that one the shadowing finding: one finding, at the
+// higher level, naming the other server.
+func addOnce(sec *report.Section, f finding.Finding) {
+	for i := range sec.Findings {
+		c := &sec.Findings[i]
+		if c.Rule == f.Rule && c.Subject == f.Subject && c.Pointer == f.Pointer {
+			c.Message = f.Message
+			if f.Level.Rank() > c.Level.Rank() {
+				c.Level = f.Level
+			}
+			return
+		}
+	}
+	sec.Findings = append(sec.Findings, f)
 }
