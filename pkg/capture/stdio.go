@@ -376,6 +376,9 @@ func (sc *stdioConn) failure() error {
 	return &ServerError{Reason: "exited with status 0 before answering", Stderr: sc.stderr.String(), cleanExit: true}
 }
 
+// killedExit bounds the wait for processes already sent SIGKILL to exit.
+const killedExit = 10 * time.Second
+
 // stop ends the process: close stdin and wait for a clean exit, then
 // SIGTERM, then SIGKILL to the whole process group, and reap. Descendants
 // that left the group (a helper started in a session of its own) are
@@ -408,8 +411,14 @@ func (sc *stdioConn) stop() {
 				Message: "the server's stdout or stderr stayed open after it exited; a process it started still holds them and could not be found or killed; stopped reading them"})
 		}
 	}
-	waitGroupGone(sc.cmd, sc.grace)
-	tracked.reap(sc.grace)
+	// The group and the tracked processes were sent SIGKILL, which they
+	// cannot refuse: waiting for them waits for the kernel, not for their
+	// cooperation, so the bound is not the (short) shutdown grace but
+	// killedExit, which only a process stuck in an uninterruptible wait
+	// reaches. On a loaded machine a large process takes well over the
+	// grace to be torn down.
+	waitGroupGone(sc.cmd, max(sc.grace, killedExit))
+	tracked.reap(max(sc.grace, killedExit))
 	watchEnd(sc.cmd.Process.Pid)
 	for _, f := range sc.outputs {
 		_ = f.Close()
