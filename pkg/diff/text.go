@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -401,7 +401,7 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 	if isNull(h) {
 		return
 	}
-	ht, cut, why := schemaTexts(h, "/"+key)
+	ht, cut, why := schemaTexts(d.schemas, h, "/"+key)
 	if cut != "" {
 		d.emit(rules.TextInjectionMarkerAdded, subj, cut,
 			fmt.Sprintf("%s was not scanned whole: %s; the text there was not checked for instructions aimed at the model", key, why), nil, nil)
@@ -409,7 +409,7 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 	if len(ht) == 0 {
 		return
 	}
-	bt, _, _ := schemaTexts(b, "/"+key)
+	bt, _, _ := schemaTexts(d.schemas, b, "/"+key)
 	for _, p := range sortedKeys(ht) {
 		var bv json.RawMessage
 		if s, ok := bt[p]; ok {
@@ -422,12 +422,13 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 // schemaTexts collects string-valued title and description members of a
 // schema by pointer (textscan.WalkSchema). cut is the pointer of the first
 // place the walk could not read, "" when it read everything, and why says
-// what stopped it.
-func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut, why string) {
+// what stopped it. The schema is decoded through the diff's cache, which
+// the schema comparison and the witness search read it from too.
+func schemaTexts(cache *witness.Cache, raw json.RawMessage, root string) (texts map[string]string, cut, why string) {
 	if isNull(raw) {
 		return nil, "", ""
 	}
-	v, err := manifest.Decode(raw)
+	v, err := cache.Decode(raw)
 	if err != nil {
 		return nil, root, err.Error()
 	}
