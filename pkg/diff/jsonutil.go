@@ -181,6 +181,12 @@ func stringValue(v json.RawMessage) (string, bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
 	}
+	// A body without escapes, in valid UTF-8 and alone in v is its own
+	// text (what encoding/json would decode).
+	sc := canonjson.NewScanner(v)
+	if body, plain, err := sc.ScanString(); err == nil && plain && sc.Pos == len(v) {
+		return string(body), true
+	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", false

@@ -43,6 +43,13 @@ func checkSameParse(t *testing.T, raw []byte) {
 	if got, want := parseArray(raw), stdArray(raw); !reflect.DeepEqual(got, want) {
 		t.Errorf("parseArray(%.120q) = %v, encoding/json gives %v", raw, got, want)
 	}
+	if len(raw) > 0 && raw[0] == '"' {
+		var want string
+		wantOK := json.Unmarshal(raw, &want) == nil
+		if got, ok := stringValue(raw); ok != wantOK || got != want {
+			t.Errorf("stringValue(%.120q) = %q, %v, encoding/json gives %q, %v", raw, got, ok, want, wantOK)
+		}
+	}
 }
 
 // FuzzParseObject checks that the scanner's split of an object or array
@@ -61,7 +68,7 @@ var parseCases = []string{
 	`{"a":1} `, `{"a":1} x`, `{"a":1}{}`, `{"a":"x\"y"}`, `{"a":"\u00e9","é":"\n"}`, `{"a":[[[[]]]]}`,
 	`[1, "a" ,{"b":null}, [ ] ]`, `{"a":"` + "\x01" + `"}`, `{"a":1`, `[`, `{"a"}`, `{1:2}`,
 	`{"a":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
-	`{"a":{"\u0041":1,"\u0041":2}}`, `{"a":-0.5E+3,"b":1e-7,"c":-0}`, `{"a":nul}`, `{"a":"\q"}`,
+	`{"a":{"\u0041":1,"\u0041":2}}`, `"abc"`, `"a\"b"`, `"é"`, "\"\xff\"", `"a" `, `"a"x`, `"\ud800"`, `""`, `{"a":-0.5E+3,"b":1e-7,"c":-0}`, `{"a":nul}`, `{"a":"\q"}`,
 }
 
 func TestParseObjectIsEncodingJSON(t *testing.T) {

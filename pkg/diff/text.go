@@ -94,6 +94,12 @@ func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, 
 		return
 	}
 	bs, _ := stringValue(b)
+	d.scanStrings(subj, p, bs, hs, existing)
+}
+
+// scanStrings is scanText on the decoded texts (bs is "" when base has
+// none; hs is not empty).
+func (d *differ) scanStrings(subj finding.Subject, p, bs, hs string, existing bool) {
 	if bs == hs {
 		return
 	}
@@ -411,6 +417,15 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 	}
 	bt, _, _ := schemaTexts(d.schemas, b, "/"+key)
 	for _, p := range sortedKeys(ht) {
+		// Valid UTF-8 survives the trip through JSON unchanged: scanned as
+		// decoded, without encoding each text to decode it again.
+		bs, inBase := bt[p]
+		if hs := ht[p]; utf8.ValidString(hs) && (!inBase || utf8.ValidString(bs)) {
+			if hs != "" {
+				d.scanStrings(subj, p, bs, hs, existing)
+			}
+			continue
+		}
 		var bv json.RawMessage
 		if s, ok := bt[p]; ok {
 			bv = jsonString(s)
