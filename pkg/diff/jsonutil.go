@@ -18,6 +18,9 @@ func parseObject(raw json.RawMessage) object {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
+	if o, ok := splitObject(raw); ok {
+		return o
+	}
 	var o object
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return nil
@@ -30,11 +33,120 @@ func parseArray(raw json.RawMessage) []json.RawMessage {
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
 	}
+	if a, ok := splitArray(raw); ok {
+		return a
+	}
 	var a []json.RawMessage
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil
 	}
 	return a
+}
+
+// splitObject is parseObject in one grammar-checking pass of the
+// canonjson scanner (snapshots are canonical JSON, and a diff reads every
+// item and schema object, some several times), giving exactly what
+// encoding/json gives: member values as written (without the space around
+// them; null stays "null"), the last of repeated names winning. ok is
+// false, and the caller falls back to encoding/json, for what that pass
+// does not settle alone: a member name with escapes or invalid UTF-8 (its
+// decoded form is encoding/json's to say), nesting beyond
+// canonjson.MaxDepth, any syntax error. The values share raw's bytes,
+// capped so that an append never writes into raw.
+func splitObject(raw []byte) (object, bool) {
+	s := canonjson.NewScanner(raw)
+	o := object{}
+	ok := eachMember(s, func(name []byte) bool {
+		start := s.Pos
+		if skipValue(s, 1) != nil {
+			return false
+		}
+		o[string(name)] = raw[start:s.Pos:s.Pos]
+		return true
+	})
+	if !ok || s.End() != nil {
+		return nil, false
+	}
+	return o, true
+}
+
+// splitArray is parseArray as splitObject is parseObject.
+func splitArray(raw []byte) ([]json.RawMessage, bool) {
+	s := canonjson.NewScanner(raw)
+	a := []json.RawMessage{}
+	err := s.EachElement(func(int) error {
+		start := s.Pos
+		if err := skipValue(s, 1); err != nil {
+			return err
+		}
+		a = append(a, raw[start:s.Pos:s.Pos])
+		return nil
+	})
+	if err != nil || s.End() != nil {
+		return nil, false
+	}
+	return a, true
+}
+
+// eachMember walks the object at s.Pos (which is '{'), calling fn with
+// each member's name as written, s at its value, which fn must consume.
+// It stops with false at a syntax error, a name that is not plain (see
+// canonjson.Scanner.ScanString) or when fn returns false.
+func eachMember(s *canonjson.Scanner, fn func(name []byte) bool) bool {
+	s.Pos++ // {
+	s.SkipSpace()
+	if s.Peek() == '}' {
+		s.Pos++
+		return true
+	}
+	for {
+		s.SkipSpace()
+		if s.Peek() != '"' {
+			return false
+		}
+		name, plain, err := s.ScanString()
+		if err != nil || !plain {
+			return false
+		}
+		s.SkipSpace()
+		if s.Peek() != ':' {
+			return false
+		}
+		s.Pos++
+		s.SkipSpace()
+		if !fn(name) {
+			return false
+		}
+		s.SkipSpace()
+		switch s.Peek() {
+		case ',':
+			s.Pos++
+		case '}':
+			s.Pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue is canonjson.Scanner.SkipValue without decoding member names.
+func skipValue(s *canonjson.Scanner, depth int) error {
+	if err := canonjson.CheckDepth(depth); err != nil {
+		return err
+	}
+	s.SkipSpace()
+	switch s.Peek() {
+	case '{':
+		if !eachMember(s, func([]byte) bool { return skipValue(s, depth+1) == nil }) {
+			return s.Fail("invalid object")
+		}
+		return nil
+	case '[':
+		return s.EachElement(func(int) error { return skipValue(s, depth+1) })
+	default:
+		return s.SkipScalar()
+	}
 }
 
 // get returns a member; absent and JSON null both count as absent.
@@ -68,6 +180,12 @@ func isNull(v json.RawMessage) bool { return len(v) == 0 || string(v) == "null" 
 func stringValue(v json.RawMessage) (string, bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
+	}
+	// A body without escapes, in valid UTF-8 and alone in v is its own
+	// text (what encoding/json would decode).
+	sc := canonjson.NewScanner(v)
+	if body, plain, err := sc.ScanString(); err == nil && plain && sc.Pos == len(v) {
+		return string(body), true
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {

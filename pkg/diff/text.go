@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
+	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -94,6 +94,12 @@ func (d *differ) scanText(subj finding.Subject, p string, b, h json.RawMessage, 
 		return
 	}
 	bs, _ := stringValue(b)
+	d.scanStrings(subj, p, bs, hs, existing)
+}
+
+// scanStrings is scanText on the decoded texts (bs is "" when base has
+// none; hs is not empty).
+func (d *differ) scanStrings(subj finding.Subject, p, bs, hs string, existing bool) {
 	if bs == hs {
 		return
 	}
@@ -401,7 +407,7 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 	if isNull(h) {
 		return
 	}
-	ht, cut, why := schemaTexts(h, "/"+key)
+	ht, cut, why := schemaTexts(d.schemas, h, "/"+key)
 	if cut != "" {
 		d.emit(rules.TextInjectionMarkerAdded, subj, cut,
 			fmt.Sprintf("%s was not scanned whole: %s; the text there was not checked for instructions aimed at the model", key, why), nil, nil)
@@ -409,8 +415,17 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 	if len(ht) == 0 {
 		return
 	}
-	bt, _, _ := schemaTexts(b, "/"+key)
+	bt, _, _ := schemaTexts(d.schemas, b, "/"+key)
 	for _, p := range sortedKeys(ht) {
+		// Valid UTF-8 survives the trip through JSON unchanged: scanned as
+		// decoded, without encoding each text to decode it again.
+		bs, inBase := bt[p]
+		if hs := ht[p]; utf8.ValidString(hs) && (!inBase || utf8.ValidString(bs)) {
+			if hs != "" {
+				d.scanStrings(subj, p, bs, hs, existing)
+			}
+			continue
+		}
 		var bv json.RawMessage
 		if s, ok := bt[p]; ok {
 			bv = jsonString(s)
@@ -422,12 +437,13 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 // schemaTexts collects string-valued title and description members of a
 // schema by pointer (textscan.WalkSchema). cut is the pointer of the first
 // place the walk could not read, "" when it read everything, and why says
-// what stopped it.
-func schemaTexts(raw json.RawMessage, root string) (texts map[string]string, cut, why string) {
+// what stopped it. The schema is decoded through the diff's cache, which
+// the schema comparison and the witness search read it from too.
+func schemaTexts(cache *witness.Cache, raw json.RawMessage, root string) (texts map[string]string, cut, why string) {
 	if isNull(raw) {
 		return nil, "", ""
 	}
-	v, err := manifest.Decode(raw)
+	v, err := cache.Decode(raw)
 	if err != nil {
 		return nil, root, err.Error()
 	}

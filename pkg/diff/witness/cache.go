@@ -2,8 +2,6 @@ package witness
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
@@ -89,8 +87,7 @@ func withoutDocs(v any, depth int) any {
 		return v
 	}
 	out := make(map[string]any, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		c := m[k]
+	for k, c := range m { // (any order: the result is a map)
 		switch {
 		case jsonschemakw.Doc(k) && docValue(k, c):
 			continue

@@ -97,6 +97,30 @@ func formatNames(doc any) []string {
 	return out
 }
 
+// hasFormat reports whether formatNames(doc) is not empty, without
+// sorting or collecting anything (bounded, as formatNames, by the
+// document, which the decoder bounds in depth).
+func hasFormat(doc any) bool {
+	switch v := doc.(type) {
+	case map[string]any:
+		if _, ok := v["format"].(string); ok {
+			return true
+		}
+		for _, x := range v {
+			if hasFormat(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if hasFormat(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // result is one validation: whether the instance is valid, the leaf
 // errors, and whether the answer can be trusted (see taint).
 type result struct {

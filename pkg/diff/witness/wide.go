@@ -53,9 +53,54 @@ type cut struct {
 	pinned  map[string]bool
 }
 
+// mayBeWide is newWideSide's size test alone, cheaply (no order, no
+// paths): whether its walk, which it follows, would count more than
+// wideSubschemas subschemas and find a properties map of more than
+// wideMembers members. Most schemas are not wide, and need no more.
+func mayBeWide(doc any) bool {
+	count, big := 0, false
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 128 || count > wideSubschemas && big {
+			return
+		}
+		count++
+		for k, c := range m {
+			switch {
+			case slices.Contains(jsonschemakw.Refers, k):
+			case k == "$id" && depth > 0, k == "$anchor", k == "$dynamicAnchor", k == "$recursiveAnchor":
+			case jsonschemakw.HoldsMap(k):
+				cm, _ := c.(map[string]any)
+				if k == "properties" && len(cm) > wideMembers {
+					big = true
+				}
+				for _, x := range cm {
+					walk(x, depth+1)
+				}
+			case jsonschemakw.HoldsList(k):
+				if l, ok := c.([]any); ok {
+					for _, x := range l {
+						walk(x, depth+1)
+					}
+					continue
+				}
+				walk(c, depth+1)
+			case jsonschemakw.HoldsOne(k):
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(doc, 0)
+	return count > wideSubschemas && big
+}
+
 // newWideSide is nil when doc is not wide (or when it refers to places a
 // cut could lose: a reference that is not a local pointer).
 func newWideSide(name string, doc any, dialect string) *wideSide {
+	if !mayBeWide(doc) {
+		return nil
+	}
 	w := &wideSide{name: name, dialect: dialect, root: doc, cache: map[string]*validator{}}
 	count := 0
 	var targets []string // the pointers references lead to

@@ -60,7 +60,7 @@ type side struct {
 // use; nil when its schema names no format (or it is wide).
 func (s *side) asserting() *validator {
 	s.assertOnce.Do(func() {
-		if s.wide != nil || len(formatNames(s.root)) == 0 {
+		if s.wide != nil || !hasFormat(s.root) {
 			return
 		}
 		s.assertV, _ = compileAsserting(s.name, s.root, s.dialect)
