@@ -152,21 +152,8 @@ func failing(o *Outcome, failOn rules.Level) []finding.Finding {
 			fs = append(fs, f)
 		}
 	}
-	slices.SortStableFunc(fs, func(a, b finding.Finding) int { return kindOrder(a.Subject.Kind) - kindOrder(b.Subject.Kind) })
+	slices.SortStableFunc(fs, func(a, b finding.Finding) int {
+		return finding.KindRank(a.Subject.Kind) - finding.KindRank(b.Subject.Kind)
+	})
 	return fs
-}
-
-// kindOrder ranks subject kinds the way reports list them: tools first.
-func kindOrder(kind string) int {
-	switch kind {
-	case finding.KindTool:
-		return 0
-	case finding.KindPrompt:
-		return 1
-	case finding.KindResource:
-		return 2
-	case finding.KindResourceTemplate:
-		return 3
-	}
-	return 4
 }

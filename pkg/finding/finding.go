@@ -27,6 +27,24 @@ const (
 	KindGroup = "group"
 )
 
+// kindOrder puts what clients call first: tools, then prompts,
+// resources, templates, the skills and groups of the extensions, and the
+// server itself.
+var kindOrder = []string{KindTool, KindPrompt, KindResource, KindResourceTemplate, KindSkill, KindGroup, KindServer}
+
+// Kinds are the subject kinds in that order (a copy).
+func Kinds() []string { return slices.Clone(kindOrder) }
+
+// KindRank is a subject kind's place in the order every report lists
+// kinds in (tools first, the server last); an unknown kind comes after
+// them all.
+func KindRank(kind string) int {
+	if i := slices.Index(kindOrder, kind); i >= 0 {
+		return i
+	}
+	return len(kindOrder)
+}
+
 // Subject names what a finding is about: a tool, prompt, resource or
 // resource template by its identity, or the server itself.
 type Subject struct {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -81,7 +82,7 @@ func BriefLines(s *Section, failOn rules.Level) []string {
 	// Worst first; at one level tools lead, then prompts, resources, ...
 	slices.SortStableFunc(items, func(a, b Item) int {
 		return cmp.Or(cmp.Compare(b.Level.Rank(), a.Level.Rank()),
-			cmp.Compare(kindRank(a.Subject.Kind), kindRank(b.Subject.Kind)),
+			cmp.Compare(finding.KindRank(a.Subject.Kind), finding.KindRank(b.Subject.Kind)),
 			naturalCompare(a.Subject.Name, b.Subject.Name))
 	})
 	var out []string

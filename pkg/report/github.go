@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -48,7 +49,7 @@ func renderGitHub(w io.Writer, r *Report, o Options) error {
 	slices.SortStableFunc(all, func(a, b Item) int {
 		return cmp.Or(
 			cmp.Compare(b.Level.Rank(), a.Level.Rank()),
-			cmp.Compare(kindRank(a.Subject.Kind), kindRank(b.Subject.Kind)),
+			cmp.Compare(finding.KindRank(a.Subject.Kind), finding.KindRank(b.Subject.Kind)),
 			naturalCompare(a.Subject.Name, b.Subject.Name),
 		)
 	})

@@ -106,7 +106,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 				for _, row := range b.rows(ru, true) {
 					ms.Breaking.Rows = append(ms.Breaking.Rows, row)
 					row := row
-					cuts = append(cuts, cut{key: [4]int{cutBreakingRow, 0, -kindRank(ru.kind), -len(cuts)}, set: func(c bool) { row.cut = c }, row: true})
+					cuts = append(cuts, cut{key: [4]int{cutBreakingRow, 0, -finding.KindRank(ru.kind), -len(cuts)}, set: func(c bool) { row.cut = c }, row: true})
 				}
 			}
 		}
@@ -125,7 +125,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 				for _, row := range b.rows(ru, false) {
 					fold.Rows = append(fold.Rows, row)
 					row := row
-					cuts = append(cuts, cut{key: [4]int{cutFoldRow, l.Rank(), -kindRank(ru.kind), -len(cuts)}, set: func(c bool) { row.cut = c }, row: true})
+					cuts = append(cuts, cut{key: [4]int{cutFoldRow, l.Rank(), -finding.KindRank(ru.kind), -len(cuts)}, set: func(c bool) { row.cut = c }, row: true})
 				}
 			}
 			ms.Folds = append(ms.Folds, fold)
@@ -154,7 +154,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 		}
 		groups := groupBySubject(own)
 		slices.SortStableFunc(groups, func(x, y *group) int {
-			return cmp.Or(cmp.Compare(kindRank(x.subject.Kind), kindRank(y.subject.Kind)), cmp.Compare(y.worst, x.worst),
+			return cmp.Or(cmp.Compare(finding.KindRank(x.subject.Kind), finding.KindRank(y.subject.Kind)), cmp.Compare(y.worst, x.worst),
 				naturalCompare(x.subject.Name, y.subject.Name))
 		})
 		for _, g := range groups {
@@ -178,7 +178,7 @@ func (b *mdBuilder) view() (*mdView, []cut) {
 		for _, it := range acknowledged(b.items[i]) {
 			a := &mdAck{Subject: subjectMarkdown(it.Subject), Rule: Code(it.Rule, MaxName), Reason: Markdown(it.Acknowledged, maxCellMessage)}
 			ms.Acknowledged = append(ms.Acknowledged, a)
-			cuts = append(cuts, cut{key: [4]int{cutAckRow, 0, -kindRank(it.Subject.Kind), -len(cuts)}, set: func(c bool) { a.cut = c }, row: true})
+			cuts = append(cuts, cut{key: [4]int{cutAckRow, 0, -finding.KindRank(it.Subject.Kind), -len(cuts)}, set: func(c bool) { a.cut = c }, row: true})
 		}
 		v.Servers = append(v.Servers, ms)
 	}
@@ -404,7 +404,7 @@ func comparedMarkdown(s *Section) string {
 // its name, which its table row names). Nil when there is nothing to
 // show.
 func (b *mdBuilder) detail(g *group) *mdDetail {
-	d := &mdDetail{rank: g.worst, kind: kindRank(g.subject.Kind)}
+	d := &mdDetail{rank: g.worst, kind: finding.KindRank(g.subject.Kind)}
 	shown := 0
 	for _, it := range g.items {
 		e := b.entry(it)
@@ -440,7 +440,7 @@ func (b *mdBuilder) repeatDetail(its []Item) *mdDetail {
 		Summary: fmt.Sprintf("%s %s, one change: %s", levelIcon(one.Level), kindNoun(kind, len(subjectNames(its))), Markdown(one.Message, maxCellMessage)),
 		Entries: []mdEntry{e},
 		rank:    one.Level.Rank(),
-		kind:    kindRank(kind),
+		kind:    finding.KindRank(kind),
 	}
 }
 

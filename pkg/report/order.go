@@ -11,17 +11,8 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-// kindOrder puts what clients call first: a reviewer reads about tools
-// before prompts, resources, templates, the skills and groups of the
-// extensions, and the server itself.
-var kindOrder = []string{finding.KindTool, finding.KindPrompt, finding.KindResource, finding.KindResourceTemplate, finding.KindSkill, finding.KindGroup, finding.KindServer}
-
-func kindRank(k string) int {
-	if i := slices.Index(kindOrder, k); i >= 0 {
-		return i
-	}
-	return len(kindOrder)
-}
+// kindOrder is the order reports list subject kinds in (finding.Kinds).
+var kindOrder = finding.Kinds()
 
 // kindNoun names n subjects of a kind: "1 tool", "3 resource templates".
 func kindNoun(kind string, n int) string {
@@ -69,7 +60,7 @@ func digitRun(s string) int {
 // tools first, worst first, then by name (natural order), pointer, rule.
 func compareItems(a, b Item) int {
 	return cmp.Or(
-		cmp.Compare(kindRank(a.Subject.Kind), kindRank(b.Subject.Kind)),
+		cmp.Compare(finding.KindRank(a.Subject.Kind), finding.KindRank(b.Subject.Kind)),
 		cmp.Compare(b.Level.Rank(), a.Level.Rank()),
 		naturalCompare(a.Subject.Name, b.Subject.Name),
 		strings.Compare(a.Pointer, b.Pointer),
@@ -157,7 +148,7 @@ func runsOf(items []Item) []*run {
 	// reading order, so that one subject's findings stay together.
 	slices.SortStableFunc(out, func(a, b *run) int {
 		c := cmp.Or(
-			cmp.Compare(kindRank(a.kind), kindRank(b.kind)),
+			cmp.Compare(finding.KindRank(a.kind), finding.KindRank(b.kind)),
 			cmp.Compare(b.level.Rank(), a.level.Rank()),
 		)
 		if c != 0 {

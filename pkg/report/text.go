@@ -95,7 +95,7 @@ func renderText(w io.Writer, r *Report, o Options) error {
 		for _, kind := range append(slices.Clone(kindOrder), "") {
 			var mine []Item
 			for _, it := range items {
-				if it.Subject.Kind == kind || (kind == "" && kindRank(it.Subject.Kind) == len(kindOrder)) {
+				if it.Subject.Kind == kind || (kind == "" && finding.KindRank(it.Subject.Kind) == len(kindOrder)) {
 					mine = append(mine, it)
 				}
 			}

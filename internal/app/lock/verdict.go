@@ -105,22 +105,6 @@ func paramOf(ptr string) string {
 	return ""
 }
 
-// kindOrder puts tools first, then prompts, resources, templates and the
-// server itself.
-func kindOrder(k string) int {
-	switch k {
-	case finding.KindTool:
-		return 0
-	case finding.KindPrompt:
-		return 1
-	case finding.KindResource:
-		return 2
-	case finding.KindResourceTemplate:
-		return 3
-	}
-	return 4
-}
-
 // Ranked are the findings of a server a consumer reads, in the order to
 // read them: danger first, then breaks, then the rest; within a class
 // tools first (then prompts, resources, templates, the server), the worst
@@ -154,7 +138,7 @@ func Ranked(o *Outcome) []finding.Finding {
 	}
 	slices.SortStableFunc(out, func(x, y finding.Finding) int {
 		return cmp.Or(cmp.Compare(ClassOf(&x), ClassOf(&y)),
-			cmp.Compare(kindOrder(x.Subject.Kind), kindOrder(y.Subject.Kind)),
+			cmp.Compare(finding.KindRank(x.Subject.Kind), finding.KindRank(y.Subject.Kind)),
 			y.Level.Rank()-x.Level.Rank(),
 			cmp.Compare(dangerRank(x.Rule), dangerRank(y.Rule)),
 			strings.Compare(x.Subject.Name, y.Subject.Name),
