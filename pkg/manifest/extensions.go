@@ -295,19 +295,8 @@ func groupsOf(c *capture.Capture, ext string) ([]Group, error) {
 			ListTools: append(r.Contents.Tools, r.Tools...), ListPrompts: append(r.Contents.Prompts, r.Prompts...),
 			ListResources: r.Contents.Resources,
 		}
-		for _, list := range ScopedLists {
-			items, _, _, err := buildItems(list, raw[list], false, nil)
-			if err != nil {
-				return nil, fmt.Errorf("groups/get of %q: %w", gg.Name, err)
-			}
-			switch list {
-			case ListTools:
-				g.Tools = items
-			case ListPrompts:
-				g.Prompts = items
-			case ListResources:
-				g.Resources = items
-			}
+		if err := g.setScoped(raw); err != nil {
+			return nil, fmt.Errorf("groups/get of %q: %w", gg.Name, err)
 		}
 		var err error
 		if len(r.Instructions) > 0 && string(r.Instructions) != "null" {
@@ -469,23 +458,32 @@ func readExtensions(data json.RawMessage) (*Extensions, error) {
 				return nil, fmt.Errorf("snapshot extensions: group %q: %w", gf.Name, err)
 			}
 		}
-		for list, raw := range map[string][]json.RawMessage{ListTools: gf.Tools, ListPrompts: gf.Prompts, ListResources: gf.Resources} {
-			items, _, _, err := buildItems(list, raw, false, nil)
-			if err != nil {
-				return nil, fmt.Errorf("snapshot extensions: group %q: %w", gf.Name, err)
-			}
-			switch list {
-			case ListTools:
-				g.Tools = items
-			case ListPrompts:
-				g.Prompts = items
-			case ListResources:
-				g.Resources = items
-			}
+		if err := g.setScoped(map[string][]json.RawMessage{ListTools: gf.Tools, ListPrompts: gf.Prompts, ListResources: gf.Resources}); err != nil {
+			return nil, fmt.Errorf("snapshot extensions: group %q: %w", gf.Name, err)
 		}
 		x.Groups = append(x.Groups, g)
 	}
 	return x, x.normalize()
+}
+
+// setScoped builds the group's scoped items from their raw lists, in the
+// order of ScopedLists (so that the first error is always the same one).
+func (g *Group) setScoped(raw map[string][]json.RawMessage) error {
+	for _, list := range ScopedLists {
+		items, _, _, err := buildItems(list, raw[list], false, nil)
+		if err != nil {
+			return err
+		}
+		switch list {
+		case ListTools:
+			g.Tools = items
+		case ListPrompts:
+			g.Prompts = items
+		case ListResources:
+			g.Resources = items
+		}
+	}
+	return nil
 }
 
 func mustString(s string) json.RawMessage {
