@@ -10,7 +10,7 @@ import (
 func TestAreas(t *testing.T) {
 	for i, a := range Areas() {
 		if strings.TrimSpace(a.Title) == "" {
-			t.Errorf("area %d (%s) has no title", i, areaFiles[i][0])
+			t.Errorf("area %d (%s) has no title", i, areaFiles[i][0].name)
 		}
 	}
 	seen := map[string]string{}

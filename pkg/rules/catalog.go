@@ -18,14 +18,30 @@ var catalogFS embed.FS
 
 // areaFiles lists each area's files in the order of the rule catalog. An
 // area of many rules is split by family; each of its files starts with the
-// area's title, and only the first has an intro. A new file must be added
-// here: nothing registers itself.
-var areaFiles = [][]string{
-	{"spec.md"}, {"lint.md"}, {"probe.md"}, {"config.md"}, {"pipeline.md"}, {"compat.md"},
-	{"protocol.md"}, {"capability.md"}, {"tool.md"}, {"annotation.md"},
-	{"input.md", "input-objects.md", "input-arrays.md", "input-values.md", "input-composition.md"},
-	{"output.md", "output-objects.md", "output-arrays.md", "output-values.md", "output-composition.md"},
-	{"prompt.md"}, {"resource.md"}, {"template.md"}, {"extension.md"}, {"text.md"}, {"cost.md"}, {"package.md"},
+// area's title, and only the first has an intro. The input and output
+// schema areas share their family files (schema*.md), so that a rule's
+// input-X and output-X rows stand side by side: such a file names the
+// family in its title, and each area takes the rules whose IDs start with
+// its prefix. A new file must be added here: nothing registers itself.
+var areaFiles = [][]areaFile{
+	{{name: "spec.md"}}, {{name: "lint.md"}}, {{name: "probe.md"}}, {{name: "config.md"}}, {{name: "pipeline.md"}}, {{name: "compat.md"}},
+	{{name: "protocol.md"}}, {{name: "capability.md"}}, {{name: "tool.md"}}, {{name: "annotation.md"}},
+	schemaArea("input"), schemaArea("output"),
+	{{name: "prompt.md"}}, {{name: "resource.md"}}, {{name: "template.md"}}, {{name: "extension.md"}}, {{name: "text.md"}}, {{name: "cost.md"}}, {{name: "package.md"}},
+}
+
+// areaFile is one file of an area; only, when set, is the prefix of the
+// IDs the area takes from a family file it shares with another area.
+type areaFile struct{ name, only string }
+
+// schemaArea lists the files of the input or output schema area: its own
+// file (title and intro), then the family files both areas share.
+func schemaArea(dir string) []areaFile {
+	files := []areaFile{{name: dir + ".md"}}
+	for _, fam := range []string{"", "-objects", "-arrays", "-values", "-composition"} {
+		files = append(files, areaFile{name: "schema" + fam + ".md", only: dir + "-"})
+	}
+	return files
 }
 
 // includePrefix and includeSuffix frame how a rule's help pulls in a
@@ -59,22 +75,35 @@ func parseCatalog() ([]area, error) {
 		return s, s != ""
 	}
 	var errs []error
-	out := make([]area, 0, len(areaFiles))
-	for _, files := range areaFiles {
-		var whole area
-		for i, name := range files {
-			a, err := parseArea(name, readCatalog("catalog/"+name), include)
+	parsed := map[string]area{}
+	parse := func(name string) area {
+		a, ok := parsed[name]
+		if !ok {
+			var err error
+			a, err = parseArea(name, readCatalog("catalog/"+name), include)
 			if err != nil {
 				errs = append(errs, err)
 			}
+			parsed[name] = a
+		}
+		return a
+	}
+	out := make([]area, 0, len(areaFiles))
+	for _, files := range areaFiles {
+		var whole area
+		for i, f := range files {
+			a := parse(f.name)
 			switch {
 			case i == 0:
 				whole = a
 				continue
-			case a.title != whole.title:
-				errs = append(errs, fmt.Errorf("%s: title %q, want the area's %q (from %s)", name, a.title, whole.title, files[0]))
 			case a.intro != "":
-				errs = append(errs, fmt.Errorf("%s: text before the first rule: an area's intro goes in its first file, %s", name, files[0]))
+				errs = append(errs, fmt.Errorf("%s: text before the first rule: an area's intro goes in its first file, %s", f.name, files[0].name))
+			case f.only != "":
+				whole.rules = append(whole.rules, a.take(f.only)...)
+				continue
+			case a.title != whole.title:
+				errs = append(errs, fmt.Errorf("%s: title %q, want the area's %q (from %s)", f.name, a.title, whole.title, files[0].name))
 			}
 			whole.rules = append(whole.rules, a.rules...)
 		}
@@ -84,6 +113,17 @@ func parseCatalog() ([]area, error) {
 		return out, fmt.Errorf("rules catalog: %w", errors.Join(errs...))
 	}
 	return out, nil
+}
+
+// take returns the rules whose IDs start with prefix, in the file's order.
+func (a *area) take(prefix string) []Rule {
+	var rs []Rule
+	for _, r := range a.rules {
+		if strings.HasPrefix(r.ID, prefix) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
 }
 
 // readCatalog returns an embedded file's text, "" when it is missing.

@@ -20,7 +20,9 @@ func TestCatalogFilesAreUsed(t *testing.T) {
 	areaMD, _ := fs.Glob(catalogFS, "catalog/*.md")
 	var listed []string
 	for _, files := range areaFiles {
-		listed = append(listed, files...)
+		for _, f := range files {
+			listed = append(listed, f.name)
+		}
 	}
 	for _, f := range areaMD {
 		if !slices.Contains(listed, path.Base(f)) {

@@ -45,14 +45,23 @@ func idsFile() ([]byte, error) {
 	b.WriteString("// The ID of every rule, as code names it: the words of the ID, each\n")
 	b.WriteString("// capitalized. The rule's row and help are under the heading \"## ID\" of the\n")
 	b.WriteString("// file named above its constant.\nconst (\n")
+	first := true
 	for i, files := range areaFiles {
-		for j, name := range files {
-			if i+j > 0 {
+		for _, f := range files {
+			a, _ := parseArea(f.name, readCatalog("catalog/"+f.name), func(string) (string, bool) { return "", true })
+			rs := a.rules
+			if f.only != "" {
+				rs = a.take(f.only)
+			}
+			if len(rs) == 0 {
+				continue
+			}
+			if !first {
 				b.WriteString("\n")
 			}
-			a, _ := parseArea(name, readCatalog("catalog/"+name), func(string) (string, bool) { return "", true })
-			fmt.Fprintf(&b, "\t// %s (catalog/%s)\n", theCatalog().areas[i].title, name)
-			for _, r := range a.rules {
+			first = false
+			fmt.Fprintf(&b, "\t// %s (catalog/%s)\n", theCatalog().areas[i].title, f.name)
+			for _, r := range rs {
 				fmt.Fprintf(&b, "\t%s = %q\n", constName(r.ID), r.ID)
 			}
 		}

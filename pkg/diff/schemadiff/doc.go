@@ -20,7 +20,7 @@
 // enum-value-added) and exist in both directions with opposite severities;
 // where the rule table names them differently (properties, patterns, defaults)
 // the rule is chosen per direction. Severities, tags and help live in the
-// rule table (pkg/rules, catalog/input*.md and catalog/output*.md); this package
+// rule table (pkg/rules, catalog/schema*.md); this package
 // only decides which rule applies.
 //
 // # Normalisation
