@@ -238,7 +238,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 		if !ok {
 			return nil, wrap(fmt.Errorf("%s.%s: want an object", key, sname))
 		}
-		entry, wrapped, err := Unwrapped(key+"."+sname, entry)
+		entry, wrapped, err := unwrapped(key+"."+sname, entry)
 		if err != nil {
 			return nil, wrap(err)
 		}

@@ -27,12 +27,12 @@ func GuardSplit(command string, args []string) (dash int, ok bool) {
 	return 0, false
 }
 
-// Unwrapped is entry as it was before lock --wrap when it runs its server
+// unwrapped is entry as it was before lock --wrap when it runs its server
 // under the guard (and true), else entry itself: the command is the word
 // after "--", the args the words after it (no "args" member when there
 // are none). A lock, its check and its entry hash see the server, not the
 // guard. key names the entry in errors.
-func Unwrapped(key string, entry map[string]any) (map[string]any, bool, error) {
+func unwrapped(key string, entry map[string]any) (map[string]any, bool, error) {
 	command, _ := entry["command"].(string)
 	list, _ := entry["args"].([]any)
 	args := make([]string, 0, len(list))

@@ -148,6 +148,22 @@ func (f *file) unwrap(name string) error {
 	return f.doc.DeleteElements(0, dash+2, f.at(name, "args")...)
 }
 
+// guardServer is the --server the guard of a wrapped entry is given, or
+// "".
+func (f *file) guardServer(name string) string {
+	c, err := f.commandLine(name)
+	if err != nil {
+		return ""
+	}
+	dash, ok := clientconfig.GuardSplit(c.command, c.args)
+	for i := 1; ok && i+1 < dash; i++ {
+		if c.args[i] == "--server" {
+			return c.args[i+1]
+		}
+	}
+	return ""
+}
+
 // lockArg is the lock file as the guard, started by the client, finds
 // it: the path given to lock (relative to the root, where clients start
 // servers), relative to the entry's cwd when it has one, absolute for

@@ -135,8 +135,14 @@ func edit(ctx context.Context, o Options, l *lock.Lock, cf lock.ConfigFile) (*fi
 		switch {
 		case s.Transport != clientconfig.TransportStdio:
 			out.lines = append(out.lines, fmt.Sprintf("left %s: a remote server (%s); the guard stands in front of stdio servers only", key, s.Transport))
-		case s.Wrapped != o.Unwrap:
-			out.lines = append(out.lines, fmt.Sprintf("left %s: %s", key, map[bool]string{false: "already runs under the guard", true: "does not run under the guard"}[o.Unwrap]))
+		case o.Unwrap && !s.Wrapped:
+			out.lines = append(out.lines, fmt.Sprintf("left %s: does not run under the guard", key))
+		case !o.Unwrap && s.Wrapped:
+			line := fmt.Sprintf("left %s: already runs under the guard", key)
+			if other := f.guardServer(s.Name); other != "" && other != s.File+":"+s.Name {
+				line += fmt.Sprintf(", but for the lock entry %s: --unwrap, then --wrap, points it at %s:%s", other, s.File, s.Name)
+			}
+			out.lines = append(out.lines, line)
 		case o.Unwrap:
 			if err := f.unwrap(s.Name); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", key, err))

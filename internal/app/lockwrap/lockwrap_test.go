@@ -403,3 +403,15 @@ func TestWrapRefuses(t *testing.T) {
 		})
 	}
 }
+
+// An entry wrapped for another lock entry (its file was renamed) is left,
+// with the way to point it at its own.
+func TestWrapNamesAGuardOfAnotherEntry(t *testing.T) {
+	doc := `{"mcpServers": {"s": {"command": "mcp-surface", "args": ["guard", "--server", "old/.mcp.json:s", "--", "srv"]}}}`
+	root := repo(t, map[string]string{".mcp.json": doc})
+	lines, err := run(t, root, false)
+	want := []string{"left .mcp.json › s: already runs under the guard, but for the lock entry old/.mcp.json:s: --unwrap, then --wrap, points it at .mcp.json:s", ".mcp.json: nothing to change"}
+	if err != nil || !slices.Equal(lines, want) {
+		t.Errorf("got %q, %v\nwant %q", lines, err, want)
+	}
+}
