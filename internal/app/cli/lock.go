@@ -17,44 +17,11 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/app/lockwrap"
 	"github.com/mcp-surface/mcp-surface/internal/base/gitrepo"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
-
-const lockUsage = `[--check | --update [SERVER...]] [--config-file [FORMAT:]FILE]... [--lock FILE] [--no-registry]
-
-For teams whose agents use MCP servers that others ship: captures every
-server the repository's client configurations declare (.vscode/mcp.json,
-.mcp.json, .cursor/mcp.json, .gemini/settings.json; claude_desktop_config.json
-when named with --config-file) and pins each surface in the lock file.
-
-  lock                  capture every declared server and write the lock
-  lock --check          capture again and compare with the lock: exit 1 on
-                        any change (drift), a changed configuration entry
-                        (its server compared with the lock entry, the entry
-                        change on one line), or a server added to or removed
-                        from a configuration; security findings first
-  lock --update [NAME]  accept the changes: re-capture the named servers
-                        (NAME, or FILE:NAME; every server when none is named)
-
-A server launched from a package (npx, npm exec, pnpm dlx, yarn dlx, bunx,
-uvx, uv tool run, pipx run, docker run, podman run) also has its package
-pinned: the version and integrity its registry serves are recorded, a
-floating spec is reported with the pinned one to write, and --check fails
-when the registry serves other bytes for the locked version (--no-registry
-skips this, and says so).
-
-Commands run from the repository root, with the configuration's env, as the
-clients run them. Placeholders (${env:NAME}, ${VAR}, $VAR ...) are filled
-from the environment and never printed; VS Code's ${input:ID} is read from
-MCP_SURFACE_INPUT_<ID> (upper case, other characters as _). A server whose
-variables are unset is not started: it is named with the variable, and the
-run exits 2 unless --skip-missing.
-
-Exit status: 0 nothing changed; 1 a change; 2 the tool could not do its job
-(a configuration could not be read, a server failed or a list it advertises
-did, variables are missing).`
 
 // lockFlags are the lock command's flags.
 type lockFlags struct {
@@ -69,6 +36,8 @@ type lockFlags struct {
 	limits      capture.Limits
 	jobs        int
 	noRegistry  bool
+	wrap        bool
+	unwrap      bool
 }
 
 func (lf *lockFlags) register(fs *flag.FlagSet) {
@@ -76,6 +45,8 @@ func (lf *lockFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&lf.lockFile, "lock", lock.DefaultFile, "the lock `file`, relative to the root")
 	fs.StringVar(&lf.root, "root", "", "the repository root (the workspace folder): where configurations are found and commands run (default: the git work tree's top, else the current directory)")
 	fs.BoolVar(&lf.check, "check", false, "do not write: compare every server with its lock entry")
+	fs.BoolVar(&lf.wrap, "wrap", false, "start no server: rewrite each stdio entry of the configurations to run under mcp-surface guard (the lock must hold it)")
+	fs.BoolVar(&lf.unwrap, "unwrap", false, "start no server: restore each entry that runs under the guard to its own command and args")
 	fs.BoolVar(&lf.update, "update", false, "re-capture the servers named after the flags (every one when none is named) and write the lock")
 	fs.BoolVar(&lf.skipMissing, "skip-missing", false, "a server whose variables are unset is named and skipped without failing the run")
 	fs.StringVar(&lf.format, "format", "text", "output format of --check: text|json")
@@ -90,7 +61,7 @@ func (lf *lockFlags) register(fs *flag.FlagSet) {
 }
 
 func runLock(ctx context.Context, env *Env, args []string) (int, error) {
-	flags := newFlagSet("lock", lockUsage, env.Stderr)
+	flags := newFlagSet("lock", help("lock"), env.Stderr)
 	var lf lockFlags
 	lf.register(flags)
 	if err := parseFlags(flags, args); err != nil {
@@ -98,8 +69,8 @@ func runLock(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	names := flags.Args()
 	switch {
-	case lf.check && lf.update:
-		return 0, usagef("--check and --update exclude each other")
+	case lf.check && lf.update, (lf.wrap || lf.unwrap) && (lf.check || lf.update || lf.wrap == lf.unwrap):
+		return 0, usagef("--check, --update, --wrap and --unwrap exclude each other")
 	case len(names) > 0 && !lf.update:
 		return 0, usagef("unexpected argument %q: only --update takes server names", names[0])
 	case lf.format != "text" && lf.format != "json":
@@ -114,6 +85,13 @@ func runLock(ctx context.Context, env *Env, args []string) (int, error) {
 	root, err := lockRoot(ctx, lf.root)
 	if err != nil {
 		return 0, err
+	}
+	if lf.wrap || lf.unwrap {
+		lines, err := lockwrap.Run(ctx, lockwrap.Options{Root: root, Configs: lf.configs, Lock: lf.lockFile, Getenv: env.Getenv, Unwrap: lf.unwrap})
+		for _, line := range lines {
+			fmt.Fprintln(env.Stderr, logf("%s", line))
+		}
+		return frontend.ExitOK, err
 	}
 	o := lf.options(env, root)
 	servers, err := lock.ReadServers(ctx, o)

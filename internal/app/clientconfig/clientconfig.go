@@ -51,8 +51,8 @@ func (f Format) Client() string {
 	return string(f)
 }
 
-// serversKey is the member that holds the servers.
-func (f Format) serversKey() string {
+// ServersKey is the member that holds the servers.
+func (f Format) ServersKey() string {
 	if f == FormatVSCode {
 		return "servers"
 	}
@@ -155,6 +155,10 @@ type Server struct {
 	// Missing are the variables the entry needs that are unset or empty:
 	// the server cannot be started as its client would.
 	Missing []string
+	// Wrapped: the entry runs the server under `mcp-surface guard`
+	// (lock --wrap). Every other field is of the server after the
+	// guard's "--", as if the entry were not wrapped.
+	Wrapped bool
 }
 
 // File is a configuration read.
@@ -208,7 +212,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 	if !ok {
 		return nil, wrap(errors.New("the file is not a JSON object"))
 	}
-	key := f.serversKey()
+	key := f.ServersKey()
 	raw, ok := top[key]
 	if !ok {
 		other := map[bool]string{true: "mcpServers", false: "servers"}[key == "servers"]
@@ -234,6 +238,10 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 		if !ok {
 			return nil, wrap(fmt.Errorf("%s.%s: want an object", key, sname))
 		}
+		entry, wrapped, err := unwrapped(key+"."+sname, entry)
+		if err != nil {
+			return nil, wrap(err)
+		}
 		x := &expander{ctx: ctx, format: f, root: abs, getenv: getenv, inputs: inputs}
 		s, err := readServer(x, key+"."+sname, entry)
 		if err != nil {
@@ -246,7 +254,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 		}
 		sum := sha256.Sum256(canon)
 		s.EntryHash = "sha256:" + hex.EncodeToString(sum[:])
-		s.Secrets, s.Missing = x.secrets, x.missing
+		s.Secrets, s.Missing, s.Wrapped = x.secrets, x.missing, wrapped
 		out.Servers = append(out.Servers, s)
 	}
 	return out, nil

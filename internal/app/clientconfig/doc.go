@@ -37,6 +37,12 @@
 // unresolved: Server.Missing names the variables, and the server must not
 // be started with a blank secret.
 //
+// An entry that runs its server under the guard (mcp-surface lock
+// --wrap: the command mcp-surface, the args "guard", the guard's flags,
+// "--" and the server's command line) is read as the server after "--",
+// with Server.Wrapped set: its launch and entry hash are those of the
+// entry before the wrap, so a lock and its check see the same server.
+//
 // Server.EntryHash hashes the entry as written (placeholders unexpanded),
 // so a secret never reaches a lock file and a changed command, argument or
 // URL changes the hash: a re-lock, not drift.

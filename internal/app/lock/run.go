@@ -72,6 +72,32 @@ func (o *Options) log(format string, args ...any) {
 
 // ReadServers reads every configuration of o.
 func ReadServers(ctx context.Context, o Options) ([]clientconfig.Server, error) {
+	files, err := ConfigFiles(o)
+	if err != nil {
+		return nil, err
+	}
+	var out []clientconfig.Server
+	for _, cf := range files {
+		read, err := clientconfig.Read(ctx, o.Root, cf.Name, cf.Format, o.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, read.Servers...)
+	}
+	return out, nil
+}
+
+// ConfigFile is a configuration to read: its name as the lock records it
+// (relative to the root and slash-separated, or absolute outside it) and
+// its format ("": told by the name).
+type ConfigFile struct {
+	Name   string
+	Format clientconfig.Format
+}
+
+// ConfigFiles are the configurations o names ([FORMAT:]FILE, each once),
+// else those of clientconfig.DefaultFiles that exist.
+func ConfigFiles(o Options) ([]ConfigFile, error) {
 	files := o.Configs
 	if len(files) == 0 {
 		found, err := clientconfig.Discover(o.Root)
@@ -83,7 +109,7 @@ func ReadServers(ctx context.Context, o Options) ([]clientconfig.Server, error) 
 		}
 		files = found
 	}
-	var out []clientconfig.Server
+	var out []ConfigFile
 	seen := map[string]bool{}
 	for _, spec := range files {
 		var format clientconfig.Format
@@ -105,11 +131,7 @@ func ReadServers(ctx context.Context, o Options) ([]clientconfig.Server, error) 
 			continue
 		}
 		seen[name] = true
-		cf, err := clientconfig.Read(ctx, o.Root, name, format, o.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cf.Servers...)
+		out = append(out, ConfigFile{Name: name, Format: format})
 	}
 	return out, nil
 }

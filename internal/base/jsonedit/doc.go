@@ -15,5 +15,12 @@
 // comments, blank lines, the file's indentation, a final newline) stays
 // as it was. A value that was written on one line is written on one line
 // again; a new member of an object written on several lines gets its own
-// line, indented as the file is.
+// line, indented as the file is, and ends with a comma when the member
+// before it did (a file that writes trailing commas).
+//
+// InsertElements and DeleteElements put values into an array and take
+// them out again, its other elements and the comments between them as
+// written; Delete takes a member out. Each of them undoes its
+// counterpart byte for byte (Delete undoes Set's added member), so that
+// an edit can be reverted and the revert checked against the original.
 package jsonedit

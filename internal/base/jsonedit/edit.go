@@ -94,10 +94,13 @@ type span struct{ start, end int }
 
 // object is what an edit needs of an object: its braces, its members'
 // values (a repeated key: the last, as encoding/json reads it) and the
-// last member's value.
+// last member's value; keys are where each member's name starts, order
+// the members' values as written.
 type object struct {
 	open, close int
 	members     map[string]span
+	keys        map[string]int
+	order       []span
 	last        span // start -1: no member
 }
 
@@ -135,14 +138,24 @@ func (d *Doc) find(path []string) (span, object, []string, error) {
 func (d *Doc) objectAt(pos int) (object, error) {
 	s := canonjson.NewScanner(d.plain)
 	s.Pos = pos
-	obj := object{open: pos, members: map[string]span{}, last: span{start: -1}}
+	obj := object{open: pos, members: map[string]span{}, keys: map[string]int{}, last: span{start: -1}}
+	prev := pos + 1
 	err := s.EachMember(func(name string) error {
 		start := s.Pos
 		if err := s.SkipValue(1); err != nil {
 			return err
 		}
+		// In the plain bytes only blanks and the comma separate a
+		// member's name from what comes before it.
+		key := prev
+		for key < start && (isSpace(d.plain[key]) || d.plain[key] == ',') {
+			key++
+		}
 		obj.members[name] = span{start, s.Pos}
+		obj.keys[name] = key
+		obj.order = append(obj.order, span{start, s.Pos})
 		obj.last = span{start, s.Pos}
+		prev = s.Pos
 		return nil
 	})
 	obj.close = s.Pos - 1
@@ -172,14 +185,21 @@ func (d *Doc) insert(obj object, key string, value json.RawMessage) {
 	// The new member goes after the comments on the same line as what it
 	// follows, and after a trailing comma.
 	at, comma := skipSameLine(d.src, after, obj.close)
-	var member []byte
+	var member, closing []byte
 	if multiline {
 		member = append([]byte("\n"+indent+encodeKey(key)+": "), d.indented(value, indent)...)
 		if bytes.IndexByte(d.src[at:obj.close], '\n') < 0 {
-			member = append(member, "\n"+lineIndent(d.src, obj.open)...)
+			closing = []byte("\n" + lineIndent(d.src, obj.open))
+			member = append(member, closing...)
 		}
 	} else {
 		member = append([]byte(" "+encodeKey(key)+": "), oneLine(value)...)
+	}
+	if comma && multiline {
+		// The file ends its members with a comma: so does the new one,
+		// and Delete takes the member out again without touching the
+		// comma before it.
+		member = append(member[:len(member)-len(closing)], append([]byte(","), closing...)...)
 	}
 	d.splice(at, at, member)
 	if obj.last.start >= 0 && !comma {

@@ -133,10 +133,11 @@ func TestRewriteAnEntrysCommand(t *testing.T) {
 }
 `,
 	}, {
+		// The file ends its last member with a comma: the new one too.
 		name:  "a member after a line comment and a trailing comma",
 		src:   "{\n  \"a\": 1, // one\n  // the end\n}",
 		edits: []edit{{[]string{"b"}, `{"c":[1,2]}`}},
-		want:  "{\n  \"a\": 1, // one\n  \"b\": {\n    \"c\": [\n      1,\n      2\n    ]\n  }\n  // the end\n}",
+		want:  "{\n  \"a\": 1, // one\n  \"b\": {\n    \"c\": [\n      1,\n      2\n    ]\n  },\n  // the end\n}",
 	}, {
 		name:  "one-line objects stay on one line",
 		src:   `{"name": "x"}`,
