@@ -186,11 +186,11 @@ func TestDiffConfigExpiry(t *testing.T) {
 	cfg := "acknowledged:\n  - rule: tool-removed\n    tool: legacy\n    reason: going away\n    expires: 2030-01-31\n"
 	dir := writeFiles(t, map[string]string{"base.json": diffBase, "head.json": diffHead, "c.yaml": cfg})
 	t.Chdir(dir)
-	code, _, _ := runCLI(t, map[string]string{nowEnv: "2030-01-31"}, "diff", "--config", "c.yaml", "base.json", "head.json")
+	code, _, _ := runCLI(t, map[string]string{frontend.NowEnv: "2030-01-31"}, "diff", "--config", "c.yaml", "base.json", "head.json")
 	if code != frontend.ExitOK {
 		t.Errorf("before expiry: exit %d", code)
 	}
-	code, out, _ := runCLI(t, map[string]string{nowEnv: "2030-02-01"}, "diff", "--config", "c.yaml", "base.json", "head.json")
+	code, out, _ := runCLI(t, map[string]string{frontend.NowEnv: "2030-02-01"}, "diff", "--config", "c.yaml", "base.json", "head.json")
 	if code != frontend.ExitFindings || !strings.Contains(out, "config-acknowledgement-expired") || !strings.Contains(out, "c.yaml:2: the acknowledgement of tool-removed expired on 2030-01-31") {
 		t.Errorf("after expiry: exit %d\n%s", code, out)
 	}

@@ -61,7 +61,7 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 	if len(conflicts) > 0 && !*force {
 		return 0, usagef("already there: %s; init never overwrites: rerun with --force to replace", strings.Join(conflicts, ", "))
 	}
-	if err := checkOutput("-o", filepath.Join(p.Dir, *out)); err != nil {
+	if err := frontend.CheckOutput("-o", filepath.Join(p.Dir, *out)); err != nil {
 		return 0, err
 	}
 	if !release {

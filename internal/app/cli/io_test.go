@@ -252,8 +252,8 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
-	r := run(t, []string{maxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
-	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + maxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
+	r := run(t, []string{frontend.MaxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
+	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + frontend.MaxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
 	if r.code != frontend.ExitFailure || r.stderr != want {
 		t.Errorf("exit %d\n%s", r.code, cmp.Diff(want, r.stderr))
 	}
@@ -265,8 +265,8 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, huge+" is larger than 256 MiB, the limit for a snapshot file; raise it with") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
-	r = run(t, []string{maxSnapshotEnv + "=lots"}, "diff", head, head)
-	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, maxSnapshotEnv+`="lots": give a positive number of bytes`) {
+	r = run(t, []string{frontend.MaxSnapshotEnv + "=lots"}, "diff", head, head)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, frontend.MaxSnapshotEnv+`="lots": give a positive number of bytes`) {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -179,11 +180,11 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(ctx, env, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
+	if err := frontend.WriteFrames(ctx, env.Stdout, cf.frames, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
 		return 0, frontend.SchemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {
-		reportDiagnostics(env.Stderr, c)
+		snapshotfile.Diagnostics(env.Stderr, c)
 	}
 	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err

@@ -24,7 +24,7 @@ func TestValidateSnapshotNeedsOnlyItsRevision(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "2025-03-26", "schema.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{schemaDirEnv + "=", "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	env := []string{frontend.SchemaDirEnv + "=", "RUNNER_TOOL_CACHE=" + t.TempDir()}
 	args := []string{"validate", "--no-download", "--schema-dir", dir}
 
 	r := run(t, env, append(args, writeFile(t, "s.json", badSnapshot))...)

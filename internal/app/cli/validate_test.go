@@ -29,7 +29,7 @@ func offlineSchemas(t *testing.T) []string {
 	old := schemaBaseURL
 	schemaBaseURL = dead.URL
 	t.Cleanup(func() { schemaBaseURL = old })
-	return []string{schemaDirEnv + "=" + spectest.SchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	return []string{frontend.SchemaDirEnv + "=" + spectest.SchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 }
 
 // publishedSchemas serves the shared schema files the way their published
@@ -208,7 +208,7 @@ func TestValidateStdioServerWritingToStdout(t *testing.T) {
 
 func TestValidateWithoutReachableSchema(t *testing.T) {
 	offlineSchemas(t)
-	env := []string{schemaDirEnv + "=" + t.TempDir(), "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	env := []string{frontend.SchemaDirEnv + "=" + t.TempDir(), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 	path := writeFile(t, "mcp-surface.json", badSnapshot)
 	r := run(t, env, "validate", path)
 	if r.code != frontend.ExitFailure {
@@ -246,7 +246,7 @@ func TestValidateUsage(t *testing.T) {
 func TestSchemasFetchAndList(t *testing.T) {
 	publishedSchemas(t, "")
 	cache := t.TempDir()
-	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), schemaDirEnv + "="}
+	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), frontend.SchemaDirEnv + "="}
 	r := run(t, env, "schemas", "fetch", "--cache-dir", cache)
 	if r.code != frontend.ExitOK {
 		t.Fatalf("fetch: exit %d\n%s", r.code, r.stderr)
