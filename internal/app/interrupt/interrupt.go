@@ -61,14 +61,13 @@ type parentExited struct{}
 func (parentExited) String() string { return "the exit of the process that started mcp-surface" }
 func (parentExited) Signal()        {}
 
+// signalNames are the names the messages give the signals that stop the
+// program.
+var signalNames = map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}
+
 func signalName(s os.Signal) string {
-	switch s {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
+	if n, ok := signalNames[s]; ok {
+		return n
 	}
 	return s.String()
 }
