@@ -200,12 +200,9 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	cf.register(fs)
 	cf.registerPartial(fs)
 	out := fs.String("o", "", "write the snapshot to this `file` (default stdout)")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	revs, err := cf.revisions()
 	if err != nil {

@@ -25,12 +25,9 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	updateHint := fs.String("update-hint", "", "with --check, what rewrites the snapshot, in a test runner's words (`text`; the test helpers pass it)")
 	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
 	server := fs.String("server", "", "only the server of this `name` in the servers: list")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	if *verify && cf.partial {
 		return 0, usagef("--check verifies the committed snapshot against the whole surface; --partial writes an incomplete one: give one of them")

@@ -40,14 +40,22 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 	return frontend.SchemaOptions(o, env.Getenv)
 }
 
-func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("validate", help("validate"), env.Stderr)
+// registerPipeline adds the flags of the commands that capture, validate
+// and report (check, validate, probe): the report's, the schemas' and the
+// capture's.
+func registerPipeline(fs *flag.FlagSet) (*reportFlags, *schemaFlags, *captureFlags) {
 	var rf reportFlags
 	rf.register(fs)
 	var sf schemaFlags
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
+	return &rf, &sf, &cf
+}
+
+func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
+	fs := newFlagSet("validate", help("validate"), env.Stderr)
+	rf, sf, cf := registerPipeline(fs)
 	cf.registerJobs(fs)
 	server := fs.String("server", "", "only the server of this `name` in the configuration's servers: list")
 	clientList := fs.String("clients", "", "check every tool against these client `profiles` too, comma-separated ("+strings.Join(clients.Names(), ", ")+"; claude-code:SERVER names the server), besides the config's clients:")
@@ -81,7 +89,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	var res *check.Result
 	if live || fromList {
-		servers, secrets, revs, err := validateServers(env, &cf, &rf, cmd, *server)
+		servers, secrets, revs, err := validateServers(env, cf, rf, cmd, *server)
 		if err != nil {
 			return 0, err
 		}
