@@ -38,19 +38,7 @@ func runCtx(t *testing.T, ctx context.Context, env []string, args ...string) res
 	done := make(chan result, 1)
 	go func() {
 		var out, errb bytes.Buffer
-		full := append(os.Environ(), env...)
-		code := RunEnv(ctx, args, &Env{
-			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-			Getenv: func(k string) string {
-				for i := len(full) - 1; i >= 0; i-- {
-					if name, v, ok := strings.Cut(full[i], "="); ok && name == k {
-						return v
-					}
-				}
-				return ""
-			},
-			Environ: func() []string { return full },
-		})
+		code := RunEnv(ctx, args, testEnv(env, &out, &errb))
 		done <- result{code, out.String(), errb.String()}
 	}()
 	select {
