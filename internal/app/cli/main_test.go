@@ -58,6 +58,17 @@ func testEnv(env []string, stdout, stderr *bytes.Buffer) *Env {
 	}
 }
 
+// wantIn fails the test for each of wants that got (what the test names
+// what) lacks.
+func wantIn(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
+		}
+	}
+}
+
 // serverEnvFor is the environment entry that turns the re-executed test
 // binary into the test server of the given mode.
 func serverEnvFor(mode string) []string { return []string{testserver.EnvFor(mode)} }

@@ -86,16 +86,12 @@ func TestValidateSnapshot(t *testing.T) {
 	if r.code != frontend.ExitFindings {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, frontend.ExitFindings, r.stderr)
 	}
-	for _, want := range []string{
+	wantIn(t, "output", r.stdout,
 		"tool read_file\n  error   tool-input-schema-not-object  /inputSchema\n",
 		`tool read_file: inputSchema has no "type": "object", which the 2025-03-26 schema requires`,
 		"tool list files\n  warning tool-name-invalid  /name\n",
 		"1 error, 1 warning",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 
 	r = run(t, env, "validate", "--format", "json", path)
 	if r.code != frontend.ExitFindings {
@@ -186,11 +182,7 @@ func TestValidateLiveServer(t *testing.T) {
 	if n := strings.Count(r.stdout, "== server "+testserver.ServerName+" (MCP "); n != 2 || strings.Contains(r.stdout, "error ") {
 		t.Errorf("%d sections, want 2 without errors:\n%s", n, r.stdout)
 	}
-	for _, want := range []string{"(MCP 2025-06-18) ==", "MCP 2025-06-18 negotiated via initialize"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	wantIn(t, "output", r.stdout, "(MCP 2025-06-18) ==", "MCP 2025-06-18 negotiated via initialize")
 }
 
 // A stdio server that logs to stdout breaks the transport: an error.
@@ -214,11 +206,7 @@ func TestValidateWithoutReachableSchema(t *testing.T) {
 	if r.code != frontend.ExitFailure {
 		t.Fatalf("exit %d, want %d", r.code, frontend.ExitFailure)
 	}
-	for _, want := range []string{"no published MCP schema for revision", "mcp-surface schemas fetch", "--schema-dir DIR"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	wantIn(t, "stderr", r.stderr, "no published MCP schema for revision", "mcp-surface schemas fetch", "--schema-dir DIR")
 	// No server is started when the schemas are missing.
 	r = run(t, append(env, serverEnvFor(testserver.ModeFull)...), append([]string{"validate", "--"}, serverCmd()...)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "schemas fetch") {
