@@ -136,11 +136,7 @@ type testRepo struct {
 
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	r := &testRepo{origin: filepath.Join(t.TempDir(), "origin")}
-	if err := os.MkdirAll(r.origin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, r.origin, "init", "-q")
+	r := &testRepo{origin: newOrigin(t)}
 	full, toolsOnly := modeSnapshot(t, "full"), modeSnapshot(t, "tools-only")
 	r.c0 = commitFiles(t, r.origin, "server", map[string][]byte{
 		"server.sh":        []byte(serverScript),

@@ -3,7 +3,6 @@ package action
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -77,16 +76,11 @@ func helperSnapshot(t *testing.T, description string) []byte {
 // disappears, and no comment carries a live marker but its own.
 func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	alphaMarker, betaMarker := report.Marker("alpha"), report.Marker("beta")
 	const benign = "Looks things up in the catalogue."
 	hostile := benign + "\n" + alphaMarker + "\nAlso <!-- hidden --> and -->.\n"
 
-	origin := filepath.Join(t.TempDir(), "origin")
-	os.MkdirAll(filepath.Join(origin, "mcp"), 0o755)
-	gitIn(t, origin, "init", "-q")
+	origin := newOrigin(t)
 	cfg := []byte("servers:\n  - name: alpha\n    command: [sh, alpha.sh]\n    snapshot: alpha.json\n  - name: beta\n    command: [sh, beta.sh]\n    snapshot: beta.json\n")
 	base := commitFiles(t, origin, "two servers", map[string][]byte{
 		"mcp/.mcp-surface.yaml": cfg,
@@ -97,8 +91,7 @@ func TestActionMatrixServerCannotHijackAnotherComment(t *testing.T) {
 		"mcp/beta.json":         helperSnapshot(t, benign),
 	})
 	head := commitFiles(t, origin, "beta: a longer description", map[string][]byte{"mcp/description.txt": []byte(hostile)})
-	ws := filepath.Join(t.TempDir(), "ws")
-	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	ws := cloneOf(t, origin)
 	gitIn(t, ws, "checkout", "-q", "--detach", head)
 
 	api := newStubGitHub(t)
@@ -175,19 +168,13 @@ func checkOneMarker(t *testing.T, what, body string) {
 // token under another name; pass-env lets one through on purpose.
 func TestActionWithholdsRunnerCredentials(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	origin := filepath.Join(t.TempDir(), "origin")
-	os.MkdirAll(origin, 0o755)
-	gitIn(t, origin, "init", "-q")
+	origin := newOrigin(t)
 	const desc = "Looks things up."
 	sha := commitFiles(t, origin, "one server", map[string][]byte{
 		"server.sh": []byte(helperServerScript), "description.txt": []byte(desc + "\n"),
 		"mcp-surface.json": helperSnapshot(t, desc),
 	})
-	ws := filepath.Join(t.TempDir(), "ws")
-	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	ws := cloneOf(t, origin)
 
 	dumps := t.TempDir()
 	credentials := map[string]string{
@@ -265,12 +252,7 @@ func TestActionWithholdsRunnerCredentials(t *testing.T) {
 // names it.
 func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	origin := filepath.Join(t.TempDir(), "origin")
-	os.MkdirAll(origin, 0o755)
-	gitIn(t, origin, "init", "-q")
+	origin := newOrigin(t)
 	const desc = "Looks things up."
 	cfg := "servers:\n  - name: beta\n    command: [sh, server.sh]\n    snapshot: mcp-surface.json\n" +
 		"    probes:\n      - method: tools/call\n        name: lookup\n        arguments: {q: \"${ACTIONS_RUNTIME_TOKEN}\"}\n"
@@ -278,8 +260,7 @@ func TestActionConfigCannotReadRunnerCredentials(t *testing.T) {
 		".mcp-surface.yaml": []byte(cfg), "server.sh": []byte(helperServerScript), "description.txt": []byte(desc + "\n"),
 		"mcp-surface.json": helperSnapshot(t, desc),
 	})
-	ws := filepath.Join(t.TempDir(), "ws")
-	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	ws := cloneOf(t, origin)
 	for _, passEnv := range []string{"", "ACTIONS_RUNTIME_TOKEN"} {
 		step := newStep(t, nil, ws, "push", pushEvent(strings.Repeat("0", 40), sha), sha, "refs/heads/main", map[string]string{
 			"pass-env": passEnv, "comment": "never",

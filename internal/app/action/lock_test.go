@@ -30,12 +30,8 @@ type lockRepo struct {
 
 func newLockRepo(t *testing.T) *lockRepo {
 	t.Helper()
-	r := &lockRepo{origin: filepath.Join(t.TempDir(), "origin"), tools: filepath.Join(t.TempDir(), "tools.json")}
-	if err := os.MkdirAll(r.origin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	r := &lockRepo{origin: newOrigin(t), tools: filepath.Join(t.TempDir(), "tools.json")}
 	r.setTools(t, `{"read_file": "Read a file of the project.", "list_files": "List the files of a folder."}`)
-	gitIn(t, r.origin, "init", "-q")
 	bin, _ := json.Marshal(os.Args[0])
 	commitFiles(t, r.origin, "agents' servers", map[string][]byte{
 		".mcp.json": []byte(`{"mcpServers": {"files": {"command": ` + string(bin) + `, "env": {"` + lockServerEnv + `": "${LOCK_TOOLS_FILE}"}}}}`),

@@ -210,9 +210,7 @@ func checkAddedToolLines(t *testing.T, r *testRepo, review githubtest.Review, wa
 // (input server) has its own comment.
 func TestSeveralServersPullRequest(t *testing.T) {
 	t.Parallel()
-	origin := filepath.Join(t.TempDir(), "origin")
-	os.MkdirAll(filepath.Join(origin, "mcp"), 0o755)
-	gitIn(t, origin, "init", "-q")
+	origin := newOrigin(t)
 	cfg := []byte("servers:\n  - name: tracker\n    command: [sh, server.sh, full]\n    snapshot: tracker.json\n  - name: issues\n    command: [sh, server.sh, tools-only]\n    snapshot: issues.json\n")
 	script := []byte("#!/bin/sh\nMCP_SURFACE_TESTSERVER=\"$1\" exec \"$ACTION_TEST_SERVER\"\n")
 	base := commitFiles(t, origin, "two servers", map[string][]byte{
@@ -220,8 +218,7 @@ func TestSeveralServersPullRequest(t *testing.T) {
 		"mcp/tracker.json": modeSnapshot(t, "full"), "mcp/issues.json": modeSnapshot(t, "full"),
 	})
 	head := commitFiles(t, origin, "issues keeps fewer tools", map[string][]byte{"mcp/issues.json": modeSnapshot(t, "tools-only")})
-	ws := filepath.Join(t.TempDir(), "ws")
-	gitIn(t, filepath.Dir(ws), "clone", "-q", "file://"+origin, ws)
+	ws := cloneOf(t, origin)
 	s := &scenario{t: t, api: newStubGitHub(t)}
 	s.name(base, "base", head, "head")
 	s.api.setPull(3, "open", head, baseRepo, base)

@@ -83,24 +83,18 @@ func SplitRepository(full string) (owner, name string, err error) {
 	return owner, name, nil
 }
 
-func validOwner(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+func validOwner(s string) bool { return validWord(s, 100, "") }
 
-func validRepoName(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > 100 {
+func validRepoName(s string) bool { return s != "." && s != ".." && validWord(s, 100, ".") }
+
+// validWord reports whether s is 1 to maxLen ASCII letters, digits, '-',
+// '_' and the characters of extra.
+func validWord(s string, maxLen int, extra string) bool {
+	if s == "" || len(s) > maxLen {
 		return false
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || strings.ContainsRune(extra, r)) {
 			return false
 		}
 	}

@@ -50,17 +50,7 @@ func (e *Env) SetOutput(name, value string) error {
 	return nil
 }
 
-func validOutputName(s string) bool {
-	if s == "" || len(s) > 200 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+func validOutputName(s string) bool { return validWord(s, 200, "") }
 
 // AppendSummary appends markdown to the step's job summary
 // (GITHUB_STEP_SUMMARY). The file is kept within MaxSummaryBytes: when

@@ -4,18 +4,15 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
-	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
+	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
 // captureFlags are the flags of every command that talks to a live server.
@@ -123,33 +120,6 @@ func (cf *captureFlags) registerJobs(fs *flag.FlagSet) {
 	fs.IntVar(&cf.jobs, "jobs", 0, "at most `n` servers of the configuration captured at once (default: the number of CPUs; 1: one after the other); the output is the same whatever it is")
 }
 
-// partialHint adds to an incomplete capture's error how to write what
-// was read anyway.
-func partialHint(err error) error {
-	var ie *capture.IncompleteError
-	if errors.As(err, &ie) {
-		return fmt.Errorf("%w; or pass --partial to write what was read, marked partial", err)
-	}
-	var ue *manifest.UnidentifiedError
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%w; fix the server's list, or pass --partial to write the snapshot of everything else with the item recorded under unidentified", err)
-	}
-	return err
-}
-
-// warnPartial says on stderr that a snapshot written is partial, or
-// records items it could not identify.
-func warnPartial(env *Env, path string, m *manifest.Manifest) {
-	if len(m.Unidentified) > 0 {
-		fmt.Fprintf(env.Stderr, "warning: %s records %d item(s) served without identity under \"unidentified\" (--partial); a diff compares everything else and says so\n",
-			path, len(m.Unidentified))
-	}
-	if m.Incomplete() {
-		fmt.Fprintf(env.Stderr, "warning: %s is a PARTIAL snapshot (--partial): %s; the failed list holds nothing, and a diff against it exits 2; do not commit it\n",
-			path, report.LogLine(m.PartialSummary(), report.MaxText))
-	}
-}
-
 // checkLimits refuses limits a capture cannot work with, and a --frames
 // file that cannot be written.
 func (cf *captureFlags) checkLimits() error {
@@ -159,7 +129,7 @@ func (cf *captureFlags) checkLimits() error {
 	if cf.jobs < 0 {
 		return usagef("--jobs %d: give a positive number, or 0 for the number of CPUs", cf.jobs)
 	}
-	return checkOutput("--frames", cf.frames)
+	return frontend.CheckOutput("--frames", cf.frames)
 }
 
 // graceFlag is --shutdown-grace: a duration that remembers whether it was
@@ -219,51 +189,9 @@ func (cf *captureFlags) captureAll(ctx context.Context, env *Env, cmd []string) 
 	}
 	caps, err := check.Captures(ctx, cf.options(env, s), revs)
 	if cf.offersPartial {
-		err = partialHint(err)
+		err = snapshotfile.PartialHint(err)
 	}
-	return caps, cf.writeFrames(ctx, env, caps, nil, frontend.FlagHints.Wrap(err))
-}
-
-// writeFrames writes --frames, when asked and capturing was attempted
-// (caps not nil), with the secrets redacted, and adds its failure to err.
-func (cf *captureFlags) writeFrames(ctx context.Context, env *Env, caps []*capture.Capture, secrets []string, err error) error {
-	if cf.frames == "" || caps == nil {
-		return err
-	}
-	// Frames received while a server shut down are in the file too.
-	for _, c := range caps {
-		c.Wait()
-	}
-	var ferr error
-	if cf.frames == stdoutPath {
-		ferr = capture.WriteFrames(env.Stdout, caps, secrets)
-	} else if f, cerr := outfile.Create(ctx, cf.frames); cerr != nil {
-		ferr = cerr
-	} else if ferr = capture.WriteFrames(f, caps, secrets); ferr != nil {
-		f.Abort()
-	} else {
-		ferr = f.Commit()
-	}
-	if ferr != nil {
-		return errors.Join(err, fmt.Errorf("writing --frames: %w", ferr))
-	}
-	return err
-}
-
-// reportDiagnostics prints what a capture noticed to stderr. The
-// fallback from server/discover to initialize is how today's servers
-// answer, an info line (check and validate call it a note), not a warning.
-func reportDiagnostics(w io.Writer, c *capture.Capture) {
-	for _, d := range c.Diagnostics {
-		prefix := "warning"
-		if d.Code == capture.DiagHandshakeFallback {
-			prefix = "info"
-		}
-		fmt.Fprintf(w, "%s: %s\n", prefix, report.LogLine(d.Message, report.MaxText))
-		if d.Detail != "" {
-			fmt.Fprintf(w, "  %s\n", report.LogLine(d.Detail, report.MaxText))
-		}
-	}
+	return caps, frontend.WriteFrames(ctx, env.Stdout, cf.frames, caps, nil, frontend.FlagHints.Wrap(err))
 }
 
 func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
@@ -272,22 +200,19 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	cf.register(fs)
 	cf.registerPartial(fs)
 	out := fs.String("o", "", "write the snapshot to this `file` (default stdout)")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	revs, err := cf.revisions()
 	if err != nil {
 		return 0, err
 	}
-	if len(revs) > 1 && (*out == "" || *out == stdoutPath) {
+	if len(revs) > 1 && (*out == "" || *out == frontend.StdoutPath) {
 		return 0, usagef("several --protocol-version values need -o FILE (one snapshot per revision: FILE.<revision>.json)")
 	}
 	for _, rev := range revs {
-		if err := checkOutput("-o", manifest.RevisionPath(*out, rev, len(revs) > 1)); err != nil {
+		if err := frontend.CheckOutput("-o", manifest.RevisionPath(*out, rev, len(revs) > 1)); err != nil {
 			return 0, err
 		}
 	}
@@ -296,44 +221,12 @@ func runCapture(ctx context.Context, env *Env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	build := manifest.Build
-	if cf.partial {
-		build = manifest.BuildPartial
+	if *out == "" {
+		*out = frontend.StdoutPath
 	}
-	for i, c := range caps {
-		m, err := build(c)
-		// The shutdown overlapped the build; what it noticed is reported
-		// with the rest.
-		c.Wait()
-		reportDiagnostics(env.Stderr, c)
-		if err != nil {
-			return 0, partialHint(fmt.Errorf("building the snapshot of %s: %w", c.Target, err))
-		}
-		summary, rev := manifest.Summary(c, m), c.RequestedVersion
-		// Done with the capture: a large one is not kept while its
-		// snapshot is written (which streams).
-		caps[i], c = nil, nil
-		if *out == "" {
-			*out = stdoutPath
-		}
-		path := manifest.RevisionPath(*out, rev, len(revs) > 1)
-		if err := writeSnapshot(ctx, env, path, m); err != nil {
-			return 0, err
-		}
-		if path != stdoutPath {
-			fmt.Fprintf(env.Stderr, "wrote %s\n", path)
-		}
-		fmt.Fprintln(env.Stderr, report.LogLine(summary, report.MaxText))
-		warnPartial(env, path, m)
+	w := snapshotfile.Streams{Stdout: env.Stdout, Stderr: env.Stderr}
+	if err := snapshotfile.Capture(ctx, w, caps, snapshotfile.Options{Path: *out, Several: len(revs) > 1, Partial: cf.partial}); err != nil {
+		return 0, err
 	}
 	return frontend.ExitOK, nil
-}
-
-// writeSnapshot writes a snapshot as writeOutput writes bytes, streaming
-// it: a large one is never all in memory.
-func writeSnapshot(ctx context.Context, env *Env, path string, m *manifest.Manifest) error {
-	if path == stdoutPath {
-		return manifest.EncodeTo(env.Stdout, m)
-	}
-	return manifest.WriteFileContext(ctx, path, m)
 }

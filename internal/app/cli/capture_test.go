@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
@@ -214,5 +216,280 @@ func TestHandshakeFallbackIsInfo(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "warning:") {
 		t.Errorf("a warning: line: %q", r.stderr)
+	}
+}
+
+// partialSnapshot captures mode with --partial into dir and returns the
+// file's path.
+func partialSnapshot(t *testing.T, dir, mode string) string {
+	t.Helper()
+	path := filepath.Join(dir, mode+".json")
+	r := run(t, serverEnvFor(mode), append([]string{"capture", "--partial", "-o", path, "--"}, serverCmd()...)...)
+	if r.code != frontend.ExitOK {
+		t.Fatalf("capture --partial %s: exit %d\n%s", mode, r.code, r.stderr)
+	}
+	return path
+}
+
+// noRawEscape fails when server bytes reached the output unescaped.
+func noRawEscape(t *testing.T, what, s string) {
+	t.Helper()
+	if strings.ContainsRune(s, '\x1b') {
+		t.Errorf("%s holds a raw escape sequence: %q", what, s)
+	}
+}
+
+// A server whose tools/list answers -32603 while it advertises tools
+// captures to no snapshot and exit 2, naming the method, the page, the
+// code, the message and both fixes; a failed second page likewise, its
+// message escaped.
+func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for mode, want := range map[string][]string{
+		testserver.ModeListFailed:     {"tools/list page 1 answered with error -32603", testserver.ListFailedMessage},
+		testserver.ModeListFailedPage: {"tools/list page 2 answered with error -32603", "upstream"},
+	} {
+		out := filepath.Join(dir, mode+".json")
+		r := run(t, serverEnvFor(mode), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+		if r.code != frontend.ExitFailure {
+			t.Errorf("%s: exit %d, want 2\n%s", mode, r.code, r.stderr)
+		}
+		for _, w := range append(want, "the capture is incomplete", "backend", "--partial") {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", mode, w, r.stderr)
+			}
+		}
+		noRawEscape(t, mode+" stderr", r.stderr)
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: a snapshot was written (%v)", mode, err)
+		}
+	}
+	// To stdout: nothing either.
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), append([]string{"capture", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || r.stdout != "" {
+		t.Errorf("capture to stdout: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// --partial writes the snapshot marked partial: the failed list holds
+// nothing (not the first page of a list that failed on its second), the
+// file says why, it reads back partial, and its hash is not a complete
+// one's.
+func TestCapturePartialIsMarked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := run(t, serverEnvFor(testserver.ModeListFailedPage), append([]string{"capture", "--partial", "-o", filepath.Join(dir, "p.json"), "--"}, serverCmd()...)...)
+	if r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") || !strings.Contains(r.stderr, "tools unknown (tools/list failed)") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	noRawEscape(t, "stderr", r.stderr)
+	data, err := os.ReadFile(filepath.Join(dir, "p.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Partial map[string]struct {
+			Page    int
+			Code    int64
+			Message string
+		}
+		Tools []json.RawMessage
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f, ok := doc.Partial["tools/list"]
+	if !ok || f.Page != 2 || f.Code != testserver.CodeInternalError || f.Message != testserver.ListFailedPageMessage || len(doc.Tools) != 0 {
+		t.Errorf("snapshot partial %+v, %d tools; want tools/list page 2 -32603 and no tool", doc.Partial, len(doc.Tools))
+	}
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil || !m.Incomplete() {
+		t.Fatalf("read back: %v, incomplete %v", err, m != nil && m.Incomplete())
+	}
+	again, err := manifest.Encode(m)
+	if err != nil || string(again) != string(data) {
+		t.Errorf("a partial snapshot does not round-trip (%v)", err)
+	}
+	complete := *m
+	complete.Partial = nil
+	if c, _ := manifest.Encode(&complete); c != nil {
+		if back, _ := manifest.FromCanonicalJSON(c); back == nil || back.Fingerprints.Manifest == m.Fingerprints.Manifest {
+			t.Error("a partial snapshot has the manifest hash of a complete one")
+		}
+	}
+}
+
+// diff never turns a failed list into removals: against a complete
+// snapshot, and between two partial ones, it reports the failed list,
+// compares the other kinds, writes its report and exits 2.
+func TestDiffOfAPartialSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	complete := filepath.Join(dir, "complete.json")
+	if err := os.WriteFile(complete, []byte(snapshotOf(t, testserver.ModePagedRaw)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	partial := partialSnapshot(t, dir, testserver.ModeListFailed)
+	other := partialSnapshot(t, dir, testserver.ModeListFailedPage)
+	for _, pair := range [][2]string{{complete, partial}, {partial, complete}, {partial, other}, {partial, partial}} {
+		name := filepath.Base(pair[0]) + " vs " + filepath.Base(pair[1])
+		r := run(t, nil, "diff", "--format", "json", pair[0], pair[1])
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "tools/list") {
+			t.Errorf("%s: exit %d, want 2 naming the failed list:\n%s", name, r.code, r.stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s: no JSON report: %v\n%s", name, err, r.stdout)
+		}
+		got := rulesIn(doc)
+		if got["surface-list-failed"] != 1 || got["tool-removed"] != 0 || got["tool-added"] != 0 || got["context-cost-changed"] != 0 {
+			t.Errorf("%s: findings %v, want surface-list-failed and no tool removed or added", name, got)
+		}
+		if pair[0] == complete && got["prompt-removed"]+got["resource-removed"] != 0 {
+			t.Errorf("%s: the lists that worked differ: %v", name, got)
+		}
+		text := run(t, nil, "diff", pair[0], pair[1])
+		if text.code != frontend.ExitFailure || strings.Contains(text.stdout, "no breaking changes") || strings.Contains(text.stdout, "surface unchanged") ||
+			!strings.Contains(text.stdout, "surface-list-failed") {
+			t.Errorf("%s: text report (exit %d):\n%s", name, text.code, text.stdout)
+		}
+		noRawEscape(t, name+" text", text.stdout+text.stderr)
+		// --fail-on none does not make a partial comparison pass.
+		if r := run(t, nil, "diff", "--fail-on", "none", pair[0], pair[1]); r.code != frontend.ExitFailure ||
+			strings.Contains(r.stdout, "surface unchanged") || strings.Contains(r.stdout, "no breaking changes") ||
+			!strings.Contains(r.stdout, "incomplete: tools/list failed at ") {
+			t.Errorf("%s --fail-on none: exit %d, want 2 and an incomplete verdict:\n%s", name, r.code, r.stdout)
+		}
+	}
+}
+
+// snapshot refuses a failed list as capture does, writes it marked
+// partial with --partial, and --check never calls a partial file current.
+func TestSnapshotOfAFailedList(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp-surface.json")
+	args := append([]string{"snapshot", "-o", path, "--"}, serverCmd()...)
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), args...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || !strings.Contains(r.stderr, "--partial") {
+		t.Errorf("snapshot: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("a snapshot was written (%v)", err)
+	}
+	partial := append([]string{"snapshot", "--partial", "-o", path, "--"}, serverCmd()...)
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), partial...); r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") {
+		t.Fatalf("snapshot --partial: exit %d\n%s", r.code, r.stderr)
+	}
+	check := append([]string{"snapshot", "--check", "-o", path, "--"}, serverCmd()...)
+	r := run(t, serverEnvFor(testserver.ModePagedRaw), check...)
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "is a partial snapshot") || !strings.Contains(r.stdout, "tools/list") {
+		t.Errorf("--check against a partial file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The same failure live: it cannot be verified at all.
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), check...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the capture is incomplete") {
+		t.Errorf("--check of a failing server: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, nil, append([]string{"snapshot", "--check", "--partial", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "--partial") {
+		t.Errorf("--check --partial: exit %d, want a usage error\n%s", r.code, r.stderr)
+	}
+}
+
+// check captures a failing head with the partial allowed, writes the
+// report naming the failed list, reports no removal and no stale
+// snapshot, and exits 2.
+func TestCheckOfAFailedList(t *testing.T) {
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte(testserver.ModePagedRaw+"\n"))
+	repo.Write("mcp-surface.json", []byte(snapshotOf(t, testserver.ModePagedRaw)))
+	base := repo.Commit("base")
+	repo.Write("mode.txt", []byte(testserver.ModeListFailed+"\n"))
+	repo.Commit("head: the backend is down")
+	t.Chdir(repo.Dir)
+	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--base-ref", base}, serverArgs()...)...)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "head: tools/list page 1 answered with error -32603") {
+		t.Fatalf("exit %d, want 2 naming the failed list:\n%s", r.code, r.stderr)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("no JSON report: %v\n%s", err, r.stdout)
+	}
+	got := rulesIn(doc)
+	if got["surface-list-failed"] != 1 || got["tool-removed"] != 0 || got["snapshot-out-of-date"] != 0 || got["prompt-removed"] != 0 {
+		t.Errorf("findings %v, want surface-list-failed, no tool removed, no stale snapshot", got)
+	}
+	// Without a baseline there is no comparison, and still a failed list.
+	if r := run(t, nil, append([]string{"check", "--baseline", "none", "--schema-dir", spectest.SchemaDir(t)}, serverArgs()...)...); r.code != frontend.ExitFailure || !strings.Contains(r.stdout, "list-request-failed") {
+		t.Errorf("--baseline none: exit %d, want 2 with the failed list reported\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// lock never writes a failed list as a lock with no tools, and lock
+// --check never reports it as drift.
+func TestLockOfAFailedList(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin, _ := json.Marshal(os.Args[0])
+	cfg := `{"mcpServers": {"backend": {"command": "sh", "args": ["-c", "MCP_SURFACE_TESTSERVER=$(cat mode.txt) exec \"$0\"", ` + string(bin) + `]}}}`
+	for name, data := range map[string]string{".mcp.json": cfg, "mode.txt": testserver.ModeListFailed} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, nil, "lock", "--root", dir)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "tools/list page 1 answered with error -32603") || !strings.Contains(r.stderr, "the lock was not written") {
+		t.Errorf("lock of a failing server: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-surface.lock.json")); !os.IsNotExist(err) {
+		t.Fatalf("a lock was written (%v)", err)
+	}
+	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModePagedRaw), 0o644)
+	if r := run(t, nil, "lock", "--root", dir); r.code != frontend.ExitOK {
+		t.Fatalf("lock of a healthy server: exit %d\n%s", r.code, r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModeListFailed), 0o644)
+	r = run(t, nil, "lock", "--root", dir, "--check")
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || strings.Contains(r.stdout, "tool-removed") || strings.Contains(r.stdout, "drifted") {
+		t.Errorf("lock --check of a failing server: exit %d, want 2 and no drift\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A resource list of one placeholder item ([{}], no uri, no name) no
+// longer refuses the server: without --partial the error names the item
+// and says to use it; with it the snapshot holds the tools and records the
+// item, and a diff against a snapshot without it compares the tools and
+// says once what it could not compare.
+func TestCapturePartialRecordsAnUnidentifiedItem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "whole.json")
+	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, `resources[0] has no string "uri"`) || !strings.Contains(r.stderr, "--partial") {
+		t.Errorf("capture: exit %d, want 2 naming the item and --partial:\n%s", r.code, r.stderr)
+	}
+	path := partialSnapshot(t, dir, testserver.ModeUnidentifiedResource)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Tools) == 0 || len(m.Resources) != 0 || len(m.Unidentified) != 1 || m.Unidentified[0].List != manifest.ListResources || string(m.Unidentified[0].Item) != `{}` {
+		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
+	}
+	clean := *m
+	clean.Unidentified = nil
+	cleanData, err := manifest.Encode(&clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanPath := filepath.Join(dir, "clean.json")
+	if err := os.WriteFile(cleanPath, cleanData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, nil, "diff", "--format", "json", cleanPath, path)
+	if r.code != frontend.ExitOK || strings.Count(r.stdout, `"surface-items-unidentified"`) != 1 || !strings.Contains(r.stdout, "head: resources[0]") {
+		t.Errorf("diff: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -16,12 +16,7 @@ import (
 
 func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("check", help("check"), env.Stderr)
-	var rf reportFlags
-	rf.register(fs)
-	var sf schemaFlags
-	sf.register(fs)
-	var cf captureFlags
-	cf.register(fs)
+	rf, sf, cf := registerPipeline(fs)
 	baseline := fs.String("baseline", string(check.BaselineAuto), "auto|snapshot|build|none, or a snapshot `file`")
 	baseRef := fs.String("base-ref", "", "git `ref` of the base (e.g. origin/main); default: compare with the snapshot in the work tree")
 	build := fs.String("build", "", "shell `command` that builds the server, run before capturing at head and at base")
@@ -30,12 +25,9 @@ func runCheck(ctx context.Context, env *Env, args []string) (int, error) {
 	name := fs.String("name", "", "server `name` in reports (default: from the configuration, or none)")
 	var failTags stringList
 	fs.Var(&failTags, "fail-on-tag", "also exit 1 when an unacknowledged finding above info carries this `tag` (e.g. sec); repeatable")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	if err := rf.resolve(ctx, env); err != nil {
 		return 0, err

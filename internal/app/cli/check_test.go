@@ -208,7 +208,7 @@ func TestCheckOfflineNeedsOnlyTheNegotiatedSchema(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(one, rev, "schema.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(serverEnvFor(testserver.ModeFull), "RUNNER_TOOL_CACHE="+t.TempDir(), schemaDirEnv+"=")
+	env := append(serverEnvFor(testserver.ModeFull), "RUNNER_TOOL_CACHE="+t.TempDir(), frontend.SchemaDirEnv+"=")
 	args := append([]string{"check", "--no-download", "--schema-dir", one, "--baseline", "none", "--fail-on", "none", "--"}, serverCmd()...)
 	if r := run(t, env, args...); r.code != frontend.ExitOK {
 		t.Errorf("exit %d, want the check done with the one schema it needs:\n%s%s", r.code, r.stdout, r.stderr)

@@ -111,6 +111,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(append([]string{"--"}, positional...))
 }
 
+// parseServerFlags parses the flags of a command whose only arguments are
+// the server command after --, and returns that command.
+func parseServerFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	flags, cmd := splitDashDash(args)
+	if err := parseFlags(fs, flags); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
+	}
+	return cmd, nil
+}
+
 // isFlagValue reports whether the argument after before is the value of
 // a flag (as in `--output --`) rather than the end of the flags: before
 // ends with a non-boolean flag given without "=".

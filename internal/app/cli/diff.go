@@ -15,10 +15,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/policy"
 )
 
-// nowEnv overrides today's date for expiry and sunset dates (see
-// frontend.NowEnv).
-const nowEnv = frontend.NowEnv
-
 func runDiff(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("diff", help("diff"), env.Stderr)
 	var rf reportFlags

@@ -23,12 +23,9 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 	force := fs.Bool("force", false, "overwrite what init writes (the snapshot, the workflow, the package.json script)")
 	out := fs.String("o", "mcp-surface.json", "the snapshot `file`, from the current directory")
 	ref := fs.String("action-ref", "", "the action's `ref` (tag, branch or commit) the workflow uses; default: this binary's release")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	uses, release, err := initproject.ActionRef(version.Get().Version, *ref)
 	if err != nil {
@@ -61,7 +58,7 @@ func runInit(ctx context.Context, env *Env, args []string) (int, error) {
 	if len(conflicts) > 0 && !*force {
 		return 0, usagef("already there: %s; init never overwrites: rerun with --force to replace", strings.Join(conflicts, ", "))
 	}
-	if err := checkOutput("-o", filepath.Join(p.Dir, *out)); err != nil {
+	if err := frontend.CheckOutput("-o", filepath.Join(p.Dir, *out)); err != nil {
 		return 0, err
 	}
 	if !release {

@@ -81,11 +81,7 @@ func TestInitNodeProject(t *testing.T) {
 	if len(m.Tools) == 0 {
 		t.Errorf("the snapshot holds no tools")
 	}
-	for _, want := range []string{"mcp-surface.json", initproject.Workflow, "package.json (script mcp-surface:snapshot)", "npm run mcp-surface:snapshot"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("init's output does not name %q:\n%s", want, r.stdout)
-		}
-	}
+	wantIn(t, "init's output", r.stdout, "mcp-surface.json", initproject.Workflow, "package.json (script mcp-surface:snapshot)", "npm run mcp-surface:snapshot")
 
 	wf := readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow)))
 	uses, with := workflowWith(t, wf)

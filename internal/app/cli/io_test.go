@@ -38,19 +38,7 @@ func runCtx(t *testing.T, ctx context.Context, env []string, args ...string) res
 	done := make(chan result, 1)
 	go func() {
 		var out, errb bytes.Buffer
-		full := append(os.Environ(), env...)
-		code := RunEnv(ctx, args, &Env{
-			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-			Getenv: func(k string) string {
-				for i := len(full) - 1; i >= 0; i-- {
-					if name, v, ok := strings.Cut(full[i], "="); ok && name == k {
-						return v
-					}
-				}
-				return ""
-			},
-			Environ: func() []string { return full },
-		})
+		code := RunEnv(ctx, args, testEnv(env, &out, &errb))
 		done <- result{code, out.String(), errb.String()}
 	}()
 	select {
@@ -248,39 +236,12 @@ func TestSignalsStopABlockedRead(t *testing.T) {
 	}
 }
 
-func TestASecondSignalExitsAtOnce(t *testing.T) {
-	sigs := make(chan os.Signal, 2)
-	exited := make(chan int, 1)
-	var stderr bytes.Buffer
-	ctx, stop := interruptible(context.Background(), sigs, &stderr, func(code int) { exited <- code })
-	defer stop()
-	sigs <- syscall.SIGTERM
-	<-ctx.Done()
-	if cause := context.Cause(ctx); cause == nil || cause.Error() != "interrupted by SIGTERM" {
-		t.Errorf("cause %v", cause)
-	}
-	sigs <- os.Interrupt
-	deadline, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	select {
-	case code := <-exited:
-		if code != frontend.ExitInterrupted {
-			t.Errorf("exit %d, want %d", code, frontend.ExitInterrupted)
-		}
-	case <-deadline.Done():
-		t.Fatal("the second signal did not exit")
-	}
-	if want := "mcp-surface: SIGTERM: stopping; send it again to exit at once\nmcp-surface: SIGINT again: exiting\n"; stderr.String() != want {
-		t.Errorf("stderr:\n%s", cmp.Diff(want, stderr.String()))
-	}
-}
-
 func TestSnapshotInputsAreBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	head := snapshotFile(t, dir)
-	r := run(t, []string{maxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
-	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + maxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
+	r := run(t, []string{frontend.MaxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
+	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + frontend.MaxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
 	if r.code != frontend.ExitFailure || r.stderr != want {
 		t.Errorf("exit %d\n%s", r.code, cmp.Diff(want, r.stderr))
 	}
@@ -292,8 +253,8 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, huge+" is larger than 256 MiB, the limit for a snapshot file; raise it with") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
-	r = run(t, []string{maxSnapshotEnv + "=lots"}, "diff", head, head)
-	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, maxSnapshotEnv+`="lots": give a positive number of bytes`) {
+	r = run(t, []string{frontend.MaxSnapshotEnv + "=lots"}, "diff", head, head)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, frontend.MaxSnapshotEnv+`="lots": give a positive number of bytes`) {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }

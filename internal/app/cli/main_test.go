@@ -36,9 +36,16 @@ type result struct {
 func run(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
+	code := RunEnv(context.Background(), args, testEnv(env, &out, &errb))
+	return result{code, out.String(), errb.String()}
+}
+
+// testEnv is the test process's environment with the given extra entries
+// (the last of a name wins), no input, and the streams given.
+func testEnv(env []string, stdout, stderr *bytes.Buffer) *Env {
 	full := append(os.Environ(), env...)
-	code := RunEnv(context.Background(), args, &Env{
-		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+	return &Env{
+		Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr,
 		Getenv: func(k string) string {
 			for i := len(full) - 1; i >= 0; i-- {
 				if name, v, ok := strings.Cut(full[i], "="); ok && name == k {
@@ -48,8 +55,18 @@ func run(t *testing.T, env []string, args ...string) result {
 			return ""
 		},
 		Environ: func() []string { return full },
-	})
-	return result{code, out.String(), errb.String()}
+	}
+}
+
+// wantIn fails the test for each of wants that got (what the test names
+// what) lacks.
+func wantIn(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
+		}
+	}
 }
 
 // serverEnvFor is the environment entry that turns the re-executed test

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -13,15 +12,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
-	"github.com/mcp-surface/mcp-surface/pkg/sarif"
 )
-
-// formats is every --format: the report package's own, and SARIF.
-var formats = func() report.Renderers {
-	rs := report.Builtin()
-	rs["sarif"] = sarif.Render
-	return rs
-}()
 
 // reportFlags are the flags of every command that reports findings, and
 // what they resolve to.
@@ -75,14 +66,10 @@ func (rf *reportFlags) emit(ctx context.Context, env *Env, r *report.Report) err
 // pairs (each --output takes the --format given before it).
 type outputFlags struct {
 	common   *commonFlags
-	outputs  []outputSpec
+	outputs  []frontend.Output
 	showInfo bool
 	verbose  bool
 	color    string
-}
-
-type outputSpec struct {
-	format, path string
 }
 
 func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
@@ -95,7 +82,7 @@ func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
 		if path == "" {
 			return fmt.Errorf("--output %q: no file", v)
 		}
-		of.outputs = append(of.outputs, outputSpec{format, path})
+		of.outputs = append(of.outputs, frontend.Output{Format: format, Path: path})
 		return nil
 	})
 	fs.BoolVar(&of.showInfo, "show-info", false, "also show info findings (hidden by default in every format but json)")
@@ -105,12 +92,12 @@ func (of *outputFlags) register(fs *flag.FlagSet, common *commonFlags) {
 
 // check validates the formats once flags are parsed.
 func (of *outputFlags) check() error {
-	if !slices.Contains(formats.Names(), of.common.format) {
-		return usagef("unknown --format %q; use %s", of.common.format, strings.Join(formats.Names(), ", "))
+	if !slices.Contains(frontend.Formats.Names(), of.common.format) {
+		return usagef("unknown --format %q; use %s", of.common.format, strings.Join(frontend.Formats.Names(), ", "))
 	}
 	for _, o := range of.outputs {
-		if !slices.Contains(formats.Names(), o.format) {
-			return usagef("--output %s: unknown format %q; use %s", o.path, o.format, strings.Join(formats.Names(), ", "))
+		if !slices.Contains(frontend.Formats.Names(), o.Format) {
+			return usagef("--output %s: unknown format %q; use %s", o.Path, o.Format, strings.Join(frontend.Formats.Names(), ", "))
 		}
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, of.color) {
@@ -122,7 +109,7 @@ func (of *outputFlags) check() error {
 // checkFiles refuses, before any work, an --output that cannot be written.
 func (of *outputFlags) checkFiles() error {
 	for _, o := range of.outputs {
-		if err := checkOutput("--output "+o.format+"="+o.path, o.path); err != nil {
+		if err := frontend.CheckOutput("--output "+o.Format+"="+o.Path, o.Path); err != nil {
 			return err
 		}
 	}
@@ -139,21 +126,5 @@ func (of *outputFlags) options(env *Env, failOn rules.Level) report.Options {
 
 // emit renders the report to stdout in --format and to every --output.
 func (of *outputFlags) emit(ctx context.Context, env *Env, r *report.Report, o report.Options) error {
-	var out bytes.Buffer
-	if err := formats.Render(&out, of.common.format, r, o); err != nil {
-		return err
-	}
-	for _, spec := range of.outputs {
-		fo := o
-		fo.Color = false
-		data, err := formats.RenderBytes(spec.format, r, fo)
-		if err != nil {
-			return err
-		}
-		if err := writeOutput(ctx, env, spec.path, data); err != nil {
-			return fmt.Errorf("--output %s=%s: %w", spec.format, spec.path, err)
-		}
-	}
-	_, err := env.Stdout.Write(out.Bytes())
-	return err
+	return frontend.Emit(ctx, env.Stdout, of.common.format, of.outputs, r, o)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -59,12 +60,7 @@ func (ip *inlineProbes) named(flag, method string, stringsOnly bool) func(string
 
 func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	fset := newFlagSet("probe", help("probe"), env.Stderr)
-	var rf reportFlags
-	rf.register(fset)
-	var sf schemaFlags
-	sf.register(fset)
-	var cf captureFlags
-	cf.register(fset)
+	rf, sf, cf := registerPipeline(fset)
 	cf.registerJobs(fset)
 	server := fset.String("server", "", "probe the server of this `name` in .mcp-surface.yaml (default: every one)")
 	var inline inlineProbes
@@ -81,12 +77,9 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	fset.Var(&require, "require", "`METHOD` every advertised item of which a probe must exercise: tools/call, prompts/get, resources/read, completion/complete or all-advertised (repeatable; adds to require-probes)")
 	update := fset.Bool("update", false, "write the shapes of the pin: shape probes to the pins file instead of comparing them")
 	pinsFlag := fset.String("pins", "", "pinned shapes `file` (default: beside the server's snapshot, "+probe.DefaultPinsFile+")")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fset, flags); err != nil {
+	cmd, err := parseServerFlags(fset, args)
+	if err != nil {
 		return 0, err
-	}
-	if fset.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fset.Arg(0))
 	}
 	for _, r := range require {
 		if r != probe.RequireAllAdvertised && !slices.Contains(capture.ProbeMethods, r) {
@@ -179,11 +172,11 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 	o.Config, o.Now, o.SchemaOptions = rf.cfg, rf.now, sf.options(env)
 	o.Log = func(format string, args ...any) { fmt.Fprintln(env.Stderr, logf(format, args...)) }
 	res, err := check.Probe(ctx, o, check.ProbeOptions{Revisions: revs, PinsFile: *pinsFlag, UpdatePins: *update})
-	if err := cf.writeFrames(ctx, env, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
+	if err := frontend.WriteFrames(ctx, env.Stdout, cf.frames, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
 		return 0, frontend.SchemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {
-		reportDiagnostics(env.Stderr, c)
+		snapshotfile.Diagnostics(env.Stderr, c)
 	}
 	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err

@@ -73,7 +73,7 @@ func runSchemasFetch(ctx context.Context, env *Env, args []string) (int, error) 
 func runSchemasList(ctx context.Context, env *Env, args []string) (int, error) {
 	fs := newFlagSet("schemas list", "[--schema-dir DIR] [--cache-dir DIR]", env.Stderr)
 	var sf schemaFlags
-	fs.StringVar(&sf.dir, "schema-dir", "", "`directory` of published MCP schemas, as DIR/<revision>/schema.json (default $"+schemaDirEnv+")")
+	fs.StringVar(&sf.dir, "schema-dir", "", "`directory` of published MCP schemas, as DIR/<revision>/schema.json (default $"+frontend.SchemaDirEnv+")")
 	fs.StringVar(&sf.cacheDir, "cache-dir", "", "schema cache `directory` (default $RUNNER_TOOL_CACHE/mcp-surface/schemas in Actions, else the user cache directory)")
 	if err := parseFlags(fs, args); err != nil {
 		return 0, err

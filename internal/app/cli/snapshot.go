@@ -2,22 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/mcp-surface/mcp-surface/pkg/report"
-	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
@@ -32,12 +25,9 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	updateHint := fs.String("update-hint", "", "with --check, what rewrites the snapshot, in a test runner's words (`text`; the test helpers pass it)")
 	cfgFile := fs.String("config", "", "configuration `file` whose servers: list names the servers and their snapshots (default .mcp-surface.yaml when present)")
 	server := fs.String("server", "", "only the server of this `name` in the servers: list")
-	flags, cmd := splitDashDash(args)
-	if err := parseFlags(fs, flags); err != nil {
+	cmd, err := parseServerFlags(fs, args)
+	if err != nil {
 		return 0, err
-	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: put the server command after --", fs.Arg(0))
 	}
 	if *verify && cf.partial {
 		return 0, usagef("--check verifies the committed snapshot against the whole surface; --partial writes an incomplete one: give one of them")
@@ -66,7 +56,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if *server != "" {
 			return 0, usagef("--server picks a server of the servers: list; with a command or --url, name the file with -o")
 		}
-		jobs = append(jobs, job{path: *out, hint: rerunHint(args, displayPath(*out))})
+		jobs = append(jobs, job{path: *out, hint: snapshotfile.RerunHint(args, snapshotfile.DisplayPath(*out))})
 	} else {
 		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
@@ -106,7 +96,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			case path == "":
 				path = *out
 			}
-			hint := rerunHint(args, displayPath(path))
+			hint := snapshotfile.RerunHint(args, snapshotfile.DisplayPath(path))
 			if *server == "" && len(entries) > 1 {
 				hint += " --server " + cmdline.Word(s.Name)
 			}
@@ -120,20 +110,22 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			if *verify {
 				break
 			}
-			if err := checkOutput("-o", manifest.RevisionPath(j.path, rev, len(revs) > 1)); err != nil {
+			if err := frontend.CheckOutput("-o", manifest.RevisionPath(j.path, rev, len(revs) > 1)); err != nil {
 				return 0, err
 			}
 		}
 	}
-	hints := func(args string) snapshotHints {
-		return snapshotHints{cli: cliCommand(env), args: args, update: *updateHint, verbose: *verbose}
+	opts := func(j job) snapshotfile.Options {
+		h := snapshotfile.Hints{CLI: snapshotfile.CLICommand(env.Getenv), Args: j.hint, Update: *updateHint, Verbose: *verbose}
+		return snapshotfile.Options{Path: j.path, Several: len(revs) > 1, Verify: *verify, MaxBytes: maxSnapshot, Version: Version, Hints: h}
 	}
+	w := snapshotfile.Streams{Stdout: env.Stdout, Stderr: env.Stderr}
 	if !fromList {
 		caps, err := cf.captureAll(ctx, env, cmd)
 		if err != nil {
 			return 0, err
 		}
-		return snapshotOne(ctx, env, caps, jobs[0].path, len(revs) > 1, *verify, hints(jobs[0].hint), maxSnapshot)
+		return snapshotfile.Snapshot(ctx, w, caps, opts(jobs[0]))
 	}
 	// The servers are captured at once (--jobs); each one's snapshot is
 	// written, and its lines printed, in the list's order, as soon as it
@@ -144,10 +136,11 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	code := frontend.ExitOK
 	err = check.EachCapture(ctx, cf.options(env, servers...), revs, func(i int, caps []*capture.Capture, err error) error {
-		if err := cf.writeFrames(ctx, env, caps, servers[i].Secrets, partialHint(frontend.FlagHints.Wrap(err))); err != nil {
+		err = snapshotfile.PartialHint(frontend.FlagHints.Wrap(err))
+		if err := frontend.WriteFrames(ctx, env.Stdout, cf.frames, caps, servers[i].Secrets, err); err != nil {
 			return err
 		}
-		c, err := snapshotOne(ctx, env, caps, jobs[i].path, len(revs) > 1, *verify, hints(jobs[i].hint), maxSnapshot)
+		c, err := snapshotfile.Snapshot(ctx, w, caps, opts(jobs[i]))
 		code = max(code, c)
 		return err
 	})
@@ -167,183 +160,4 @@ func pickServers(cfg *config.Config, name, cfgPath string) ([]config.Server, err
 		return nil, usagef("--server %s: %s %v", name, cfgPath, err)
 	}
 	return []config.Server{*s}, nil
-}
-
-// snapshotHints are what snapshot --check says around the changes, in the
-// reader's terms: the command that runs mcp-surface (the launcher's, or
-// MCP_SURFACE_CLI), what rewrites the snapshot when a test helper runs
-// the check (--update-hint), and whether every change is shown.
-type snapshotHints struct {
-	cli     string // "mcp-surface", "npx mcp-surface"
-	args    string // the arguments of the snapshot command that rewrites the file
-	update  string // --update-hint: what rewrites it, in a test runner's terms
-	verbose bool
-}
-
-// rewrite is the sentence that says how to rewrite the snapshot at path.
-func (h snapshotHints) rewrite(path string) string {
-	if h.update != "" {
-		return hintLine(h.update) + " and commit " + cmdline.Word(path)
-	}
-	return "run `" + h.cli + " snapshot" + h.args + "` and commit " + cmdline.Word(path)
-}
-
-// hintLine bounds and escapes a hint a helper passed.
-func hintLine(s string) string { return report.LogLine(s, report.MaxMessage) }
-
-// snapshotOne writes (or, with verify, compares) the snapshot of each
-// capture of one server to path (one file per revision when several).
-// A comparison is the diff engine's: the verdict, one line per change,
-// and how to rewrite the file; a rewrite says what it changed.
-func snapshotOne(ctx context.Context, env *Env, caps []*capture.Capture, out string, several, verify bool, h snapshotHints, maxSnapshot int64) (int, error) {
-	code := frontend.ExitOK
-	for _, c := range caps {
-		head, err := manifest.Build(c)
-		// The shutdown overlapped the build; what it noticed is reported
-		// with the rest.
-		c.Wait()
-		reportDiagnostics(env.Stderr, c)
-		if err != nil {
-			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
-		}
-		path := manifest.RevisionPath(out, c.RequestedVersion, several)
-		shown := displayPath(path)
-		if !verify {
-			var old *manifest.Manifest
-			if path != stdoutPath {
-				old, _ = manifest.ReadFileContext(ctx, path, maxSnapshot)
-			}
-			if err := writeSnapshot(ctx, env, path, head); err != nil {
-				return 0, err
-			}
-			switch {
-			case old != nil && !old.Incomplete() && old.Fingerprints.Manifest != head.Fingerprints.Manifest:
-				if err := writeBrief(env.Stderr, old, head, shown, h, true); err != nil {
-					return 0, err
-				}
-			case old != nil && old.Fingerprints.Manifest == head.Fingerprints.Manifest:
-				fmt.Fprintf(env.Stderr, "wrote %s (unchanged)\n", path)
-			default:
-				fmt.Fprintf(env.Stderr, "wrote %s\n", path)
-			}
-			fmt.Fprintln(env.Stderr, report.LogLine(manifest.Summary(c, head), report.MaxText))
-			warnPartial(env, path, head)
-			continue
-		}
-		base, err := manifest.ReadFileContext(ctx, path, maxSnapshot)
-		if errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(env.Stdout, "%s does not exist: %s\n", shown, h.rewrite(shown))
-			code = frontend.ExitFindings
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		if base.Incomplete() {
-			// Never "matches": a partial file is no reviewed surface, even
-			// against a server whose list fails the same way.
-			fmt.Fprintf(env.Stdout, "%s is a partial snapshot (%s): it does not hold the server's surface\n", shown, report.LogLine(base.PartialSummary(), report.MaxText))
-			fmt.Fprintf(env.Stdout, "once the server answers every list: %s\n", h.rewrite(shown))
-			code = frontend.ExitFindings
-			continue
-		}
-		if base.Fingerprints.Manifest != head.Fingerprints.Manifest {
-			if err := writeBrief(env.Stdout, base, head, shown, h, false); err != nil {
-				return 0, err
-			}
-			code = frontend.ExitFindings
-			continue
-		}
-		fmt.Fprintf(env.Stdout, "%s matches the server (manifest %s)\n", shown, head.Fingerprints.Manifest[:12])
-	}
-	return code, nil
-}
-
-// writeBrief judges head against base with the diff engine and writes
-// its brief: the verdict, a line per change, and (unless rewritten, when
-// the file was just written) how to rewrite it.
-func writeBrief(w io.Writer, base, head *manifest.Manifest, shown string, h snapshotHints, rewritten bool) error {
-	res := check.Diff(base, head, shown, "the server", check.Options{Version: Version})
-	t := report.BriefText{Snapshot: shown, Rewritten: rewritten}
-	if !rewritten {
-		t.Intended = h.rewrite(shown)
-		t.More = h.cli + " snapshot --check --verbose" + h.args
-	}
-	if h.verbose {
-		t.MaxLines = -1
-	}
-	if len(res.Findings) == 0 {
-		// A difference no rule reads (a field of its own): the outline
-		// names the items.
-		t.Extra = manifest.Outline(base, head)
-	}
-	return report.WriteBrief(w, res.Report, report.Options{FailOn: rules.LevelError}, t)
-}
-
-// displayPath is path as the reader names it: relative to the working
-// directory when it is inside it.
-func displayPath(path string) string {
-	if !filepath.IsAbs(path) {
-		return path
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	rel, err := filepath.Rel(wd, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return path
-	}
-	return rel
-}
-
-// cliCommand is how the reader runs mcp-surface: the launcher that started
-// this binary says so in MCP_SURFACE_CLI ("npx mcp-surface"); else
-// "mcp-surface".
-func cliCommand(env *Env) string {
-	if c := strings.TrimSpace(env.Getenv(frontend.CLIEnv)); c != "" {
-		return report.LogLine(c, report.MaxName)
-	}
-	return "mcp-surface"
-}
-
-// rerunHint repeats the user's arguments without --check and the flags
-// that only change what --check prints, and without --jobs, which
-// changes nothing in the files (and so the hint is the same whatever it
-// is). An -o naming an absolute path inside the working directory is
-// given as the reader names it, shown.
-func rerunHint(args []string, shown string) string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			out = append(out, "--", cmdline.Join(args[i+1:]))
-			break
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, cmdline.Word(a))
-			continue
-		}
-		switch name {
-		case "check", "verbose":
-			continue
-		case "jobs", "update-hint":
-			if !hasValue {
-				i++ // and its value
-			}
-			continue
-		case "o":
-			if !hasValue {
-				i++
-			}
-			out = append(out, "-o", cmdline.Word(shown))
-			continue
-		}
-		out = append(out, cmdline.Word(a))
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return " " + strings.Join(out, " ")
 }

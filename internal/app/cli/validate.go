@@ -14,10 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/spec/clients"
 )
 
-// schemaDirEnv names a directory of published schemas, like --schema-dir
-// (see frontend.SchemaDirEnv).
-const schemaDirEnv = frontend.SchemaDirEnv
-
 // schemaBaseURL replaces the published location of the schemas (tests).
 var schemaBaseURL = ""
 
@@ -32,7 +28,7 @@ type schemaFlags struct {
 }
 
 func (sf *schemaFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&sf.dir, "schema-dir", "", "`directory` of published MCP schemas, as DIR/<revision>/schema.json (default $"+schemaDirEnv+")")
+	fs.StringVar(&sf.dir, "schema-dir", "", "`directory` of published MCP schemas, as DIR/<revision>/schema.json (default $"+frontend.SchemaDirEnv+")")
 	fs.StringVar(&sf.cacheDir, "cache-dir", "", "schema cache `directory` (default $RUNNER_TOOL_CACHE/mcp-surface/schemas in Actions, else the user cache directory)")
 	fs.BoolVar(&sf.noDownload, "no-download", false, "never download schemas: use --schema-dir and the cache only")
 }
@@ -44,14 +40,22 @@ func (sf *schemaFlags) options(env *Env) spec.Options {
 	return frontend.SchemaOptions(o, env.Getenv)
 }
 
-func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
-	fs := newFlagSet("validate", help("validate"), env.Stderr)
+// registerPipeline adds the flags of the commands that capture, validate
+// and report (check, validate, probe): the report's, the schemas' and the
+// capture's.
+func registerPipeline(fs *flag.FlagSet) (*reportFlags, *schemaFlags, *captureFlags) {
 	var rf reportFlags
 	rf.register(fs)
 	var sf schemaFlags
 	sf.register(fs)
 	var cf captureFlags
 	cf.register(fs)
+	return &rf, &sf, &cf
+}
+
+func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
+	fs := newFlagSet("validate", help("validate"), env.Stderr)
+	rf, sf, cf := registerPipeline(fs)
 	cf.registerJobs(fs)
 	server := fs.String("server", "", "only the server of this `name` in the configuration's servers: list")
 	clientList := fs.String("clients", "", "check every tool against these client `profiles` too, comma-separated ("+strings.Join(clients.Names(), ", ")+"; claude-code:SERVER names the server), besides the config's clients:")
@@ -85,7 +89,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 	}
 	var res *check.Result
 	if live || fromList {
-		servers, secrets, revs, err := validateServers(env, &cf, &rf, cmd, *server)
+		servers, secrets, revs, err := validateServers(env, cf, rf, cmd, *server)
 		if err != nil {
 			return 0, err
 		}
@@ -95,7 +99,7 @@ func runValidate(ctx context.Context, env *Env, args []string) (int, error) {
 		o := cf.options(env, servers...)
 		o.Config, o.Now, o.SchemaOptions, o.Clients = rf.cfg, rf.now, sf.options(env), profiles
 		res, err = check.Validate(ctx, o, revs)
-		if err := cf.writeFrames(ctx, env, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
+		if err := frontend.WriteFrames(ctx, env.Stdout, cf.frames, res.Captures, secrets, frontend.FlagHints.Wrap(err)); err != nil {
 			return 0, frontend.SchemaHint(err, o.SchemaOptions)
 		}
 	} else {

@@ -29,7 +29,7 @@ func offlineSchemas(t *testing.T) []string {
 	old := schemaBaseURL
 	schemaBaseURL = dead.URL
 	t.Cleanup(func() { schemaBaseURL = old })
-	return []string{schemaDirEnv + "=" + spectest.SchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	return []string{frontend.SchemaDirEnv + "=" + spectest.SchemaDir(t), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 }
 
 // publishedSchemas serves the shared schema files the way their published
@@ -86,16 +86,12 @@ func TestValidateSnapshot(t *testing.T) {
 	if r.code != frontend.ExitFindings {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, frontend.ExitFindings, r.stderr)
 	}
-	for _, want := range []string{
+	wantIn(t, "output", r.stdout,
 		"tool read_file\n  error   tool-input-schema-not-object  /inputSchema\n",
 		`tool read_file: inputSchema has no "type": "object", which the 2025-03-26 schema requires`,
 		"tool list files\n  warning tool-name-invalid  /name\n",
 		"1 error, 1 warning",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 
 	r = run(t, env, "validate", "--format", "json", path)
 	if r.code != frontend.ExitFindings {
@@ -186,11 +182,7 @@ func TestValidateLiveServer(t *testing.T) {
 	if n := strings.Count(r.stdout, "== server "+testserver.ServerName+" (MCP "); n != 2 || strings.Contains(r.stdout, "error ") {
 		t.Errorf("%d sections, want 2 without errors:\n%s", n, r.stdout)
 	}
-	for _, want := range []string{"(MCP 2025-06-18) ==", "MCP 2025-06-18 negotiated via initialize"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	wantIn(t, "output", r.stdout, "(MCP 2025-06-18) ==", "MCP 2025-06-18 negotiated via initialize")
 }
 
 // A stdio server that logs to stdout breaks the transport: an error.
@@ -208,17 +200,13 @@ func TestValidateStdioServerWritingToStdout(t *testing.T) {
 
 func TestValidateWithoutReachableSchema(t *testing.T) {
 	offlineSchemas(t)
-	env := []string{schemaDirEnv + "=" + t.TempDir(), "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	env := []string{frontend.SchemaDirEnv + "=" + t.TempDir(), "RUNNER_TOOL_CACHE=" + t.TempDir()}
 	path := writeFile(t, "mcp-surface.json", badSnapshot)
 	r := run(t, env, "validate", path)
 	if r.code != frontend.ExitFailure {
 		t.Fatalf("exit %d, want %d", r.code, frontend.ExitFailure)
 	}
-	for _, want := range []string{"no published MCP schema for revision", "mcp-surface schemas fetch", "--schema-dir DIR"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	wantIn(t, "stderr", r.stderr, "no published MCP schema for revision", "mcp-surface schemas fetch", "--schema-dir DIR")
 	// No server is started when the schemas are missing.
 	r = run(t, append(env, serverEnvFor(testserver.ModeFull)...), append([]string{"validate", "--"}, serverCmd()...)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "schemas fetch") {
@@ -246,7 +234,7 @@ func TestValidateUsage(t *testing.T) {
 func TestSchemasFetchAndList(t *testing.T) {
 	publishedSchemas(t, "")
 	cache := t.TempDir()
-	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), schemaDirEnv + "="}
+	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), frontend.SchemaDirEnv + "="}
 	r := run(t, env, "schemas", "fetch", "--cache-dir", cache)
 	if r.code != frontend.ExitOK {
 		t.Fatalf("fetch: exit %d\n%s", r.code, r.stderr)
@@ -310,5 +298,42 @@ func TestSchemasFetchRefusesTamperedFile(t *testing.T) {
 	// (MCP_SURFACE_SCHEMA_DIR, when a developer has set it, would be consulted first.)
 	if r := run(t, []string{"MCP_SURFACE_SCHEMA_DIR="}, "schemas", "list", "--cache-dir", cache); r.code != frontend.ExitFailure || !strings.Contains(r.stdout, "REFUSED") {
 		t.Errorf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A snapshot is validated with its own revision's schema alone: a schema
+// directory holding only that revision is enough, and what the others
+// would have decided is named, not failed on.
+func TestValidateSnapshotNeedsOnlyItsRevision(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(spectest.SchemaDir(t), "2025-03-26", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "2025-03-26"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "2025-03-26", "schema.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{frontend.SchemaDirEnv + "=", "RUNNER_TOOL_CACHE=" + t.TempDir()}
+	args := []string{"validate", "--no-download", "--schema-dir", dir}
+
+	r := run(t, env, append(args, writeFile(t, "s.json", badSnapshot))...)
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "tool-input-schema-not-object") {
+		t.Fatalf("exit %d, want %d with the snapshot's findings\n%s%s", r.code, frontend.ExitFindings, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "protocol-feature-version-mismatch") {
+		t.Errorf("a snapshot with nothing from other revisions needs none of them:\n%s", r.stdout)
+	}
+
+	foreign := strings.Replace(badSnapshot, `"inputSchema": {"type": "object"}}`, `"inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}`, 1)
+	r = run(t, env, append(args, writeFile(t, "s.json", foreign))...)
+	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "protocol-feature-version-mismatch") || !strings.Contains(r.stdout, "2024-11-05, 2025-06-18, 2025-11-25, 2026-07-28") {
+		t.Errorf("exit %d; want the incomplete comparison named\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = run(t, env, append(args, writeFile(t, "s.json", strings.Replace(badSnapshot, "2025-03-26", "2025-06-18", 1)))...)
+	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "2025-06-18") || !strings.Contains(r.stderr, "schemas fetch") {
+		t.Errorf("the snapshot's own revision missing: exit %d, want %d naming it\n%s", r.code, frontend.ExitFailure, r.stderr)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cli
+package interrupt
 
 // parentGone watches the parent on Linux only (pidfds); elsewhere a
 // program whose parent died runs on to its own end (its timeouts) and
