@@ -20,11 +20,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
-	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
-	r := run(t, serverEnvFor(testserver.ModeFull), args...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModeFull, "-o", out, "--frames", frames, "--protocol-version", "2025-06-18")
 	m, err := manifest.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +54,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 
 func TestCaptureTwiceIsByteIdentical(t *testing.T) {
 	t.Parallel()
-	args := append([]string{"capture", "--"}, serverCmd()...)
+	args := captureArgs()
 	a := run(t, serverEnvFor(testserver.ModeFull), args...)
 	b := run(t, serverEnvFor("shuffled-3"), args...)
 	if a.code != 0 || b.code != 0 {
@@ -73,11 +69,7 @@ func TestCaptureSeveralRevisions(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mcp-surface.json")
-	args := append([]string{"capture", "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28", "--"}, serverCmd()...)
-	r := run(t, serverEnvFor(testserver.ModeFull), args...)
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	captureOK(t, testserver.ModeFull, "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28")
 	for rev, hs := range map[string]string{"2025-03-26": "initialize", "2026-07-28": "server/discover"} {
 		m, err := manifest.ReadFile(filepath.Join(dir, "mcp-surface."+rev+".json"))
 		if err != nil {
@@ -100,9 +92,9 @@ func TestCaptureErrorsExitTwo(t *testing.T) {
 		{"bad version", nil, []string{"capture", "--protocol-version", "1999-01-01", "--", "x"}, "use one of"},
 		{"url and command", nil, []string{"capture", "--url", "http://127.0.0.1:1", "--", "x"}, "either --url or a command"},
 		{"header env missing", nil, []string{"capture", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: Bearer ${MCP_SURFACE_TEST_UNSET_TOKEN}"}, "MCP_SURFACE_TEST_UNSET_TOKEN is not set"},
-		{"crash", serverEnvFor(testserver.ModeCrashHandshake), append([]string{"capture", "--"}, serverCmd()...), "config file missing"},
-		{"hang", serverEnvFor(testserver.ModeHang), append([]string{"capture", "--startup-timeout", "1s", "--"}, serverCmd()...), "--startup-timeout"},
-		{"duplicate", serverEnvFor(testserver.ModeDuplicateName), append([]string{"capture", "--"}, serverCmd()...), `"search"`},
+		{"crash", serverEnvFor(testserver.ModeCrashHandshake), captureArgs(), "config file missing"},
+		{"hang", serverEnvFor(testserver.ModeHang), captureArgs("--startup-timeout", "1s"), "--startup-timeout"},
+		{"duplicate", serverEnvFor(testserver.ModeDuplicateName), captureArgs(), `"search"`},
 		{"several to stdout", nil, []string{"capture", "--protocol-version", "2025-03-26", "--protocol-version", "2025-06-18", "--", "x"}, "need -o"},
 	}
 	for _, tc := range cases {
@@ -129,7 +121,7 @@ func TestHeaderValuesAreNeverPrinted(t *testing.T) {
 
 func TestStdoutNoiseIsWarned(t *testing.T) {
 	t.Parallel()
-	r := run(t, serverEnvFor(testserver.ModeStdoutLog), append([]string{"capture", "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeStdoutLog), captureArgs()...)
 	if r.code != 0 || !strings.Contains(r.stderr, "Server listening on stdio") {
 		t.Errorf("exit %d, stderr %q: want a warning quoting the stdout line", r.code, r.stderr)
 	}
@@ -207,10 +199,7 @@ func TestSnapshotCheckHints(t *testing.T) {
 // The discover→initialize fallback of today's servers is an info line on
 // capture's stderr, never a warning.
 func TestHandshakeFallbackIsInfo(t *testing.T) {
-	r := run(t, serverEnvFor(testserver.ModePagedRaw), append([]string{"capture", "--"}, serverCmd()...)...)
-	if r.code != 0 {
-		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModePagedRaw)
 	if !strings.Contains(r.stderr, "info: the server did not accept server/discover") {
 		t.Fatalf("the server fell back to initialize, but stderr does not say so: %q", r.stderr)
 	}
@@ -224,10 +213,7 @@ func TestHandshakeFallbackIsInfo(t *testing.T) {
 func partialSnapshot(t *testing.T, dir, mode string) string {
 	t.Helper()
 	path := filepath.Join(dir, mode+".json")
-	r := run(t, serverEnvFor(mode), append([]string{"capture", "--partial", "-o", path, "--"}, serverCmd()...)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("capture --partial %s: exit %d\n%s", mode, r.code, r.stderr)
-	}
+	captureOK(t, mode, "--partial", "-o", path)
 	return path
 }
 
@@ -251,7 +237,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 		testserver.ModeListFailedPage: {"tools/list page 2 answered with error -32603", "upstream"},
 	} {
 		out := filepath.Join(dir, mode+".json")
-		r := run(t, serverEnvFor(mode), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+		r := run(t, serverEnvFor(mode), captureArgs("-o", out)...)
 		if r.code != frontend.ExitFailure {
 			t.Errorf("%s: exit %d, want 2\n%s", mode, r.code, r.stderr)
 		}
@@ -266,7 +252,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 		}
 	}
 	// To stdout: nothing either.
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), append([]string{"capture", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || r.stdout != "" {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), captureArgs()...); r.code != frontend.ExitFailure || r.stdout != "" {
 		t.Errorf("capture to stdout: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
@@ -278,7 +264,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 func TestCapturePartialIsMarked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := run(t, serverEnvFor(testserver.ModeListFailedPage), append([]string{"capture", "--partial", "-o", filepath.Join(dir, "p.json"), "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeListFailedPage), captureArgs("--partial", "-o", filepath.Join(dir, "p.json"))...)
 	if r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") || !strings.Contains(r.stderr, "tools unknown (tools/list failed)") {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
@@ -462,16 +448,12 @@ func TestCapturePartialRecordsAnUnidentifiedItem(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "whole.json")
-	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), captureArgs("-o", out)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, `resources[0] has no string "uri"`) || !strings.Contains(r.stderr, "--partial") {
 		t.Errorf("capture: exit %d, want 2 naming the item and --partial:\n%s", r.code, r.stderr)
 	}
 	path := partialSnapshot(t, dir, testserver.ModeUnidentifiedResource)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.FromCanonicalJSON(data)
+	m, err := manifest.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

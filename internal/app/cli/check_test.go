@@ -23,11 +23,7 @@ func serverArgs() []string {
 // snapshotOf captures the given mode and returns the snapshot file bytes.
 func snapshotOf(t *testing.T, mode string) string {
 	t.Helper()
-	r := run(t, serverEnvFor(mode), append([]string{"capture", "--"}, serverCmd()...)...)
-	if r.code != 0 {
-		t.Fatalf("capture %s: %s", mode, r.stderr)
-	}
-	return r.stdout
+	return captureOK(t, mode).stdout
 }
 
 func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {

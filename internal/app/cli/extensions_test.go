@@ -25,10 +25,7 @@ func TestExtensionsEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	snap := func(mode string) string {
 		path := filepath.Join(dir, mode+".json")
-		r := run(t, serverEnvFor(mode), append([]string{"capture", "--flat-view", "-o", path, "--"}, serverCmd()...)...)
-		if r.code != frontend.ExitOK {
-			t.Fatalf("capture %s: exit %d\n%s", mode, r.code, r.stderr)
-		}
+		captureOK(t, mode, "--flat-view", "-o", path)
 		return path
 	}
 	base, head := snap(testserver.ModeExtensions), snap(testserver.ModeExtensionsChanged)
@@ -109,10 +106,7 @@ func TestExtensionsEndToEnd(t *testing.T) {
 func TestExtensionUnknownSaidUncaptured(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.json")
-	r := run(t, serverEnvFor(testserver.ModeExtensionsUnknown), append([]string{"capture", "-o", path, "--"}, serverCmd()...)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModeExtensionsUnknown, "-o", path)
 	if !strings.Contains(r.stderr, "com.example/widgets") || !strings.Contains(r.stderr, "not captured") {
 		t.Errorf("stderr does not say com.example/widgets is not captured:\n%s", r.stderr)
 	}
@@ -132,7 +126,7 @@ func TestExtensionFailuresExit2(t *testing.T) {
 	dir := t.TempDir()
 	for mode, method := range map[string]string{testserver.ModeSkillsListFails: "skills/list", testserver.ModeGroupsGetFails: "groups/get"} {
 		out := filepath.Join(dir, mode+".json")
-		r := run(t, serverEnvFor(mode), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+		r := run(t, serverEnvFor(mode), captureArgs("-o", out)...)
 		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, method) || !strings.Contains(r.stderr, "incomplete") {
 			t.Errorf("%s: exit %d, want 2 naming %s:\n%s", mode, r.code, method, r.stderr)
 		}

@@ -50,10 +50,6 @@ func runCtx(t *testing.T, ctx context.Context, env []string, args ...string) res
 	}
 }
 
-func captureArgs(args ...string) []string {
-	return append(append([]string{"capture"}, args...), append([]string{"--"}, serverCmd()...)...)
-}
-
 // TestCaptureToANullDevice: as root, a rename over /dev/null would replace
 // the machine's null device. A device made in a temporary directory is
 // tried first; /dev/null itself only when that one survived.
@@ -93,10 +89,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 		b, _ := io.ReadAll(f)
 		got <- b
 	}()
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", fifo)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	captureOK(t, testserver.ModeToolsOnly, "-o", fifo)
 	m, err := manifest.FromCanonicalJSON(<-got)
 	if err != nil || len(m.Tools) == 0 {
 		t.Fatalf("the reader got no snapshot: %v", err)
@@ -108,10 +101,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 
 func TestCaptureToStdoutDash(t *testing.T) {
 	t.Parallel()
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", "-")...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModeToolsOnly, "-o", "-")
 	if _, err := manifest.FromCanonicalJSON([]byte(r.stdout)); err != nil || strings.Contains(r.stderr, "wrote") {
 		t.Errorf("stdout is not the snapshot (%v); stderr: %s", err, r.stderr)
 	}
@@ -155,9 +145,7 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 func snapshotFile(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "mcp-surface.json")
-	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", path)...); r.code != frontend.ExitOK {
-		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
-	}
+	captureOK(t, testserver.ModeToolsOnly, "-o", path)
 	return path
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -75,3 +76,20 @@ func serverEnvFor(mode string) []string { return []string{testserver.EnvFor(mode
 
 // serverCmd is the command line of the re-executed test binary.
 func serverCmd() []string { return []string{os.Args[0]} }
+
+// captureArgs is the command line that captures the re-executed test
+// binary's server with the given capture flags.
+func captureArgs(flags ...string) []string {
+	return append(append([]string{"capture"}, flags...), append([]string{"--"}, serverCmd()...)...)
+}
+
+// captureOK captures the test server of the given mode with the given
+// capture flags and fails the test unless the capture succeeds.
+func captureOK(t *testing.T, mode string, flags ...string) result {
+	t.Helper()
+	r := run(t, serverEnvFor(mode), captureArgs(flags...)...)
+	if r.code != frontend.ExitOK {
+		t.Fatalf("capture %s: exit %d\n%s", mode, r.code, r.stderr)
+	}
+	return r
+}
