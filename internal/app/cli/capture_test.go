@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
-	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -384,13 +383,8 @@ func TestSnapshotOfAFailedList(t *testing.T) {
 // report naming the failed list, reports no removal and no stale
 // snapshot, and exits 2.
 func TestCheckOfAFailedList(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte(testserver.ModePagedRaw+"\n"))
-	repo.Write("mcp-surface.json", []byte(snapshotOf(t, testserver.ModePagedRaw)))
-	base := repo.Commit("base")
-	repo.Write("mode.txt", []byte(testserver.ModeListFailed+"\n"))
-	repo.Commit("head: the backend is down")
-	t.Chdir(repo.Dir)
+	// At the head, the backend is down.
+	_, base := modeRepo(t, testserver.ModePagedRaw, true, testserver.ModeListFailed)
 	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--base-ref", base}, serverArgs()...)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "head: tools/list page 1 answered with error -32603") {
 		t.Fatalf("exit %d, want 2 naming the failed list:\n%s", r.code, r.stderr)
