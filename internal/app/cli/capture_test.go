@@ -137,12 +137,8 @@ func TestSnapshotCheck(t *testing.T) {
 	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "does not exist") {
 		t.Fatalf("check without a file: exit %d %q", r.code, r.stdout)
 	}
-	if r := run(t, full, append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
-	if r := run(t, serverEnvFor("shuffled-9"), append([]string{"snapshot", "--check", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("a reordered server no longer matches: exit %d %s", r.code, r.stdout)
-	}
+	runOK(t, full, append([]string{"snapshot", "-o", path}, cmd...)...)
+	runOK(t, serverEnvFor("shuffled-9"), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	if r.code != frontend.ExitFindings || !strings.HasPrefix(lines[0], "20 tools break existing clients (also 6 prompts") || !strings.HasSuffix(lines[0], path+" is out of date") {
@@ -180,9 +176,7 @@ func TestSnapshotCheckHints(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp-surface.json")
 	cmd := append([]string{"--"}, serverCmd()...)
-	if r := run(t, serverEnvFor(testserver.ModeFull), append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
+	runOK(t, serverEnvFor(testserver.ModeFull), append([]string{"snapshot", "-o", path}, cmd...)...)
 	env := append(serverEnvFor(testserver.ModeToolsOnly), frontend.CLIEnv+"=npx mcp-surface")
 	r := run(t, env, append([]string{"snapshot", "--check", "--update-hint", "run `MCP_SURFACE_UPDATE=1 npm test`", "-o", path}, cmd...)...)
 	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "If the change is intended: run `MCP_SURFACE_UPDATE=1 npm test` and commit ") ||
@@ -423,9 +417,7 @@ func TestLockOfAFailedList(t *testing.T) {
 		t.Fatalf("a lock was written (%v)", err)
 	}
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModePagedRaw), 0o644)
-	if r := run(t, nil, "lock", "--root", dir); r.code != frontend.ExitOK {
-		t.Fatalf("lock of a healthy server: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModeListFailed), 0o644)
 	r = run(t, nil, "lock", "--root", dir, "--check")
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || strings.Contains(r.stdout, "tool-removed") || strings.Contains(r.stdout, "drifted") {

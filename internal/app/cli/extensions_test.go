@@ -147,9 +147,7 @@ func TestExtensionsLockCheck(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r := run(t, []string{"TRACKER_MODE=" + testserver.ModeExtensions}, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, []string{"TRACKER_MODE=" + testserver.ModeExtensions}, "lock", "--root", dir)
 	r := run(t, []string{"TRACKER_MODE=" + testserver.ModeExtensionsChanged}, "lock", "--root", dir, "--check")
 	if r.code == 0 {
 		t.Fatalf("lock --check of the changed server exited 0:\n%s", r.stdout)

@@ -48,10 +48,7 @@ func lockRepo(t *testing.T) string {
 func TestLockCheckAndDrift(t *testing.T) {
 	t.Parallel()
 	dir := lockRepo(t)
-	r := run(t, nil, "lock", "--root", dir)
-	if r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, nil, "lock", "--root", dir)
 	l, err := lock.ReadFile(context.Background(), filepath.Join(dir, lock.DefaultFile), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -64,9 +61,7 @@ func TestLockCheckAndDrift(t *testing.T) {
 	if e := l.Entries[0].Snapshot.Fingerprints; len(e.Tools["read_file"].JCS) != 64 || e.JCS == nil || len(e.JCS.Tools) != 64 || !strings.Contains(string(first), `"jcs": "`) {
 		t.Errorf("the lock lacks the interoperable digests: %+v", e)
 	}
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("second lock: %d %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	if second, _ := os.ReadFile(filepath.Join(dir, lock.DefaultFile)); string(first) != string(second) {
 		t.Error("locking the same servers twice wrote different bytes")
 	}
@@ -140,17 +135,13 @@ func TestLockCheckAndDrift(t *testing.T) {
 	} else if !strings.Contains(r.stderr, "accepted .mcp.json › files: 4 security findings") || !strings.Contains(r.stderr, "now 2 tools, 0 prompts, 0 resources, 0 templates; worst: possible tool poisoning") {
 		t.Errorf("update does not say what it accepts:\n%s", r.stderr)
 	}
-	if r := run(t, nil, "lock", "--root", dir, "--check"); r.code != 0 {
-		t.Fatalf("check after update: exit %d\n%s", r.code, r.stdout)
-	}
+	runOK(t, nil, "lock", "--root", dir, "--check")
 }
 
 func TestLockReconfiguredAddedGone(t *testing.T) {
 	t.Parallel()
 	dir := lockRepo(t)
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("lock: %d %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	bin, _ := json.Marshal(os.Args[0])
 	// files gets another argument; search leaves .vscode/mcp.json for .mcp.json.
 	os.Remove(filepath.Join(dir, ".vscode", "mcp.json"))
@@ -242,20 +233,14 @@ func TestLockJobsDoNotChangeTheResult(t *testing.T) {
 	dir := lockRepo(t)
 	var locks, checks, logs []string
 	for _, jobs := range []string{"1", "4"} {
-		r := run(t, nil, "lock", "--root", dir, "--jobs", jobs)
-		if r.code != 0 {
-			t.Fatalf("lock --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r := runOK(t, nil, "lock", "--root", dir, "--jobs", jobs)
 		b, err := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		locks = append(locks, string(b))
 		logs = append(logs, r.stderr)
-		r = run(t, nil, "lock", "--root", dir, "--check", "--format", "json", "--jobs", jobs)
-		if r.code != 0 {
-			t.Fatalf("lock --check --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r = runOK(t, nil, "lock", "--root", dir, "--check", "--format", "json", "--jobs", jobs)
 		checks = append(checks, r.stdout)
 	}
 	if locks[0] != locks[1] {
@@ -394,10 +379,7 @@ func TestLockPinsPackages(t *testing.T) {
 	}
 	env := []string{"npm_config_registry=" + reg.URL}
 
-	r := run(t, env, "lock", "--root", dir)
-	if r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, env, "lock", "--root", dir)
 	for _, want := range []string{
 		".mcp.json › pinned: pinned fs-helper 1.2.3 " + integrity,
 		".mcp.json › floating: npx floaty floats (the registry serves 2.0.0 today): write floaty@2.0.0 (package-spec-floating)",

@@ -41,6 +41,17 @@ func run(t *testing.T, env []string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// runOK is run for a run that must succeed: any other exit fails the
+// test at once.
+func runOK(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	r := run(t, env, args...)
+	if r.code != frontend.ExitOK {
+		t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
 // testEnv is the test process's environment with the given extra entries
 // (the last of a name wins), no input, and the streams given.
 func testEnv(env []string, stdout, stderr *bytes.Buffer) *Env {
@@ -87,9 +98,5 @@ func captureArgs(flags ...string) []string {
 // capture flags and fails the test unless the capture succeeds.
 func captureOK(t *testing.T, mode string, flags ...string) result {
 	t.Helper()
-	r := run(t, serverEnvFor(mode), captureArgs(flags...)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("capture %s: exit %d\n%s", mode, r.code, r.stderr)
-	}
-	return r
+	return runOK(t, serverEnvFor(mode), captureArgs(flags...)...)
 }

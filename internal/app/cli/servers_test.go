@@ -127,10 +127,7 @@ func TestSnapshotJobsDoNotChangeTheOutput(t *testing.T) {
 		if err := os.Mkdir("snapshots", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		r := run(t, nil, "snapshot", "--jobs", jobs)
-		if r.code != frontend.ExitOK {
-			t.Fatalf("snapshot --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r := runOK(t, nil, "snapshot", "--jobs", jobs)
 		runs = append(runs, r)
 		files = append(files, snapshotFiles(t, dir))
 		// beta's file now differs from its server.
@@ -177,10 +174,7 @@ func TestProbeJobsDoNotChangeTheOutput(t *testing.T) {
 	var runs []result
 	var pins []string
 	for _, jobs := range []string{"1", "3"} {
-		r := run(t, env, "probe", "--update", "--format", "json", "--jobs", jobs)
-		if r.code != frontend.ExitOK {
-			t.Fatalf("probe --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r := runOK(t, env, "probe", "--update", "--format", "json", "--jobs", jobs)
 		runs = append(runs, r)
 		var all strings.Builder
 		for _, name := range threeNames {
@@ -222,10 +216,7 @@ func TestSnapshotFollowsServersList(t *testing.T) {
 	snapshotConfig(t, dir)
 	t.Chdir(dir)
 
-	r := run(t, nil, "snapshot")
-	if r.code != frontend.ExitOK {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
+	r := runOK(t, nil, "snapshot")
 	tracker, issues := filepath.Join("snapshots", "tracker.json"), filepath.Join("snapshots", "issues.json")
 	for _, p := range []string{tracker, issues} {
 		if !strings.Contains(r.stderr, "wrote "+p) {
@@ -254,10 +245,7 @@ func TestSnapshotOneServer(t *testing.T) {
 	snapshotConfig(t, dir)
 	t.Chdir(dir)
 
-	r := run(t, nil, "snapshot", "--server", "issues")
-	if r.code != frontend.ExitOK {
-		t.Fatalf("snapshot --server issues: exit %d: %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "snapshot", "--server", "issues")
 	if _, err := os.Stat(filepath.Join("snapshots", "tracker.json")); err == nil {
 		t.Error("--server issues also wrote tracker's snapshot")
 	}
@@ -300,9 +288,7 @@ func TestCheckNamesTheRefreshCommand(t *testing.T) {
 	dir := t.TempDir()
 	snapshotConfig(t, dir)
 	t.Chdir(dir)
-	if r := run(t, nil, "snapshot"); r.code != frontend.ExitOK {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "snapshot")
 	// issues' snapshot is the full surface now: its server breaks it.
 	full, err := os.ReadFile(filepath.Join("snapshots", "tracker.json"))
 	if err != nil {

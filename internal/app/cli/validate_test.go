@@ -176,10 +176,7 @@ func TestValidateLiveServer(t *testing.T) {
 	}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	r := run(t, env, "validate", "--url", ts.URL, "--protocol-version", "2025-06-18", "--protocol-version", "2026-07-28")
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := runOK(t, env, "validate", "--url", ts.URL, "--protocol-version", "2025-06-18", "--protocol-version", "2026-07-28")
 	if n := strings.Count(r.stdout, "== server "+testserver.ServerName+" (MCP "); n != 2 || strings.Contains(r.stdout, "error ") {
 		t.Errorf("%d sections, want 2 without errors:\n%s", n, r.stdout)
 	}
@@ -236,10 +233,7 @@ func TestSchemasFetchAndList(t *testing.T) {
 	publishedSchemas(t, "")
 	cache := t.TempDir()
 	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), frontend.SchemaDirEnv + "="}
-	r := run(t, env, "schemas", "fetch", "--cache-dir", cache)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("fetch: exit %d\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, env, "schemas", "fetch", "--cache-dir", cache)
 	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
 		if _, err := os.Stat(filepath.Join(cache, rev, "schema.json")); err != nil {
 			t.Errorf("fetch did not cache %s: %v", rev, err)
