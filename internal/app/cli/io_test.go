@@ -146,13 +146,20 @@ func snapshotFile(t *testing.T, dir string) string {
 	return path
 }
 
-func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
+// snapshotAndFIFO is snapshotFile in a new directory, and a FIFO beside
+// the snapshot; it skips the test where no FIFO can be made.
+func snapshotAndFIFO(t *testing.T) (snapshot, fifo string) {
+	t.Helper()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
-	fifo := filepath.Join(dir, "fifo")
+	snapshot, fifo = snapshotFile(t, dir), filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
+	return snapshot, fifo
+}
+
+func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
+	head, fifo := snapshotAndFIFO(t)
 	for _, args := range [][]string{{"diff", fifo, head}, {"validate", fifo}, {"diff", "--config", fifo, head, head}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		r := runCtx(t, ctx, nil, args...)
@@ -167,12 +174,7 @@ func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
 // (the re-executed test binary running Main), blocked reading a FIFO that
 // a writer holds open and never writes to.
 func TestSignalsStopABlockedRead(t *testing.T) {
-	dir := t.TempDir()
-	head := snapshotFile(t, dir)
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
+	head, fifo := snapshotAndFIFO(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "diff", fifo, head)
