@@ -44,11 +44,14 @@ func threeServersConfig(t *testing.T, dir string, modes [3]string, env string) {
 	serversConfig(t, dir, threeNames, modes[:], env)
 }
 
-// snapshotConfig is serversConfig of two servers: tracker, the full
-// surface, and issues, the tools only.
-func snapshotConfig(t *testing.T, dir string) {
+// inTwoServersDir runs the test in a new directory whose configuration
+// has two servers (serversConfig): tracker, the full surface, and
+// issues, the tools only.
+func inTwoServersDir(t *testing.T) {
 	t.Helper()
+	dir := t.TempDir()
 	serversConfig(t, dir, []string{"tracker", "issues"}, []string{testserver.ModeFull, testserver.ModeToolsOnly}, "")
+	t.Chdir(dir)
 }
 
 func toolCount(t *testing.T, path string) int {
@@ -212,9 +215,7 @@ func TestProbeJobsDoNotChangeTheOutput(t *testing.T) {
 }
 
 func TestSnapshotFollowsServersList(t *testing.T) {
-	dir := t.TempDir()
-	snapshotConfig(t, dir)
-	t.Chdir(dir)
+	inTwoServersDir(t)
 
 	r := runOK(t, nil, "snapshot")
 	tracker, issues := filepath.Join("snapshots", "tracker.json"), filepath.Join("snapshots", "issues.json")
@@ -241,9 +242,7 @@ func TestSnapshotFollowsServersList(t *testing.T) {
 }
 
 func TestSnapshotOneServer(t *testing.T) {
-	dir := t.TempDir()
-	snapshotConfig(t, dir)
-	t.Chdir(dir)
+	inTwoServersDir(t)
 
 	runOK(t, nil, "snapshot", "--server", "issues")
 	if _, err := os.Stat(filepath.Join("snapshots", "tracker.json")); err == nil {
@@ -285,9 +284,7 @@ func TestSnapshotWithoutServers(t *testing.T) {
 // The report of check names the command that refreshes each server's
 // snapshot: the server's own command line, or --server for the list.
 func TestCheckNamesTheRefreshCommand(t *testing.T) {
-	dir := t.TempDir()
-	snapshotConfig(t, dir)
-	t.Chdir(dir)
+	inTwoServersDir(t)
 	runOK(t, nil, "snapshot")
 	// issues' snapshot is the full surface now: its server breaks it.
 	full, err := os.ReadFile(filepath.Join("snapshots", "tracker.json"))
