@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,40 +48,6 @@ func TestCheckJobsKillEveryServersDaemons(t *testing.T) {
 	if reports[0] != reports[1] {
 		t.Errorf("--jobs 4 printed another report than --jobs 1:\n%s\nwant:\n%s", reports[1], reports[0])
 	}
-}
-
-// noneOutlived fails the test, saying what, when a process whose
-// environment holds marker is left, and kills every such process.
-func noneOutlived(t *testing.T, marker, what string) {
-	t.Helper()
-	pids := marked(marker)
-	if len(pids) == 0 {
-		return
-	}
-	t.Errorf("%s: %v", what, pids)
-	for _, pid := range pids {
-		if p, err := os.FindProcess(pid); err == nil {
-			_ = p.Kill()
-		}
-	}
-}
-
-// marked lists the processes whose environment holds marker, with their
-// state.
-func marked(marker string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && bytes.Contains(env, []byte(marker+"\x00")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 var pids = regexp.MustCompile(`pid [0-9]+`)
