@@ -234,11 +234,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 		if r.code != frontend.ExitFailure {
 			t.Errorf("%s: exit %d, want 2\n%s", mode, r.code, r.stderr)
 		}
-		for _, w := range append(want, "the capture is incomplete", "backend", "--partial") {
-			if !strings.Contains(r.stderr, w) {
-				t.Errorf("%s: stderr lacks %q:\n%s", mode, w, r.stderr)
-			}
-		}
+		wantIn(t, mode+": stderr", r.stderr, append(want, "the capture is incomplete", "backend", "--partial")...)
 		noRawEscape(t, mode+" stderr", r.stderr)
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%s: a snapshot was written (%v)", mode, err)
@@ -516,11 +512,7 @@ func TestExtensionsEndToEnd(t *testing.T) {
 			t.Errorf("the PR comment lacks %s:\n%s", rule, r.stdout)
 		}
 	}
-	for _, s := range []string{"label_issue", "create_issue", "FORMS.md"} {
-		if !strings.Contains(r.stdout, s) {
-			t.Errorf("the PR comment does not name %s", s)
-		}
-	}
+	wantIn(t, "the PR comment", r.stdout, "label_issue", "create_issue", "FORMS.md")
 	r = run(t, nil, "diff", "--format", "sarif", base, head)
 	var log struct {
 		Runs []struct {
@@ -602,9 +594,5 @@ func TestExtensionsLockCheck(t *testing.T) {
 	if r.code == 0 {
 		t.Fatalf("lock --check of the changed server exited 0:\n%s", r.stdout)
 	}
-	for _, want := range []string{"skill-file-changed", "group-item-removed", "tool-moved-into-group", "text-sensitive-reference-added"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("lock --check lacks %s:\n%s\n%s", want, r.stdout, r.stderr)
-		}
-	}
+	wantIn(t, "lock --check", r.stdout, "skill-file-changed", "group-item-removed", "tool-moved-into-group", "text-sensitive-reference-added")
 }

@@ -71,11 +71,7 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 			if r.code != tc.code {
 				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, out)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			wantIn(t, "output", out, tc.want...)
 			runnertest.AssertNothingForged(t, "stdout", r.stdout)
 			runnertest.AssertNothingForged(t, "stderr", r.stderr)
 			testserver.AssertGone(t, pid())
@@ -186,11 +182,7 @@ func TestRepairedJSONIsReported(t *testing.T) {
 			if r.code != frontend.ExitFindings {
 				t.Fatalf("exit %d, want %d: %s", r.code, frontend.ExitFindings, r.stderr)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stdout, w) {
-					t.Errorf("report lacks %q:\n%s", w, r.stdout)
-				}
-			}
+			wantIn(t, "report", r.stdout, tc.want...)
 			testserver.AssertGone(t, pid())
 		})
 	}

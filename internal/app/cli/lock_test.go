@@ -78,12 +78,8 @@ func TestLockCheckAndDrift(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("check of a poisoned server: exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"✗ .mcp.json › files: drifted", "✓ .vscode/mcp.json › search: unchanged", "read_file", "tool-description-changed", "text-injection-marker-added", "text-hidden-characters-added", "text-sensitive-reference-added",
-		"the description names web_search, a tool of .vscode/mcp.json › search: shadowing"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("check output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	wantIn(t, "check output", r.stdout, "✗ .mcp.json › files: drifted", "✓ .vscode/mcp.json › search: unchanged", "read_file", "tool-description-changed", "text-injection-marker-added", "text-hidden-characters-added", "text-sensitive-reference-added",
+		"the description names web_search, a tool of .vscode/mcp.json › search: shadowing")
 	// Danger first: the headline names the server, the tool and the text,
 	// the first finding is a security one, nothing author-only is shown,
 	// the shadowing is said once, and nothing says the check passes.
@@ -154,17 +150,13 @@ func TestLockReconfiguredAddedGone(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{
+	wantIn(t, "output", r.stdout,
 		".mcp.json › files: its configuration entry changed since it was locked; review what the new entry serves",
 		"    entry: args: (none) → --verbose",
 		".mcp.json › search: declared but not locked",
 		"    the agents will see: 1 tool (web_search), 0 prompts, 0 resources, 0 resource templates;",
 		".vscode/mcp.json › search: locked but no longer declared",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	if !strings.Contains(r.stderr, "capturing .mcp.json › files") {
 		t.Error("a reconfigured server was not captured: it must be reviewed, not only re-locked")
 	}
@@ -200,11 +192,7 @@ func TestLockSecretsAndMissing(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, secret) {
 		t.Errorf("the secret was printed:\n%s", r.stderr)
 	}
-	for _, want := range []string{".mcp.json › needs: skipped: set NEEDS_TOKEN", ".mcp.json › leaky:", "[redacted]", "the lock was not written"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	wantIn(t, "stderr", r.stderr, ".mcp.json › needs: skipped: set NEEDS_TOKEN", ".mcp.json › leaky:", "[redacted]", "the lock was not written")
 	if _, err := os.Stat(filepath.Join(dir, lock.DefaultFile)); !os.IsNotExist(err) {
 		t.Errorf("a lock was written for a failed run: %v", err)
 	}
@@ -380,15 +368,11 @@ func TestLockPinsPackages(t *testing.T) {
 	env := []string{"npm_config_registry=" + reg.URL}
 
 	r := runOK(t, env, "lock", "--root", dir)
-	for _, want := range []string{
-		".mcp.json › pinned: pinned fs-helper 1.2.3 " + integrity,
+	wantIn(t, "lock's stderr", r.stderr,
+		".mcp.json › pinned: pinned fs-helper 1.2.3 "+integrity,
 		".mcp.json › floating: npx floaty floats (the registry serves 2.0.0 today): write floaty@2.0.0 (package-spec-floating)",
-		".mcp.json › image: docker run " + host + "/team/fs-image:1.0 floats (the registry serves " + imageDigest + " today): write " + host + "/team/fs-image:1.0@" + imageDigest,
-	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("lock does not say %q:\n%s", want, r.stderr)
-		}
-	}
+		".mcp.json › image: docker run "+host+"/team/fs-image:1.0 floats (the registry serves "+imageDigest+" today): write "+host+"/team/fs-image:1.0@"+imageDigest,
+	)
 	l, err := lock.ReadFile(t.Context(), filepath.Join(dir, lock.DefaultFile), 0)
 	if err != nil {
 		t.Fatal(err)
