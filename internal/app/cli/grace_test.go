@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -103,7 +102,7 @@ func marked(marker string) []int {
 			continue
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && bytes.Contains(env, []byte(marker+"\x00")) {
+		if err == nil && strings.Contains(string(env), marker+"\x00") {
 			pids = append(pids, pid)
 		}
 	}
