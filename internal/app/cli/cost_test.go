@@ -16,8 +16,7 @@ import (
 func TestCost(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	snap := filepath.Join(dir, "mcp-surface.json")
-	captureOK(t, testserver.ModeFull, "-o", snap)
+	snap := snapshotFile(t, dir, testserver.ModeFull)
 
 	live := run(t, serverEnvFor(testserver.ModeFull), append([]string{"cost", "--format", "json", "--"}, serverCmd()...)...)
 	file := run(t, nil, "cost", "--format", "json", snap)
@@ -79,8 +78,7 @@ func TestCost(t *testing.T) {
 
 // cost --help lists the formats it renders, and each one it lists works.
 func TestCostHelpFormats(t *testing.T) {
-	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
-	captureOK(t, testserver.ModeToolsOnly, "-o", snap)
+	snap := snapshotFile(t, t.TempDir(), testserver.ModeToolsOnly)
 	help := run(t, nil, "cost", "--help")
 	_, line, ok := strings.Cut(help.stdout+help.stderr, "output format: ")
 	if !ok {

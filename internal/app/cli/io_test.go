@@ -138,20 +138,12 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 	}
 }
 
-// snapshotFile captures the tools-only server into dir.
-func snapshotFile(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "mcp-surface.json")
-	captureOK(t, testserver.ModeToolsOnly, "-o", path)
-	return path
-}
-
 // snapshotAndFIFO is snapshotFile in a new directory, and a FIFO beside
 // the snapshot; it skips the test where no FIFO can be made.
 func snapshotAndFIFO(t *testing.T) (snapshot, fifo string) {
 	t.Helper()
 	dir := t.TempDir()
-	snapshot, fifo = snapshotFile(t, dir), filepath.Join(dir, "fifo")
+	snapshot, fifo = snapshotFile(t, dir, testserver.ModeToolsOnly), filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
@@ -226,7 +218,7 @@ func TestSignalsStopABlockedRead(t *testing.T) {
 func TestSnapshotInputsAreBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	r := run(t, []string{frontend.MaxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
 	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + frontend.MaxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
 	if r.code != frontend.ExitFailure || r.stderr != want {
@@ -249,7 +241,7 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	var b strings.Builder
 	b.WriteString("version: 1\nacknowledged:\n")
 	for range 5000 {
@@ -267,7 +259,7 @@ func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	for _, args := range [][]string{
 		{"validate", head, "--format", "json", "--schema-dir", spectest.SchemaDir(t)},
 		{"diff", head, "--format", "json", head},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,6 +93,15 @@ func serverCmd() []string { return []string{os.Args[0]} }
 // binary's server with the given capture flags.
 func captureArgs(flags ...string) []string {
 	return append(append([]string{"capture"}, flags...), append([]string{"--"}, serverCmd()...)...)
+}
+
+// snapshotFile captures the test server of the given mode into
+// mcp-surface.json in dir and returns the file's path.
+func snapshotFile(t *testing.T, dir, mode string) string {
+	t.Helper()
+	path := filepath.Join(dir, "mcp-surface.json")
+	captureOK(t, mode, "-o", path)
+	return path
 }
 
 // captureOK captures the test server of the given mode with the given
