@@ -130,6 +130,20 @@ func (r *release) add(t *testing.T, tag string) {
 	r.files[tag+"/checksums.txt"] = []byte(sums.String())
 }
 
+// replace serves edit's answer for key (edit is given the bytes served
+// so far) until the test ends, and those bytes again after.
+func (r *release) replace(t *testing.T, key string, edit func(good []byte) []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	good := r.files[key]
+	r.files[key] = edit(good)
+	t.Cleanup(func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.files[key] = good
+	})
+}
+
 // tagsRepo is a git repository standing in for the action's: v1.1.0 on
 // one commit; v1.2.3 (annotated), v1.2.3-rc.1 and the major tag v1 on the
 // next; v2.0.0 on a third; and an untagged head. It returns the path and
@@ -300,38 +314,29 @@ func TestDownload(t *testing.T) {
 		}
 	}
 	t.Run("a corrupted archive is refused", func(t *testing.T) {
-		key := "v1.2.3/" + assetName("v1.2.3", "linux", "amd64")
-		rel.mu.Lock()
-		good := rel.files[key]
-		bad := bytes.Clone(good)
-		bad[len(bad)/2] ^= 0xff
-		rel.files[key] = bad
-		rel.mu.Unlock()
-		defer func() { rel.mu.Lock(); rel.files[key] = good; rel.mu.Unlock() }()
+		rel.replace(t, "v1.2.3/"+assetName("v1.2.3", "linux", "amd64"), func(good []byte) []byte {
+			bad := bytes.Clone(good)
+			bad[len(bad)/2] ^= 0xff
+			return bad
+		})
 		refused(t, runScript(t, "download", env("v1.2.3", "Linux", "X64")), "does not match")
 	})
 	t.Run("an archive checksums.txt does not list is refused", func(t *testing.T) {
-		key := "v1.2.3/checksums.txt"
-		rel.mu.Lock()
-		good := rel.files[key]
-		var kept []string
-		for _, line := range strings.Split(string(good), "\n") {
-			if !strings.Contains(line, "_darwin_arm64.") {
-				kept = append(kept, line)
+		rel.replace(t, "v1.2.3/checksums.txt", func(good []byte) []byte {
+			var kept []string
+			for _, line := range strings.Split(string(good), "\n") {
+				if !strings.Contains(line, "_darwin_arm64.") {
+					kept = append(kept, line)
+				}
 			}
-		}
-		rel.files[key] = []byte(strings.Join(kept, "\n"))
-		rel.mu.Unlock()
-		defer func() { rel.mu.Lock(); rel.files[key] = good; rel.mu.Unlock() }()
+			return []byte(strings.Join(kept, "\n"))
+		})
 		refused(t, runScript(t, "download", env("v1.2.3", "macOS", "ARM64")), "has no SHA-256")
 	})
 	t.Run("server text is not echoed into the log", func(t *testing.T) {
-		key := "v1.2.3/checksums.txt"
-		rel.mu.Lock()
-		good := rel.files[key]
-		rel.files[key] = []byte("::error::injected  " + assetName("v1.2.3", "linux", "amd64") + "\n")
-		rel.mu.Unlock()
-		defer func() { rel.mu.Lock(); rel.files[key] = good; rel.mu.Unlock() }()
+		rel.replace(t, "v1.2.3/checksums.txt", func([]byte) []byte {
+			return []byte("::error::injected  " + assetName("v1.2.3", "linux", "amd64") + "\n")
+		})
 		r := runScript(t, "download", env("v1.2.3", "Linux", "X64"))
 		refused(t, r, "has no SHA-256")
 		if strings.Contains(r.stdout+r.stderr, "injected") {

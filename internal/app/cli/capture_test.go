@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/base/cmdline"
-	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -20,11 +19,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, frames := filepath.Join(dir, "s.json"), filepath.Join(dir, "frames.jsonl")
-	args := append([]string{"capture", "-o", out, "--frames", frames, "--protocol-version", "2025-06-18", "--"}, serverCmd()...)
-	r := run(t, serverEnvFor(testserver.ModeFull), args...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModeFull, "-o", out, "--frames", frames, "--protocol-version", "2025-06-18")
 	m, err := manifest.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +53,7 @@ func TestCaptureWritesSnapshotAndFrames(t *testing.T) {
 
 func TestCaptureTwiceIsByteIdentical(t *testing.T) {
 	t.Parallel()
-	args := append([]string{"capture", "--"}, serverCmd()...)
+	args := captureArgs()
 	a := run(t, serverEnvFor(testserver.ModeFull), args...)
 	b := run(t, serverEnvFor("shuffled-3"), args...)
 	if a.code != 0 || b.code != 0 {
@@ -73,11 +68,7 @@ func TestCaptureSeveralRevisions(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mcp-surface.json")
-	args := append([]string{"capture", "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28", "--"}, serverCmd()...)
-	r := run(t, serverEnvFor(testserver.ModeFull), args...)
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	captureOK(t, testserver.ModeFull, "-o", out, "--protocol-version", "2025-03-26", "--protocol-version", "2026-07-28")
 	for rev, hs := range map[string]string{"2025-03-26": "initialize", "2026-07-28": "server/discover"} {
 		m, err := manifest.ReadFile(filepath.Join(dir, "mcp-surface."+rev+".json"))
 		if err != nil {
@@ -100,9 +91,9 @@ func TestCaptureErrorsExitTwo(t *testing.T) {
 		{"bad version", nil, []string{"capture", "--protocol-version", "1999-01-01", "--", "x"}, "use one of"},
 		{"url and command", nil, []string{"capture", "--url", "http://127.0.0.1:1", "--", "x"}, "either --url or a command"},
 		{"header env missing", nil, []string{"capture", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: Bearer ${MCP_SURFACE_TEST_UNSET_TOKEN}"}, "MCP_SURFACE_TEST_UNSET_TOKEN is not set"},
-		{"crash", serverEnvFor(testserver.ModeCrashHandshake), append([]string{"capture", "--"}, serverCmd()...), "config file missing"},
-		{"hang", serverEnvFor(testserver.ModeHang), append([]string{"capture", "--startup-timeout", "1s", "--"}, serverCmd()...), "--startup-timeout"},
-		{"duplicate", serverEnvFor(testserver.ModeDuplicateName), append([]string{"capture", "--"}, serverCmd()...), `"search"`},
+		{"crash", serverEnvFor(testserver.ModeCrashHandshake), captureArgs(), "config file missing"},
+		{"hang", serverEnvFor(testserver.ModeHang), captureArgs("--startup-timeout", "1s"), "--startup-timeout"},
+		{"duplicate", serverEnvFor(testserver.ModeDuplicateName), captureArgs(), `"search"`},
 		{"several to stdout", nil, []string{"capture", "--protocol-version", "2025-03-26", "--protocol-version", "2025-06-18", "--", "x"}, "need -o"},
 	}
 	for _, tc := range cases {
@@ -129,7 +120,7 @@ func TestHeaderValuesAreNeverPrinted(t *testing.T) {
 
 func TestStdoutNoiseIsWarned(t *testing.T) {
 	t.Parallel()
-	r := run(t, serverEnvFor(testserver.ModeStdoutLog), append([]string{"capture", "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeStdoutLog), captureArgs()...)
 	if r.code != 0 || !strings.Contains(r.stderr, "Server listening on stdio") {
 		t.Errorf("exit %d, stderr %q: want a warning quoting the stdout line", r.code, r.stderr)
 	}
@@ -146,12 +137,8 @@ func TestSnapshotCheck(t *testing.T) {
 	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "does not exist") {
 		t.Fatalf("check without a file: exit %d %q", r.code, r.stdout)
 	}
-	if r := run(t, full, append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
-	if r := run(t, serverEnvFor("shuffled-9"), append([]string{"snapshot", "--check", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("a reordered server no longer matches: exit %d %s", r.code, r.stdout)
-	}
+	runOK(t, full, append([]string{"snapshot", "-o", path}, cmd...)...)
+	runOK(t, serverEnvFor("shuffled-9"), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	r = run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"snapshot", "--check", "-o", path}, cmd...)...)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	if r.code != frontend.ExitFindings || !strings.HasPrefix(lines[0], "20 tools break existing clients (also 6 prompts") || !strings.HasSuffix(lines[0], path+" is out of date") {
@@ -189,9 +176,7 @@ func TestSnapshotCheckHints(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp-surface.json")
 	cmd := append([]string{"--"}, serverCmd()...)
-	if r := run(t, serverEnvFor(testserver.ModeFull), append([]string{"snapshot", "-o", path}, cmd...)...); r.code != 0 {
-		t.Fatalf("snapshot: exit %d: %s", r.code, r.stderr)
-	}
+	runOK(t, serverEnvFor(testserver.ModeFull), append([]string{"snapshot", "-o", path}, cmd...)...)
 	env := append(serverEnvFor(testserver.ModeToolsOnly), frontend.CLIEnv+"=npx mcp-surface")
 	r := run(t, env, append([]string{"snapshot", "--check", "--update-hint", "run `MCP_SURFACE_UPDATE=1 npm test`", "-o", path}, cmd...)...)
 	if r.code != frontend.ExitFindings || !strings.Contains(r.stdout, "If the change is intended: run `MCP_SURFACE_UPDATE=1 npm test` and commit ") ||
@@ -207,10 +192,7 @@ func TestSnapshotCheckHints(t *testing.T) {
 // The discover→initialize fallback of today's servers is an info line on
 // capture's stderr, never a warning.
 func TestHandshakeFallbackIsInfo(t *testing.T) {
-	r := run(t, serverEnvFor(testserver.ModePagedRaw), append([]string{"capture", "--"}, serverCmd()...)...)
-	if r.code != 0 {
-		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModePagedRaw)
 	if !strings.Contains(r.stderr, "info: the server did not accept server/discover") {
 		t.Fatalf("the server fell back to initialize, but stderr does not say so: %q", r.stderr)
 	}
@@ -224,10 +206,7 @@ func TestHandshakeFallbackIsInfo(t *testing.T) {
 func partialSnapshot(t *testing.T, dir, mode string) string {
 	t.Helper()
 	path := filepath.Join(dir, mode+".json")
-	r := run(t, serverEnvFor(mode), append([]string{"capture", "--partial", "-o", path, "--"}, serverCmd()...)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("capture --partial %s: exit %d\n%s", mode, r.code, r.stderr)
-	}
+	captureOK(t, mode, "--partial", "-o", path)
 	return path
 }
 
@@ -251,22 +230,18 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 		testserver.ModeListFailedPage: {"tools/list page 2 answered with error -32603", "upstream"},
 	} {
 		out := filepath.Join(dir, mode+".json")
-		r := run(t, serverEnvFor(mode), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+		r := run(t, serverEnvFor(mode), captureArgs("-o", out)...)
 		if r.code != frontend.ExitFailure {
 			t.Errorf("%s: exit %d, want 2\n%s", mode, r.code, r.stderr)
 		}
-		for _, w := range append(want, "the capture is incomplete", "backend", "--partial") {
-			if !strings.Contains(r.stderr, w) {
-				t.Errorf("%s: stderr lacks %q:\n%s", mode, w, r.stderr)
-			}
-		}
+		wantIn(t, mode+": stderr", r.stderr, append(want, "the capture is incomplete", "backend", "--partial")...)
 		noRawEscape(t, mode+" stderr", r.stderr)
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%s: a snapshot was written (%v)", mode, err)
 		}
 	}
 	// To stdout: nothing either.
-	if r := run(t, serverEnvFor(testserver.ModeListFailed), append([]string{"capture", "--"}, serverCmd()...)...); r.code != frontend.ExitFailure || r.stdout != "" {
+	if r := run(t, serverEnvFor(testserver.ModeListFailed), captureArgs()...); r.code != frontend.ExitFailure || r.stdout != "" {
 		t.Errorf("capture to stdout: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
@@ -278,7 +253,7 @@ func TestCaptureFailsClosedOnAFailedList(t *testing.T) {
 func TestCapturePartialIsMarked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := run(t, serverEnvFor(testserver.ModeListFailedPage), append([]string{"capture", "--partial", "-o", filepath.Join(dir, "p.json"), "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeListFailedPage), captureArgs("--partial", "-o", filepath.Join(dir, "p.json"))...)
 	if r.code != frontend.ExitOK || !strings.Contains(r.stderr, "PARTIAL") || !strings.Contains(r.stderr, "tools unknown (tools/list failed)") {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
@@ -398,13 +373,8 @@ func TestSnapshotOfAFailedList(t *testing.T) {
 // report naming the failed list, reports no removal and no stale
 // snapshot, and exits 2.
 func TestCheckOfAFailedList(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte(testserver.ModePagedRaw+"\n"))
-	repo.Write("mcp-surface.json", []byte(snapshotOf(t, testserver.ModePagedRaw)))
-	base := repo.Commit("base")
-	repo.Write("mode.txt", []byte(testserver.ModeListFailed+"\n"))
-	repo.Commit("head: the backend is down")
-	t.Chdir(repo.Dir)
+	// At the head, the backend is down.
+	_, base := modeRepo(t, testserver.ModePagedRaw, true, testserver.ModeListFailed)
 	r := run(t, nil, append([]string{"check", "--format", "json", "--schema-dir", spectest.SchemaDir(t), "--base-ref", base}, serverArgs()...)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "the comparison is incomplete") || !strings.Contains(r.stderr, "head: tools/list page 1 answered with error -32603") {
 		t.Fatalf("exit %d, want 2 naming the failed list:\n%s", r.code, r.stderr)
@@ -443,9 +413,7 @@ func TestLockOfAFailedList(t *testing.T) {
 		t.Fatalf("a lock was written (%v)", err)
 	}
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModePagedRaw), 0o644)
-	if r := run(t, nil, "lock", "--root", dir); r.code != frontend.ExitOK {
-		t.Fatalf("lock of a healthy server: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	os.WriteFile(filepath.Join(dir, "mode.txt"), []byte(testserver.ModeListFailed), 0o644)
 	r = run(t, nil, "lock", "--root", dir, "--check")
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "-32603") || strings.Contains(r.stdout, "tool-removed") || strings.Contains(r.stdout, "drifted") {
@@ -462,16 +430,12 @@ func TestCapturePartialRecordsAnUnidentifiedItem(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "whole.json")
-	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), append([]string{"capture", "-o", out, "--"}, serverCmd()...)...)
+	r := run(t, serverEnvFor(testserver.ModeUnidentifiedResource), captureArgs("-o", out)...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, `resources[0] has no string "uri"`) || !strings.Contains(r.stderr, "--partial") {
 		t.Errorf("capture: exit %d, want 2 naming the item and --partial:\n%s", r.code, r.stderr)
 	}
 	path := partialSnapshot(t, dir, testserver.ModeUnidentifiedResource)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.FromCanonicalJSON(data)
+	m, err := manifest.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,4 +456,143 @@ func TestCapturePartialRecordsAnUnidentifiedItem(t *testing.T) {
 	if r.code != frontend.ExitOK || strings.Count(r.stdout, `"surface-items-unidentified"`) != 1 || !strings.Contains(r.stdout, "head: resources[0]") {
 		t.Errorf("diff: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// The extensions end to end, over stdio with the test server's skills and
+// groups (go-sdk custom methods; the extension logic is the test
+// server's, written from the documents): capture writes two skills (one
+// with three files) read over two pages, and groups over two pages with
+// a nested group and scoped tools; against the changed server, a skill
+// file's digest, a removed scoped tool, a tool moved from tools/list into
+// a group and a SKILL.md that gains an instruction to read ~/.ssh are
+// each reported at their level, in the PR comment and in SARIF.
+func TestExtensionsEndToEnd(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	snap := func(mode string) string {
+		path := filepath.Join(dir, mode+".json")
+		captureOK(t, mode, "--flat-view", "-o", path)
+		return path
+	}
+	base, head := snap(testserver.ModeExtensions), snap(testserver.ModeExtensionsChanged)
+
+	m, err := manifest.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := m.Ext
+	if x == nil || len(x.Skills) != 2 || len(x.Groups) != 3 {
+		t.Fatalf("snapshot extensions: %+v", x)
+	}
+	pdf, _ := x.Skill("skill://pdf-processing/SKILL.md")
+	var files []json.RawMessage
+	if err := json.Unmarshal(pdf.Resources, &files); err != nil || len(files) != 3 || !pdf.HasText {
+		t.Errorf("pdf-processing: %d files, SKILL.md read %v", len(files), pdf.HasText)
+	}
+	if triage, ok := x.Group("triage"); !ok || len(triage.Tools) != 1 || len(triage.Parents) != 1 {
+		t.Errorf("nested group triage: %+v", triage)
+	}
+	if len(m.Tools) != 2 || len(x.Flat[manifest.ListTools]) != 6 {
+		t.Errorf("tools/list holds %d tools for a client with groups, %d without; want 2 and 6", len(m.Tools), len(x.Flat[manifest.ListTools]))
+	}
+
+	want := map[string]string{ // rule: SARIF level
+		"skill-file-changed":             "warning",
+		"group-item-removed":             "error",
+		"tool-moved-into-group":          "error",
+		"text-sensitive-reference-added": "",
+		"skill-text-changed":             "",
+	}
+	r := run(t, nil, "diff", "--format", "markdown", base, head)
+	if r.code == frontend.ExitOK {
+		t.Errorf("diff with breaking changes exited 0")
+	}
+	for rule := range want {
+		if !strings.Contains(r.stdout, rule) {
+			t.Errorf("the PR comment lacks %s:\n%s", rule, r.stdout)
+		}
+	}
+	wantIn(t, "the PR comment", r.stdout, "label_issue", "create_issue", "FORMS.md")
+	r = run(t, nil, "diff", "--format", "sarif", base, head)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v\n%s", err, r.stdout)
+	}
+	got := map[string]string{}
+	for _, res := range log.Runs[0].Results {
+		got[res.RuleID] = res.Level
+	}
+	for rule, level := range want {
+		l, ok := got[rule]
+		switch {
+		case !ok:
+			t.Errorf("SARIF lacks %s (has %v)", rule, got)
+		case level != "" && l != level:
+			t.Errorf("SARIF: %s at level %q, want %q", rule, l, level)
+		}
+	}
+	if _, ok := got["tool-removed"]; ok {
+		t.Errorf("the tool that moved into a group is also reported removed")
+	}
+}
+
+// A server declaring an extension mcp-surface does not know: the
+// capture records it and says it was not captured.
+func TestExtensionUnknownSaidUncaptured(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "s.json")
+	r := captureOK(t, testserver.ModeExtensionsUnknown, "-o", path)
+	if !strings.Contains(r.stderr, "com.example/widgets") || !strings.Contains(r.stderr, "not captured") {
+		t.Errorf("stderr does not say com.example/widgets is not captured:\n%s", r.stderr)
+	}
+	m, err := manifest.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Ext == nil || len(m.Ext.Uncaptured) != 1 || m.Ext.Uncaptured[0] != "com.example/widgets" {
+		t.Errorf("snapshot uncaptured = %+v", m.Ext)
+	}
+}
+
+// A failed skills/list or groups/get is never an empty list: exit 2,
+// naming it, and no snapshot.
+func TestExtensionFailuresExit2(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for mode, method := range map[string]string{testserver.ModeSkillsListFails: "skills/list", testserver.ModeGroupsGetFails: "groups/get"} {
+		out := filepath.Join(dir, mode+".json")
+		r := run(t, serverEnvFor(mode), captureArgs("-o", out)...)
+		if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, method) || !strings.Contains(r.stderr, "incomplete") {
+			t.Errorf("%s: exit %d, want 2 naming %s:\n%s", mode, r.code, method, r.stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: a snapshot was written", mode)
+		}
+	}
+}
+
+// lock --check reports the same changes of a consumer's locked server.
+func TestExtensionsLockCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin, _ := json.Marshal(os.Args[0])
+	// One configuration entry; the server it runs changes underneath (the
+	// mode comes from the environment the configuration reads).
+	text := `{"mcpServers": {"tracker": {"command": ` + string(bin) + `, "env": {"` + testserver.EnvVar + `": "${TRACKER_MODE}"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, []string{"TRACKER_MODE=" + testserver.ModeExtensions}, "lock", "--root", dir)
+	r := run(t, []string{"TRACKER_MODE=" + testserver.ModeExtensionsChanged}, "lock", "--root", dir, "--check")
+	if r.code == 0 {
+		t.Fatalf("lock --check of the changed server exited 0:\n%s", r.stdout)
+	}
+	wantIn(t, "lock --check", r.stdout, "skill-file-changed", "group-item-removed", "tool-moved-into-group", "text-sensitive-reference-added")
 }

@@ -20,14 +20,31 @@ func serverArgs() []string {
 	return []string{"--shell", "--", "MCP_SURFACE_TESTSERVER=$(cat mode.txt) exec " + os.Args[0]}
 }
 
+// modeRepo makes a repository for a server of serverArgs, which serves
+// the mode mode.txt names, and runs the test in it: a base commit in
+// baseMode, holding that mode's snapshot when withSnapshot, then, unless
+// headMode is "", a head commit in headMode. It returns the repository
+// and the base commit.
+func modeRepo(t *testing.T, baseMode string, withSnapshot bool, headMode string) (*gittest.Repo, string) {
+	t.Helper()
+	repo := gittest.New(t)
+	repo.Write("mode.txt", []byte(baseMode+"\n"))
+	if withSnapshot {
+		repo.Write("mcp-surface.json", []byte(snapshotOf(t, baseMode)))
+	}
+	base := repo.Commit("base")
+	if headMode != "" {
+		repo.Write("mode.txt", []byte(headMode+"\n"))
+		repo.Commit("head")
+	}
+	t.Chdir(repo.Dir)
+	return repo, base
+}
+
 // snapshotOf captures the given mode and returns the snapshot file bytes.
 func snapshotOf(t *testing.T, mode string) string {
 	t.Helper()
-	r := run(t, serverEnvFor(mode), append([]string{"capture", "--"}, serverCmd()...)...)
-	if r.code != 0 {
-		t.Fatalf("capture %s: %s", mode, r.stderr)
-	}
-	return r.stdout
+	return captureOK(t, mode).stdout
 }
 
 func checkJSON(t *testing.T, args ...string) (int, map[string]any, string) {
@@ -54,14 +71,8 @@ func rulesIn(doc map[string]any) map[string]int {
 }
 
 func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte("full\n"))
-	repo.Write("mcp-surface.json", []byte(snapshotOf(t, "full")))
-	base := repo.Commit("base")
 	// The head removes tools but forgets to refresh the snapshot.
-	repo.Write("mode.txt", []byte("tools-only\n"))
-	repo.Commit("head")
-	t.Chdir(repo.Dir)
+	_, base := modeRepo(t, testserver.ModeFull, true, testserver.ModeToolsOnly)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base}, serverArgs()...)...)
 	if code != frontend.ExitFindings {
@@ -86,12 +97,8 @@ func TestCheckAgainstTheSnapshotAtTheBase(t *testing.T) {
 }
 
 func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte("tools-only\n"))
-	base := repo.Commit("base without snapshot")
-	repo.Write("mode.txt", []byte("full\n"))
-	repo.Commit("head adds prompts and resources")
-	t.Chdir(repo.Dir)
+	// The head adds prompts and resources to a base without a snapshot.
+	repo, base := modeRepo(t, testserver.ModeToolsOnly, false, testserver.ModeFull)
 
 	code, doc, stderr := checkJSON(t, append([]string{"--base-ref", base, "--build", "test -f mode.txt"}, serverArgs()...)...)
 	if code != frontend.ExitOK {
@@ -109,10 +116,7 @@ func TestCheckBuildsTheBaseWhenItHasNoSnapshot(t *testing.T) {
 }
 
 func TestCheckWithoutBaseline(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte("full\n"))
-	repo.Commit("only")
-	t.Chdir(repo.Dir)
+	modeRepo(t, testserver.ModeFull, false, "")
 	code, doc, stderr := checkJSON(t, serverArgs()...)
 	if code != frontend.ExitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
@@ -133,17 +137,11 @@ func TestCheckWithoutBaseline(t *testing.T) {
 }
 
 func TestCheckWritesEveryOutput(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte("full\n"))
-	repo.Commit("only")
-	t.Chdir(repo.Dir)
+	modeRepo(t, testserver.ModeFull, false, "")
 	out := t.TempDir()
 	args := append([]string{"check", "--schema-dir", spectest.SchemaDir(t), "--format", "sarif", "--output", filepath.Join(out, "r.sarif"),
 		"--format", "markdown", "--output", filepath.Join(out, "r.md"), "--output", "junit=" + filepath.Join(out, "r.xml")}, serverArgs()...)
-	r := run(t, nil, args...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := runOK(t, nil, args...)
 	for name, want := range map[string]string{"r.sarif": `"version": "2.1.0"`, "r.md": "<!-- mcp-surface:report", "r.xml": "<testsuites"} {
 		data, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil || !strings.Contains(string(data), want) {
@@ -158,12 +156,8 @@ func TestCheckWritesEveryOutput(t *testing.T) {
 // --jobs 1 and --jobs 4 print the same bytes: the report on stdout, the
 // progress lines and the build output on stderr, in every format.
 func TestCheckJobsGiveTheSameBytes(t *testing.T) {
-	repo := gittest.New(t)
-	repo.Write("mode.txt", []byte("full\n"))
-	base := repo.Commit("base without snapshot")
-	repo.Write("mode.txt", []byte("tools-only\n"))
-	repo.Commit("head removes prompts")
-	t.Chdir(repo.Dir)
+	// The head removes prompts from a base without a snapshot.
+	_, base := modeRepo(t, testserver.ModeFull, false, testserver.ModeToolsOnly)
 	for _, format := range []string{"json", "markdown", "text"} {
 		var want result
 		for _, jobs := range []string{"1", "4"} {

@@ -16,11 +16,7 @@ import (
 func TestCost(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	snap := filepath.Join(dir, "mcp-surface.json")
-	args := append([]string{"capture", "-o", snap, "--"}, serverCmd()...)
-	if r := run(t, serverEnvFor(testserver.ModeFull), args...); r.code != 0 {
-		t.Fatalf("capture: exit %d\n%s", r.code, r.stderr)
-	}
+	snap := snapshotFile(t, dir, testserver.ModeFull)
 
 	live := run(t, serverEnvFor(testserver.ModeFull), append([]string{"cost", "--format", "json", "--"}, serverCmd()...)...)
 	file := run(t, nil, "cost", "--format", "json", snap)
@@ -82,10 +78,7 @@ func TestCost(t *testing.T) {
 
 // cost --help lists the formats it renders, and each one it lists works.
 func TestCostHelpFormats(t *testing.T) {
-	snap := filepath.Join(t.TempDir(), "mcp-surface.json")
-	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), append([]string{"capture", "-o", snap, "--"}, serverCmd()...)...); r.code != 0 {
-		t.Fatalf("capture: exit %d\n%s", r.code, r.stderr)
-	}
+	snap := snapshotFile(t, t.TempDir(), testserver.ModeToolsOnly)
 	help := run(t, nil, "cost", "--help")
 	_, line, ok := strings.Cut(help.stdout+help.stderr, "output format: ")
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,22 +71,40 @@ func TestCommandsReapTheirServer(t *testing.T) {
 		if r.code == frontend.ExitFailure && i < 3 {
 			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
 		}
-		if pids := markedPids(marker); len(pids) > 0 {
-			t.Errorf("%v: server process(es) %v still running after the command returned", args, pids)
+		noneOutlived(t, marker, fmt.Sprintf("%v: server processes still running after the command returned", args))
+	}
+}
+
+// noneOutlived fails the test, saying what, when a process whose
+// environment holds marker is left, and kills every such process.
+func noneOutlived(t *testing.T, marker, what string) {
+	t.Helper()
+	pids := marked(marker)
+	if len(pids) == 0 {
+		return
+	}
+	t.Errorf("%s: %v", what, pids)
+	for _, pid := range pids {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
 		}
 	}
 }
 
-// markedPids lists the processes, zombies included, whose environment
-// holds marker.
-func markedPids(marker string) []string {
+// marked lists the processes, zombies included, whose environment holds
+// marker (none where there is no /proc).
+func marked(marker string) []int {
 	entries, _ := os.ReadDir("/proc")
-	var out []string
+	var pids []int
 	for _, e := range entries {
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
 		if err == nil && strings.Contains(string(env), marker+"\x00") {
-			out = append(out, e.Name())
+			pids = append(pids, pid)
 		}
 	}
-	return out
+	return pids
 }

@@ -59,9 +59,7 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			base := filepath.Join(dir, "base.json")
-			if r := run(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0]); r.code != frontend.ExitOK {
-				t.Fatalf("base capture: exit %d: %s", r.code, r.stderr)
-			}
+			runOK(t, serverEnvFor(testserver.ModeStdoutLog), "capture", "-o", base, "--", os.Args[0])
 			args := make([]string, 0, len(tc.args)+3)
 			for _, a := range tc.args {
 				a = strings.ReplaceAll(a, "OUT", filepath.Join(dir, "out.json"))
@@ -73,11 +71,7 @@ func TestHostileServerOutputIsEscaped(t *testing.T) {
 			if r.code != tc.code {
 				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, out)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			wantIn(t, "output", out, tc.want...)
 			runnertest.AssertNothingForged(t, "stdout", r.stdout)
 			runnertest.AssertNothingForged(t, "stderr", r.stderr)
 			testserver.AssertGone(t, pid())
@@ -152,10 +146,7 @@ func TestJSONLogLineOnStdoutIsNoise(t *testing.T) {
 	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeJSONLog)
 	out := filepath.Join(t.TempDir(), "s.json")
-	r := run(t, env, "capture", "-o", out, "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := runOK(t, env, "capture", "-o", out, "--", os.Args[0])
 	if !strings.Contains(r.stderr, `not a JSON-RPC 2.0 message (it has no "jsonrpc": "2.0")`) || !strings.Contains(r.stderr, "log to stderr instead") ||
 		!strings.Contains(r.stderr, "2 tools") {
 		t.Errorf("want the stdout-noise warning and the capture of both tools:\n%s", r.stderr)
@@ -167,10 +158,7 @@ func TestBatchReplyIsNamed(t *testing.T) {
 	t.Parallel()
 	env, pid := pidServer(t, testserver.ModeBatchReply)
 	out := filepath.Join(t.TempDir(), "s.json")
-	r := run(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := runOK(t, env, "capture", "-o", out, "--protocol-version", "2025-06-18", "--", os.Args[0])
 	if !strings.Contains(r.stderr, "tools/list page 1 inside a JSON-RPC batch") || !strings.Contains(r.stderr, "revision 2025-06-18 has no JSON-RPC batches") ||
 		strings.Contains(r.stderr, "cache") || !strings.Contains(r.stderr, "2 tools") {
 		t.Errorf("want the batch named with the revision:\n%s", r.stderr)
@@ -194,11 +182,7 @@ func TestRepairedJSONIsReported(t *testing.T) {
 			if r.code != frontend.ExitFindings {
 				t.Fatalf("exit %d, want %d: %s", r.code, frontend.ExitFindings, r.stderr)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stdout, w) {
-					t.Errorf("report lacks %q:\n%s", w, r.stdout)
-				}
-			}
+			wantIn(t, "report", r.stdout, tc.want...)
 			testserver.AssertGone(t, pid())
 		})
 	}

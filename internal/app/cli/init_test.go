@@ -70,10 +70,7 @@ func TestInitNodeProject(t *testing.T) {
 	repo.Write("package.json", []byte(initPackageJSON))
 	t.Chdir(repo.Dir)
 
-	r := run(t, serverEnvFor(testserver.ModeFull), "init", "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := runOK(t, serverEnvFor(testserver.ModeFull), "init", "--", os.Args[0])
 	m, err := manifest.ReadFile(filepath.Join(repo.Dir, "mcp-surface.json"))
 	if err != nil {
 		t.Fatalf("the snapshot: %v", err)
@@ -126,10 +123,7 @@ func TestInitNodeProject(t *testing.T) {
 	}
 
 	// --force replaces them: the tools-only server's snapshot.
-	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("init --force: exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r = runOK(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "--", os.Args[0])
 	forced, err := manifest.ReadFile(filepath.Join(repo.Dir, "mcp-surface.json"))
 	if err != nil || forced.Fingerprints.Manifest == m.Fingerprints.Manifest {
 		t.Errorf("init --force did not rewrite the snapshot (%v)", err)
@@ -181,10 +175,7 @@ func TestInitPreCommit(t *testing.T) {
 	repo.Write("package.json", []byte(`{"name": "x"}`))
 	repo.Write(".pre-commit-config.yaml", []byte("repos:\n- repo: https://example.invalid/hooks\n  rev: v1\n  hooks:\n  - id: lint\n"))
 	t.Chdir(repo.Dir)
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "-o", "snap.json", "--", os.Args[0], "--flag")
-	if r.code != frontend.ExitOK {
-		t.Fatalf("init: exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, serverEnvFor(testserver.ModeToolsOnly), "init", "-o", "snap.json", "--", os.Args[0], "--flag")
 	text := readFile(t, filepath.Join(repo.Dir, ".pre-commit-config.yaml"))
 	var cfg struct {
 		Repos []struct {
@@ -211,10 +202,7 @@ func TestInitPreCommit(t *testing.T) {
 		t.Errorf("init does not say it changed .pre-commit-config.yaml:\n%s", r.stdout)
 	}
 
-	r = run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "-o", "snap.json", "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("init --force: exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r = runOK(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--force", "-o", "snap.json", "--", os.Args[0])
 	if n := strings.Count(readFile(t, filepath.Join(repo.Dir, ".pre-commit-config.yaml")), "mcp-surface/mcp-surface"); n != 1 {
 		t.Errorf("the hook is in the configuration %d times, want 1", n)
 	}
@@ -239,10 +227,7 @@ func TestInitActionRef(t *testing.T) {
 	repo := gittest.New(t)
 	repo.Write("go.mod", []byte("module x\n"))
 	t.Chdir(repo.Dir)
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--", os.Args[0])
-	if r.code != frontend.ExitOK {
-		t.Fatalf("init: exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, serverEnvFor(testserver.ModeToolsOnly), "init", "--", os.Args[0])
 	want := "mcp-surface init: this build is not a release, so the workflow uses mcp-surface/mcp-surface@main: pin it to a release tag (mcp-surface --version of a release prints it), or rerun with --action-ref\n"
 	if !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr does not start with the notice:\n%s", r.stderr)

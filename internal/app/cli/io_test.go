@@ -50,10 +50,6 @@ func runCtx(t *testing.T, ctx context.Context, env []string, args ...string) res
 	}
 }
 
-func captureArgs(args ...string) []string {
-	return append(append([]string{"capture"}, args...), append([]string{"--"}, serverCmd()...)...)
-}
-
 // TestCaptureToANullDevice: as root, a rename over /dev/null would replace
 // the machine's null device. A device made in a temporary directory is
 // tried first; /dev/null itself only when that one survived.
@@ -62,10 +58,7 @@ func TestCaptureToANullDevice(t *testing.T) {
 	null := outfiletest.NullDevice(t)
 	dir := filepath.Dir(null)
 	env := serverEnvFor(testserver.ModeToolsOnly)
-	r := run(t, env, captureArgs("-o", null, "--frames", null)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := runOK(t, env, captureArgs("-o", null, "--frames", null)...)
 	if !outfiletest.IsCharDevice(t, null) || !slices.Equal(outfiletest.Names(t, dir), []string{"null"}) {
 		t.Fatalf("the device did not survive: %v", outfiletest.Names(t, dir))
 	}
@@ -93,10 +86,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 		b, _ := io.ReadAll(f)
 		got <- b
 	}()
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", fifo)...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	captureOK(t, testserver.ModeToolsOnly, "-o", fifo)
 	m, err := manifest.FromCanonicalJSON(<-got)
 	if err != nil || len(m.Tools) == 0 {
 		t.Fatalf("the reader got no snapshot: %v", err)
@@ -108,10 +98,7 @@ func TestCaptureToAFIFO(t *testing.T) {
 
 func TestCaptureToStdoutDash(t *testing.T) {
 	t.Parallel()
-	r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", "-")...)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := captureOK(t, testserver.ModeToolsOnly, "-o", "-")
 	if _, err := manifest.FromCanonicalJSON([]byte(r.stdout)); err != nil || strings.Contains(r.stderr, "wrote") {
 		t.Errorf("stdout is not the snapshot (%v); stderr: %s", err, r.stderr)
 	}
@@ -151,23 +138,20 @@ func TestUnwritableOutputsFailBeforeTheServerStarts(t *testing.T) {
 	}
 }
 
-// snapshotFile captures the tools-only server into dir.
-func snapshotFile(t *testing.T, dir string) string {
+// snapshotAndFIFO is snapshotFile in a new directory, and a FIFO beside
+// the snapshot; it skips the test where no FIFO can be made.
+func snapshotAndFIFO(t *testing.T) (snapshot, fifo string) {
 	t.Helper()
-	path := filepath.Join(dir, "mcp-surface.json")
-	if r := run(t, serverEnvFor(testserver.ModeToolsOnly), captureArgs("-o", path)...); r.code != frontend.ExitOK {
-		t.Fatalf("capture: exit %d: %s", r.code, r.stderr)
-	}
-	return path
-}
-
-func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
-	fifo := filepath.Join(dir, "fifo")
+	snapshot, fifo = snapshotFile(t, dir, testserver.ModeToolsOnly), filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
+	return snapshot, fifo
+}
+
+func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
+	head, fifo := snapshotAndFIFO(t)
 	for _, args := range [][]string{{"diff", fifo, head}, {"validate", fifo}, {"diff", "--config", fifo, head, head}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		r := runCtx(t, ctx, nil, args...)
@@ -182,12 +166,7 @@ func TestAFIFOSnapshotStopsWithTheContext(t *testing.T) {
 // (the re-executed test binary running Main), blocked reading a FIFO that
 // a writer holds open and never writes to.
 func TestSignalsStopABlockedRead(t *testing.T) {
-	dir := t.TempDir()
-	head := snapshotFile(t, dir)
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
+	head, fifo := snapshotAndFIFO(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "diff", fifo, head)
@@ -239,7 +218,7 @@ func TestSignalsStopABlockedRead(t *testing.T) {
 func TestSnapshotInputsAreBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	r := run(t, []string{frontend.MaxSnapshotEnv + "=1048576"}, "diff", "/dev/zero", head)
 	want := "mcp-surface diff: base: /dev/zero is larger than 1 MiB, the limit for a snapshot file; raise it with " + frontend.MaxSnapshotEnv + "=BYTES (the default is 256 MiB)\n"
 	if r.code != frontend.ExitFailure || r.stderr != want {
@@ -262,7 +241,7 @@ func TestSnapshotInputsAreBounded(t *testing.T) {
 func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	var b strings.Builder
 	b.WriteString("version: 1\nacknowledged:\n")
 	for range 5000 {
@@ -280,7 +259,7 @@ func TestARepeatedConfigMistakePrintsACount(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	head := snapshotFile(t, dir)
+	head := snapshotFile(t, dir, testserver.ModeToolsOnly)
 	for _, args := range [][]string{
 		{"validate", head, "--format", "json", "--schema-dir", spectest.SchemaDir(t)},
 		{"diff", head, "--format", "json", head},

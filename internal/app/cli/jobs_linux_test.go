@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,14 +26,7 @@ import (
 func TestCheckJobsKillEveryServersDaemons(t *testing.T) {
 	repo := gittest.New(t)
 	marker := fmt.Sprintf("MCP_SURFACE_TEST_JOBS_MARKER=%d", time.Now().UnixNano())
-	var cfg strings.Builder
-	cfg.WriteString("servers:\n")
-	for _, name := range []string{"alpha", "beta", "gamma"} {
-		fmt.Fprintf(&cfg, "  - name: %s\n    command: [%q]\n    env:\n      %s: %s\n      %s: %s\n",
-			name, os.Args[0], testserver.EnvVar, testserver.ModeQuietDaemon,
-			strings.Split(marker, "=")[0], strings.Split(marker, "=")[1])
-	}
-	repo.Write(".mcp-surface.yaml", []byte(cfg.String()))
+	threeServersConfig(t, repo.Dir, [3]string{testserver.ModeQuietDaemon, testserver.ModeQuietDaemon, testserver.ModeQuietDaemon}, marker)
 	repo.Commit("three servers")
 	var reports []string
 	for _, jobs := range []string{"1", "4"} {
@@ -52,36 +43,11 @@ func TestCheckJobsKillEveryServersDaemons(t *testing.T) {
 			t.Fatalf("--jobs %s: %v\n%s", jobs, err, stderr.String())
 		}
 		reports = append(reports, stdout.String())
-		if pids := marked(marker); len(pids) > 0 {
-			t.Errorf("--jobs %s: processes of the servers outlived the check (a zombie was not reaped, or a daemon not killed): %v", jobs, pids)
-			for _, pid := range pids {
-				if p, err := os.FindProcess(pid); err == nil {
-					_ = p.Kill()
-				}
-			}
-		}
+		noneOutlived(t, marker, "--jobs "+jobs+": processes of the servers outlived the check (a zombie was not reaped, or a daemon not killed)")
 	}
 	if reports[0] != reports[1] {
 		t.Errorf("--jobs 4 printed another report than --jobs 1:\n%s\nwant:\n%s", reports[1], reports[0])
 	}
-}
-
-// marked lists the processes whose environment holds marker, with their
-// state.
-func marked(marker string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && bytes.Contains(env, []byte(marker+"\x00")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 var pids = regexp.MustCompile(`pid [0-9]+`)
@@ -137,14 +103,7 @@ func TestJobsFailureNamesTheFirstAndLeavesNoProcess(t *testing.T) {
 				}
 				// The pids of the daemons killed differ from run to run.
 				runs = append(runs, pids.ReplaceAllString(unownedLine.ReplaceAllString(stdout.String()+"\x00"+stderr.String(), ""), "pid N"))
-				if left := marked(marker); len(left) > 0 {
-					t.Errorf("--jobs %s: processes of the servers outlived the run: %v", jobs, left)
-					for _, pid := range left {
-						if p, err := os.FindProcess(pid); err == nil {
-							_ = p.Kill()
-						}
-					}
-				}
+				noneOutlived(t, marker, "--jobs "+jobs+": processes of the servers outlived the run")
 			}
 			if runs[0] != runs[1] {
 				t.Errorf("--jobs 3 printed another output than --jobs 1:\n%q\nwant:\n%q", runs[1], runs[0])

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
@@ -45,10 +48,7 @@ func lockRepo(t *testing.T) string {
 func TestLockCheckAndDrift(t *testing.T) {
 	t.Parallel()
 	dir := lockRepo(t)
-	r := run(t, nil, "lock", "--root", dir)
-	if r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, nil, "lock", "--root", dir)
 	l, err := lock.ReadFile(context.Background(), filepath.Join(dir, lock.DefaultFile), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -61,9 +61,7 @@ func TestLockCheckAndDrift(t *testing.T) {
 	if e := l.Entries[0].Snapshot.Fingerprints; len(e.Tools["read_file"].JCS) != 64 || e.JCS == nil || len(e.JCS.Tools) != 64 || !strings.Contains(string(first), `"jcs": "`) {
 		t.Errorf("the lock lacks the interoperable digests: %+v", e)
 	}
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("second lock: %d %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	if second, _ := os.ReadFile(filepath.Join(dir, lock.DefaultFile)); string(first) != string(second) {
 		t.Error("locking the same servers twice wrote different bytes")
 	}
@@ -80,12 +78,8 @@ func TestLockCheckAndDrift(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("check of a poisoned server: exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"✗ .mcp.json › files: drifted", "✓ .vscode/mcp.json › search: unchanged", "read_file", "tool-description-changed", "text-injection-marker-added", "text-hidden-characters-added", "text-sensitive-reference-added",
-		"the description names web_search, a tool of .vscode/mcp.json › search: shadowing"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("check output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	wantIn(t, "check output", r.stdout, "✗ .mcp.json › files: drifted", "✓ .vscode/mcp.json › search: unchanged", "read_file", "tool-description-changed", "text-injection-marker-added", "text-hidden-characters-added", "text-sensitive-reference-added",
+		"the description names web_search, a tool of .vscode/mcp.json › search: shadowing")
 	// Danger first: the headline names the server, the tool and the text,
 	// the first finding is a security one, nothing author-only is shown,
 	// the shadowing is said once, and nothing says the check passes.
@@ -137,17 +131,13 @@ func TestLockCheckAndDrift(t *testing.T) {
 	} else if !strings.Contains(r.stderr, "accepted .mcp.json › files: 4 security findings") || !strings.Contains(r.stderr, "now 2 tools, 0 prompts, 0 resources, 0 templates; worst: possible tool poisoning") {
 		t.Errorf("update does not say what it accepts:\n%s", r.stderr)
 	}
-	if r := run(t, nil, "lock", "--root", dir, "--check"); r.code != 0 {
-		t.Fatalf("check after update: exit %d\n%s", r.code, r.stdout)
-	}
+	runOK(t, nil, "lock", "--root", dir, "--check")
 }
 
 func TestLockReconfiguredAddedGone(t *testing.T) {
 	t.Parallel()
 	dir := lockRepo(t)
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("lock: %d %s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	bin, _ := json.Marshal(os.Args[0])
 	// files gets another argument; search leaves .vscode/mcp.json for .mcp.json.
 	os.Remove(filepath.Join(dir, ".vscode", "mcp.json"))
@@ -160,17 +150,13 @@ func TestLockReconfiguredAddedGone(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{
+	wantIn(t, "output", r.stdout,
 		".mcp.json › files: its configuration entry changed since it was locked; review what the new entry serves",
 		"    entry: args: (none) → --verbose",
 		".mcp.json › search: declared but not locked",
 		"    the agents will see: 1 tool (web_search), 0 prompts, 0 resources, 0 resource templates;",
 		".vscode/mcp.json › search: locked but no longer declared",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 	if !strings.Contains(r.stderr, "capturing .mcp.json › files") {
 		t.Error("a reconfigured server was not captured: it must be reviewed, not only re-locked")
 	}
@@ -206,11 +192,7 @@ func TestLockSecretsAndMissing(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, secret) {
 		t.Errorf("the secret was printed:\n%s", r.stderr)
 	}
-	for _, want := range []string{".mcp.json › needs: skipped: set NEEDS_TOKEN", ".mcp.json › leaky:", "[redacted]", "the lock was not written"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
+	wantIn(t, "stderr", r.stderr, ".mcp.json › needs: skipped: set NEEDS_TOKEN", ".mcp.json › leaky:", "[redacted]", "the lock was not written")
 	if _, err := os.Stat(filepath.Join(dir, lock.DefaultFile)); !os.IsNotExist(err) {
 		t.Errorf("a lock was written for a failed run: %v", err)
 	}
@@ -239,20 +221,14 @@ func TestLockJobsDoNotChangeTheResult(t *testing.T) {
 	dir := lockRepo(t)
 	var locks, checks, logs []string
 	for _, jobs := range []string{"1", "4"} {
-		r := run(t, nil, "lock", "--root", dir, "--jobs", jobs)
-		if r.code != 0 {
-			t.Fatalf("lock --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r := runOK(t, nil, "lock", "--root", dir, "--jobs", jobs)
 		b, err := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		locks = append(locks, string(b))
 		logs = append(logs, r.stderr)
-		r = run(t, nil, "lock", "--root", dir, "--check", "--format", "json", "--jobs", jobs)
-		if r.code != 0 {
-			t.Fatalf("lock --check --jobs %s: exit %d\n%s", jobs, r.code, r.stderr)
-		}
+		r = runOK(t, nil, "lock", "--root", dir, "--check", "--format", "json", "--jobs", jobs)
 		checks = append(checks, r.stdout)
 	}
 	if locks[0] != locks[1] {
@@ -329,5 +305,113 @@ func TestLockVersionBumpIsReviewed(t *testing.T) {
 	if u.code != 0 || !strings.Contains(u.stderr, "accepted .mcp.json › fs-helper: ") || !strings.Contains(u.stderr, "breaking change") ||
 		!strings.Contains(u.stderr, "now 2 tools") || !strings.Contains(u.stderr, "entry: args: …@2025.11.25 → …@2026.8.31") {
 		t.Errorf("update does not say what it accepts: %d\n%s", u.code, u.stderr)
+	}
+}
+
+// A .mcp.json with a floating npx spec, a pinned one and an image by tag,
+// their registries stand-ins on loopback (npm's abbreviated metadata, an
+// OCI registry's manifest HEAD): the lock records version and integrity,
+// the floating ones are reported with the spec to write, and the check
+// fails once the registry serves other bytes for the pinned version.
+func TestLockPinsPackages(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	integrity := "sha512-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="
+	const imageDigest = "sha256:1111111111111111111111111111111111111111111111111111111111111111"
+	reg := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.URL.EscapedPath() {
+		case "/fs-helper":
+			w.Header().Set("Content-Type", "application/vnd.npm.install-v1+json")
+			w.Write([]byte(`{"name":"fs-helper","modified":"2026-11-30T10:00:00.000Z","dist-tags":{"latest":"1.3.0"},"versions":{` +
+				`"1.2.3":{"name":"fs-helper","version":"1.2.3","dist":{"integrity":"` + integrity + `","shasum":"3b1a","tarball":"https://example.invalid/a.tgz"}},` +
+				`"1.3.0":{"name":"fs-helper","version":"1.3.0","dist":{"integrity":"sha512-BBBB","shasum":"9f1a","tarball":"https://example.invalid/b.tgz"}}}}`))
+		case "/floaty":
+			w.Header().Set("Content-Type", "application/vnd.npm.install-v1+json")
+			w.Write([]byte(`{"name":"floaty","dist-tags":{"latest":"2.0.0"},"versions":{"2.0.0":{"name":"floaty","version":"2.0.0","dist":{"integrity":"sha512-FFFF","tarball":"https://example.invalid/f.tgz"}}}}`))
+		case "/v2/team/fs-image/manifests/1.0":
+			w.Header().Set("Content-Type", "application/vnd.oci.image.index.v1+json")
+			w.Header().Set("Docker-Content-Digest", imageDigest)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer reg.Close()
+
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The launchers are this test binary under their names: it serves
+	// the tools of a file, whatever the arguments.
+	for _, name := range []string{"npx", "docker"} {
+		if err := os.Symlink(os.Args[0], filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tools.json"), []byte(`{"read_file": "Read a file."}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entry := func(launcher string, args ...string) string {
+		cmd, _ := json.Marshal(filepath.Join(bin, launcher))
+		a, _ := json.Marshal(args)
+		return `{"command": ` + string(cmd) + `, "args": ` + string(a) + `, "env": {"` + lockServerEnv + `": "${CLAUDE_PROJECT_DIR}/tools.json"}}`
+	}
+	host := strings.TrimPrefix(reg.URL, "http://")
+	cfg := `{"mcpServers": {"floating": ` + entry("npx", "-y", "floaty") + `, "pinned": ` + entry("npx", "fs-helper@1.2.3") +
+		`, "image": ` + entry("docker", "run", "-i", "--rm", host+"/team/fs-image:1.0") + `}}`
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"npm_config_registry=" + reg.URL}
+
+	r := runOK(t, env, "lock", "--root", dir)
+	wantIn(t, "lock's stderr", r.stderr,
+		".mcp.json › pinned: pinned fs-helper 1.2.3 "+integrity,
+		".mcp.json › floating: npx floaty floats (the registry serves 2.0.0 today): write floaty@2.0.0 (package-spec-floating)",
+		".mcp.json › image: docker run "+host+"/team/fs-image:1.0 floats (the registry serves "+imageDigest+" today): write "+host+"/team/fs-image:1.0@"+imageDigest,
+	)
+	l, err := lock.ReadFile(t.Context(), filepath.Join(dir, lock.DefaultFile), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := l.Find(".mcp.json", "pinned"); e.Package == nil || e.Package.Version != "1.2.3" || e.Package.Integrity != integrity || e.Package.Registry != reg.URL {
+		t.Fatalf("the pinned package: %+v", e.Package)
+	}
+	if e, _ := l.Find(".mcp.json", "image"); e.Package == nil || e.Package.Integrity != imageDigest || e.Package.Version != "1.0" {
+		t.Fatalf("the image: %+v", e.Package)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, lock.DefaultFile))
+	if !strings.Contains(string(data), `"lockVersion": 2`) {
+		t.Errorf("a lock with packages is not lockVersion 2:\n%.200s", data)
+	}
+
+	// Same registry: the check passes, notes the newer version and the
+	// floating specs.
+	r = run(t, env, "lock", "--root", dir, "--check")
+	if r.code != 0 || !strings.Contains(r.stdout, "fs-helper 1.3.0 is published (the lock pins 1.2.3) (package-version-newer)") ||
+		!strings.Contains(r.stdout, "write floaty@2.0.0") {
+		t.Fatalf("check against the same registry: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Offline, or told not to: said, never silent.
+	r = run(t, env, "lock", "--root", dir, "--check", "--no-registry")
+	if r.code != 0 || strings.Count(r.stdout, "package: the package check was skipped (--no-registry)") != 3 {
+		t.Errorf("--no-registry: exit %d\n%s", r.code, r.stdout)
+	}
+	// The registry serves other bytes for 1.2.3.
+	mu.Lock()
+	integrity = "sha512-ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ=="
+	mu.Unlock()
+	r = run(t, env, "lock", "--root", dir, "--check")
+	if r.code != 1 || !strings.Contains(r.stdout, "worst: the registry serves other bytes in .mcp.json › pinned: fs-helper 1.2.3: locked sha512-AAAA") ||
+		!strings.Contains(r.stdout, "✗ .mcp.json › pinned: its surface is unchanged, but the registry serves other bytes") ||
+		!strings.Contains(r.stdout, "(package-integrity-changed)") {
+		t.Errorf("other bytes for the locked version: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	j := run(t, env, "lock", "--root", dir, "--check", "--format", "json")
+	if j.code != 1 || !strings.Contains(j.stdout, `"rule": "package-integrity-changed"`) {
+		t.Errorf("json: exit %d\n%s", j.code, j.stdout)
 	}
 }

@@ -36,9 +36,7 @@ func TestLockWrapKeepsTheLock(t *testing.T) {
 	t.Parallel()
 	dir := lockRepo(t)
 	configs := []string{".vscode/mcp.json", ".mcp.json"}
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	original := readFiles(t, dir, configs...)
 	locked := readFiles(t, dir, lock.DefaultFile)
 	r := run(t, nil, "lock", "--root", dir, "--wrap")
@@ -53,9 +51,7 @@ func TestLockWrapKeepsTheLock(t *testing.T) {
 	if r := run(t, nil, "lock", "--root", dir, "--check"); r.code != 0 || !strings.Contains(r.stdout, "2 server(s), 0 changed") {
 		t.Fatalf("lock --check of wrapped entries: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("re-lock: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
 	if got := readFiles(t, dir, lock.DefaultFile); got[lock.DefaultFile] != locked[lock.DefaultFile] {
 		t.Error("locking the wrapped entries wrote another lock")
 	}
@@ -127,12 +123,8 @@ func TestLockWrapClientStartsThroughTheGuard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r := run(t, nil, "lock", "--root", dir); r.code != 0 {
-		t.Fatalf("lock: exit %d\n%s", r.code, r.stderr)
-	}
-	if r := run(t, nil, "lock", "--root", dir, "--wrap"); r.code != 0 {
-		t.Fatalf("lock --wrap: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir)
+	runOK(t, nil, "lock", "--root", dir, "--wrap")
 	for _, c := range []struct{ file, key, name string }{{".vscode/mcp.json", "servers", "search"}, {".mcp.json", "mcpServers", "files"}} {
 		entry := readEntry(t, filepath.Join(dir, c.file), c.key, c.name)
 		if entry.Command != "mcp-surface" || len(entry.Args) < 7 || entry.Args[0] != "guard" {
@@ -155,9 +147,7 @@ func TestLockWrapClientStartsThroughTheGuard(t *testing.T) {
 			t.Errorf("%s › %s through the guard:\n%s\nwant (direct):\n%s", c.file, c.name, got, want)
 		}
 	}
-	if r := run(t, nil, "lock", "--root", dir, "--unwrap"); r.code != 0 {
-		t.Fatalf("lock --unwrap: exit %d\n%s", r.code, r.stderr)
-	}
+	runOK(t, nil, "lock", "--root", dir, "--unwrap")
 	for _, name := range []string{".vscode/mcp.json", ".mcp.json"} {
 		if got := readFiles(t, dir, name)[name]; got != files[name] {
 			t.Errorf("%s after --unwrap:\n%s\nwant\n%s", name, got, files[name])

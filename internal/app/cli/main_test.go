@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -38,6 +40,17 @@ func run(t *testing.T, env []string, args ...string) result {
 	var out, errb bytes.Buffer
 	code := RunEnv(context.Background(), args, testEnv(env, &out, &errb))
 	return result{code, out.String(), errb.String()}
+}
+
+// runOK is run for a run that must succeed: any other exit fails the
+// test at once.
+func runOK(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	r := run(t, env, args...)
+	if r.code != frontend.ExitOK {
+		t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r
 }
 
 // testEnv is the test process's environment with the given extra entries
@@ -75,3 +88,25 @@ func serverEnvFor(mode string) []string { return []string{testserver.EnvFor(mode
 
 // serverCmd is the command line of the re-executed test binary.
 func serverCmd() []string { return []string{os.Args[0]} }
+
+// captureArgs is the command line that captures the re-executed test
+// binary's server with the given capture flags.
+func captureArgs(flags ...string) []string {
+	return append(append([]string{"capture"}, flags...), append([]string{"--"}, serverCmd()...)...)
+}
+
+// snapshotFile captures the test server of the given mode into
+// mcp-surface.json in dir and returns the file's path.
+func snapshotFile(t *testing.T, dir, mode string) string {
+	t.Helper()
+	path := filepath.Join(dir, "mcp-surface.json")
+	captureOK(t, mode, "-o", path)
+	return path
+}
+
+// captureOK captures the test server of the given mode with the given
+// capture flags and fails the test unless the capture succeeds.
+func captureOK(t *testing.T, mode string, flags ...string) result {
+	t.Helper()
+	return runOK(t, serverEnvFor(mode), captureArgs(flags...)...)
+}

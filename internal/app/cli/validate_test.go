@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 // offlineSchemas makes the CLI read schemas from the shared directory,
@@ -175,10 +176,7 @@ func TestValidateLiveServer(t *testing.T) {
 	}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	r := run(t, env, "validate", "--url", ts.URL, "--protocol-version", "2025-06-18", "--protocol-version", "2026-07-28")
-	if r.code != frontend.ExitOK {
-		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
+	r := runOK(t, env, "validate", "--url", ts.URL, "--protocol-version", "2025-06-18", "--protocol-version", "2026-07-28")
 	if n := strings.Count(r.stdout, "== server "+testserver.ServerName+" (MCP "); n != 2 || strings.Contains(r.stdout, "error ") {
 		t.Errorf("%d sections, want 2 without errors:\n%s", n, r.stdout)
 	}
@@ -235,10 +233,7 @@ func TestSchemasFetchAndList(t *testing.T) {
 	publishedSchemas(t, "")
 	cache := t.TempDir()
 	env := []string{"RUNNER_TOOL_CACHE=" + t.TempDir(), frontend.SchemaDirEnv + "="}
-	r := run(t, env, "schemas", "fetch", "--cache-dir", cache)
-	if r.code != frontend.ExitOK {
-		t.Fatalf("fetch: exit %d\n%s", r.code, r.stderr)
-	}
+	r := runOK(t, env, "schemas", "fetch", "--cache-dir", cache)
 	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
 		if _, err := os.Stat(filepath.Join(cache, rev, "schema.json")); err != nil {
 			t.Errorf("fetch did not cache %s: %v", rev, err)
@@ -335,5 +330,73 @@ func TestValidateSnapshotNeedsOnlyItsRevision(t *testing.T) {
 	r = run(t, env, append(args, writeFile(t, "s.json", strings.Replace(badSnapshot, "2025-03-26", "2025-06-18", 1)))...)
 	if r.code != frontend.ExitFailure || !strings.Contains(r.stderr, "2025-06-18") || !strings.Contains(r.stderr, "schemas fetch") {
 		t.Errorf("the snapshot's own revision missing: exit %d, want %d naming it\n%s", r.code, frontend.ExitFailure, r.stderr)
+	}
+}
+
+// validate --clients runs the client profiles on a live server: the test
+// server's SDK-generated schemas set additionalProperties, which Gemini's
+// function declarations do not accept, and the findings say where and why.
+func TestValidateClients(t *testing.T) {
+	args := append([]string{"validate", "--format", "json", "--clients", "gemini,openai", "--"}, serverCmd()...)
+	r := run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...), args...)
+	if r.code != frontend.ExitOK { // warnings do not fail at the default fail-on
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rep struct {
+		Findings []struct {
+			Rule    string   `json:"rule"`
+			Level   string   `json:"level"`
+			Tags    []string `json:"tags"`
+			Pointer string   `json:"pointer"`
+			Message string   `json:"message"`
+			Subject struct{ Kind, Name string }
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Rule != rules.ClientSchemaKeywordUnsupported {
+			continue
+		}
+		n++
+		if f.Level != "warning" || f.Subject.Kind != "tool" || !strings.HasPrefix(f.Pointer, "/inputSchema") ||
+			!strings.Contains(f.Message, "gemini") || !strings.Contains(f.Message, "https://ai.google.dev/") {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no %s finding for the SDK's schemas:\n%s", rules.ClientSchemaKeywordUnsupported, r.stdout)
+	}
+
+	// The terminal and the markdown say, per tool, which client rejects
+	// which keyword, and claim no comparison ("surface unchanged").
+	for _, format := range []string{"text", "markdown"} {
+		args := append([]string{"validate", "--format", format, "--clients", "gemini", "--"}, serverCmd()...)
+		out := run(t, append(offlineSchemas(t), serverEnvFor(testserver.ModeFull)...), args...).stdout
+		if strings.Contains(out, "surface unchanged") {
+			t.Errorf("%s: a validation says \"surface unchanged\":\n%s", format, out)
+		}
+		for _, f := range rep.Findings {
+			if f.Rule != rules.ClientSchemaKeywordUnsupported {
+				continue
+			}
+			kw := f.Pointer[strings.LastIndexByte(f.Pointer, '/')+1:]
+			if !strings.Contains(out, "&quot;"+strings.ReplaceAll(kw, "$", "&#36;")+"&quot;") && !strings.Contains(out, `"`+kw+`"`) {
+				t.Errorf("%s: keyword %s of tool %s is not named:\n%s", format, kw, f.Subject.Name, out)
+			}
+		}
+	}
+
+	// Without --clients nothing is said about clients.
+	plain := run(t, serverEnvFor(testserver.ModeFull), append([]string{"validate", "--format", "json", "--"}, serverCmd()...)...)
+	if strings.Contains(plain.stdout, "client-") {
+		t.Errorf("client findings without --clients:\n%s", plain.stdout)
+	}
+	// An unknown profile is a usage error naming the known ones.
+	bad := run(t, serverEnvFor(testserver.ModeFull), append([]string{"validate", "--clients", "gemni", "--"}, serverCmd()...)...)
+	if bad.code != frontend.ExitFailure || !strings.Contains(bad.stderr, "openai-strict") {
+		t.Errorf("--clients gemni: exit %d: %s", bad.code, bad.stderr)
 	}
 }

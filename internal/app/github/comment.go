@@ -79,31 +79,17 @@ func (c *Client) FindStickyComment(ctx context.Context, owner, repo string, pr i
 	if author == "" {
 		author = DefaultCommentAuthor
 	}
-	var best *gh.IssueComment
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
-	for page := 0; ; page++ {
-		if page == maxPages {
-			return nil, fmt.Errorf("find the pull request comment: more than %d pages of comments", maxPages)
-		}
-		list, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
-		if err != nil {
-			return nil, c.classify(OpComment, err)
-		}
-		for _, ic := range list {
-			if ic == nil || !strings.EqualFold(ic.GetUser().GetLogin(), author) || !hasMarkerLine(ic.GetBody(), marker) {
-				continue
-			}
-			if best == nil || older(ic, best) {
-				best = ic
-			}
-		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	if best == nil {
-		return nil, nil
+	best, err := firstListed(c, OpComment, "find the pull request comment", "comments", &opts.ListOptions,
+		func() ([]*gh.IssueComment, *gh.Response, error) {
+			return c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
+		},
+		func(ic *gh.IssueComment) bool {
+			return strings.EqualFold(ic.GetUser().GetLogin(), author) && hasMarkerLine(ic.GetBody(), marker)
+		},
+		older)
+	if err != nil || best == nil {
+		return nil, err
 	}
 	return &Comment{
 		ID:        best.GetID(),
@@ -128,6 +114,33 @@ func older(a, b *gh.IssueComment) bool {
 		return ta.Before(tb)
 	}
 	return a.GetID() < b.GetID()
+}
+
+// firstListed pages through a listing, at most maxPages pages, and returns
+// of the items keep accepts the one that comes first by before (nil when
+// none does). list fetches the page that lo names; op classifies its
+// errors, and what and items name the search and its items in the error
+// for a listing longer than maxPages.
+func firstListed[T any](c *Client, op, what, items string, lo *gh.ListOptions, list func() ([]*T, *gh.Response, error), keep func(*T) bool, before func(a, b *T) bool) (*T, error) {
+	var best *T
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("%s: more than %d pages of %s", what, maxPages, items)
+		}
+		got, resp, err := list()
+		if err != nil {
+			return nil, c.classify(op, err)
+		}
+		for _, it := range got {
+			if it != nil && keep(it) && (best == nil || before(it, best)) {
+				best = it
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return best, nil
+		}
+		lo.Page = resp.NextPage
+	}
 }
 
 func checkCommentArgs(owner, repo string, pr int, marker string) error {

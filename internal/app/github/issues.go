@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	gh "github.com/google/go-github/v66/github"
@@ -42,31 +41,17 @@ func (c *Client) FindIssue(ctx context.Context, owner, repo, marker, author stri
 	if author == "" {
 		author = DefaultCommentAuthor
 	}
-	var best *gh.Issue
 	opts := &gh.IssueListByRepoOptions{State: "open", Creator: author, ListOptions: gh.ListOptions{PerPage: 100}}
-	for page := 0; ; page++ {
-		if page == maxPages {
-			return nil, fmt.Errorf("find the drift issue: more than %d pages of issues", maxPages)
-		}
-		list, resp, err := c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
-		if err != nil {
-			return nil, c.classify(OpIssue, err)
-		}
-		for _, is := range list {
-			if is == nil || is.IsPullRequest() || !strings.EqualFold(is.GetUser().GetLogin(), author) || !hasMarkerLine(is.GetBody(), marker) {
-				continue
-			}
-			if best == nil || is.GetNumber() < best.GetNumber() {
-				best = is
-			}
-		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	if best == nil {
-		return nil, nil
+	best, err := firstListed(c, OpIssue, "find the drift issue", "issues", &opts.ListOptions,
+		func() ([]*gh.Issue, *gh.Response, error) {
+			return c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
+		},
+		func(is *gh.Issue) bool {
+			return !is.IsPullRequest() && strings.EqualFold(is.GetUser().GetLogin(), author) && hasMarkerLine(is.GetBody(), marker)
+		},
+		func(a, b *gh.Issue) bool { return a.GetNumber() < b.GetNumber() })
+	if err != nil || best == nil {
+		return nil, err
 	}
 	return &Issue{Number: best.GetNumber(), Author: best.GetUser().GetLogin(), Title: best.GetTitle(), Body: best.GetBody(),
 		URL: best.GetHTMLURL(), Open: best.GetState() == "open"}, nil

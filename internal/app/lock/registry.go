@@ -135,14 +135,20 @@ func (r *Registries) client() *http.Client {
 	return &http.Client{}
 }
 
-// get requests u and decodes its JSON body into v; a response other than
-// 200 is an error naming the status.
-func (r *Registries) get(ctx context.Context, u, accept string, v any) error {
+// withTimeout bounds ctx by the time one request may take: Timeout, or
+// the default when it is not set.
+func (r *Registries) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	timeout := r.Timeout
 	if timeout <= 0 {
 		timeout = defaultReqTimout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return context.WithTimeout(ctx, timeout)
+}
+
+// get requests u and decodes its JSON body into v; a response other than
+// 200 is an error naming the status.
+func (r *Registries) get(ctx context.Context, u, accept string, v any) error {
+	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -343,11 +349,7 @@ type authChallenge struct{ realm, service, scope string }
 func (c *authChallenge) Error() string { return "the registry asks for a token" }
 
 func (r *Registries) head(ctx context.Context, u, token string) (string, error) {
-	timeout := r.Timeout
-	if timeout <= 0 {
-		timeout = defaultReqTimout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodHead, u, nil)
 	if err != nil {
