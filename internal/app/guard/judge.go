@@ -1,0 +1,216 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/mcp-surface/mcp-surface/pkg/rules"
+)
+
+// verdict is the judgement of one listed item (or of the instructions)
+// against the lock entry.
+type verdict struct {
+	Kind string // the finding subject kind: tool, prompt, ..., server for the instructions
+	Name string // its identity as served
+	// Status is statusUnchanged, statusChanged or statusNew.
+	Status string
+	// Risky: the consumer ranking calls the change a danger or a break,
+	// or the engine rates it risky.
+	Risky bool
+	// Rules are the rules of the findings, ranked, each once.
+	Rules []string
+	// Why is one line saying what changed, server text as written: escape
+	// it where it is printed.
+	Why string
+}
+
+const (
+	statusUnchanged = "unchanged"
+	statusChanged   = "changed"
+	statusNew       = "new"
+)
+
+// judge compares what a server lists with its lock entry, through the
+// same engine and consumer ranking as `lock --check`.
+type judge struct {
+	entry   *lock.Entry
+	all     *lock.Lock // every locked server, for shadowing across them
+	version string
+}
+
+// listed is one item of a listing page: its canonical form and identity.
+type listed struct {
+	id    string
+	canon []byte
+	ok    bool // it has a string identity
+}
+
+// items judges the items of one listing page (raw, as served), one
+// verdict each, in page order. An item that is not JSON the canonical
+// form reads is an error: the page cannot be checked.
+func (j *judge) items(k manifest.ItemKind, raws [][]byte) ([]verdict, error) {
+	out := make([]verdict, len(raws))
+	page := make([]listed, len(raws))
+	var changed []int
+	for i, raw := range raws {
+		canon, err := canonjson.CanonicalizeOrdered(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", k.List, i, err)
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(canon, &obj); err != nil {
+			return nil, fmt.Errorf("%s[%d] is not a JSON object", k.List, i)
+		}
+		var id string
+		page[i] = listed{canon: canon}
+		if json.Unmarshal(obj[k.Identity], &id) == nil && obj[k.Identity] != nil {
+			page[i].id, page[i].ok = id, true
+		}
+		if !page[i].ok {
+			out[i] = verdict{Kind: k.Subject, Status: statusNew, Risky: true,
+				Why: fmt.Sprintf("a %s served without its %s cannot be compared with the lock", k.Noun, k.Identity)}
+			continue
+		}
+		if locked, ok := j.locked(k.List, id); ok && bytes.Equal(locked, canon) {
+			out[i] = verdict{Kind: k.Subject, Name: id, Status: statusUnchanged}
+			continue
+		}
+		changed = append(changed, i)
+	}
+	if len(changed) == 0 {
+		return out, nil
+	}
+	snap := j.entry.Snapshot
+	items := slices.Clone(snap.Items(k.List))
+	for _, i := range changed {
+		it := manifest.Item{ID: page[i].id, Raw: page[i].canon}
+		at, found := slices.BinarySearchFunc(items, it.ID, func(x manifest.Item, id string) int { return strings.Compare(x.ID, id) })
+		if found {
+			items[at] = it
+		} else {
+			items = slices.Insert(items, at, it)
+		}
+	}
+	head := *snap
+	switch k.List {
+	case manifest.ListTools:
+		head.Tools = items
+	case manifest.ListPrompts:
+		head.Prompts = items
+	case manifest.ListResources:
+		head.Resources = items
+	case manifest.ListResourceTemplates:
+		head.ResourceTemplates = items
+	}
+	o := j.compare(&head)
+	for _, i := range changed {
+		v := j.verdictOf(o, k.Subject, page[i].id, func(f *finding.Finding) bool {
+			return f.Subject.Kind == k.Subject && f.Subject.Name == page[i].id
+		})
+		v.Status = statusChanged
+		if _, ok := snap.Find(k.List, page[i].id); !ok {
+			v.Status = statusNew
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// instructions judges the instructions of a handshake result (raw, nil
+// when it has none); nil when they are the locked ones.
+func (j *judge) instructions(raw []byte) (*verdict, error) {
+	var canon []byte
+	if raw != nil {
+		var err error
+		if canon, err = canonjson.Canonicalize(raw); err != nil {
+			return nil, fmt.Errorf("instructions: %w", err)
+		}
+	}
+	snap := j.entry.Snapshot
+	if bytes.Equal(canon, snap.Instructions) {
+		return nil, nil
+	}
+	head := *snap
+	head.Instructions = canon
+	o := j.compare(&head)
+	v := j.verdictOf(o, finding.KindServer, "instructions", func(f *finding.Finding) bool {
+		return f.Subject.Kind == finding.KindServer && (f.Pointer == "/instructions" || strings.HasPrefix(f.Pointer, "/instructions/"))
+	})
+	v.Status = statusChanged
+	if snap.Instructions == nil {
+		v.Status = statusNew
+	}
+	return &v, nil
+}
+
+// locked is the canonical form of a locked item: in the list, or scoped
+// to one of the server's groups.
+func (j *judge) locked(list, id string) ([]byte, bool) {
+	snap := j.entry.Snapshot
+	if it, ok := snap.Find(list, id); ok {
+		return it.Raw, true
+	}
+	if snap.Ext != nil {
+		for _, g := range snap.Ext.Groups {
+			for _, it := range g.Scoped(list) {
+				if it.ID == id {
+					return it.Raw, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// compare judges a head that differs from the locked snapshot only where
+// the server served something else, as `lock --check` judges a drifted
+// server: the consumer's levels, and shadowing of the other locked
+// servers' tools.
+func (j *judge) compare(head *manifest.Manifest) *lock.Outcome {
+	o := lock.Compare(j.entry, head, j.version)
+	o.Status = lock.StatusDrifted
+	if j.all != nil {
+		lock.Shadowing(o, j.all)
+	}
+	return o
+}
+
+// verdictOf is the verdict on the findings of o that mine selects.
+func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding.Finding) bool) verdict {
+	v := verdict{Kind: kind, Name: name}
+	one := *o
+	one.Section.Findings = nil
+	for i := range o.Section.Findings {
+		if mine(&o.Section.Findings[i]) {
+			one.Section.Findings = append(one.Section.Findings, o.Section.Findings[i])
+		}
+	}
+	ranked := lock.Ranked(&one)
+	for i := range ranked {
+		f := &ranked[i]
+		if !slices.Contains(v.Rules, f.Rule) {
+			v.Rules = append(v.Rules, f.Rule)
+		}
+		if c := lock.ClassOf(f); c == lock.ClassDanger || c == lock.ClassBreak || f.Severity == rules.SeverityRisky || f.Severity == rules.SeverityBreaking {
+			v.Risky = true
+		}
+	}
+	switch {
+	case v.Risky:
+		v.Why = lock.Headline([]*lock.Outcome{&one})
+	case len(ranked) > 0:
+		v.Why = ranked[0].Message
+	default:
+		// Only what a consumer does not act on changed (or the change
+		// was only in form the engine does not report).
+		v.Why = "changed in a way that reaches no rule a consumer acts on"
+	}
+	return v
+}
