@@ -29,6 +29,10 @@ type verdict struct {
 	// Why is one line saying what changed, server text as written: escape
 	// it where it is printed.
 	Why string
+	// Threat names the danger of a risky change in the guard's own words
+	// ("possible tool poisoning", "breaking change"): what the client is
+	// told, which never quotes the changed text.
+	Threat string
 }
 
 const (
@@ -205,6 +209,14 @@ func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding
 	switch {
 	case v.Risky:
 		v.Why = lock.Headline([]*lock.Outcome{&one})
+		where := one.Key()
+		if kind != finding.KindServer {
+			where += " › " + name
+		}
+		v.Threat = "a risky or breaking change"
+		if threat, _, ok := strings.Cut(v.Why, " in "+where+": "); ok {
+			v.Threat = threat
+		}
 	case len(ranked) > 0:
 		v.Why = ranked[0].Message
 	default:

@@ -77,7 +77,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	pending map[string]string            // the client's open requests: id → method
-	blocked map[string]map[string]string // subject kind → identity → why
+	blocked map[string]map[string]verdict // subject kind → identity → why
 }
 
 // NewSession starts the follow of one session.
@@ -86,7 +86,7 @@ func NewSession(o Options) *Session {
 		o.Mode = ModeBlock
 	}
 	return &Session{opts: o, j: judge{entry: o.Entry, all: o.All, version: o.Version},
-		pending: map[string]string{}, blocked: map[string]map[string]string{}}
+		pending: map[string]string{}, blocked: map[string]map[string]verdict{}}
 }
 
 // envelope is what the session reads of every message.
@@ -167,12 +167,12 @@ func (s *Session) fromClient(msg []byte) Out {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if kind, name, ok := calledItem(env.Method, msg); ok {
-		if why, blocked := s.blocked[kind][name]; blocked {
-			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: kind, Name: name,
-				Message: fmt.Sprintf("refused %s of %s %q: it was blocked (%s)", env.Method, kind, name, why)})
+		if v, blocked := s.blocked[kind][name]; blocked {
+			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: kind, Name: name, Rules: v.Rules,
+				Message: fmt.Sprintf("refused %s of %s %q: it is blocked (%s)", env.Method, kind, name, v.Why)})
 			return Out{Answers: [][]byte{errorAnswer(env.ID, fmt.Sprintf(
-				"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s; review it with `%s`",
-				kind, name, s.opts.Entry.Key(), why, ReviewCommand), kind, name)}}
+				"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
+				kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), kind, name)}}
 		}
 	}
 	s.pending[idKey(env.ID)] = env.Method
@@ -217,8 +217,8 @@ func (s *Session) fromServer(msg []byte) Out {
 		return Out{Forward: msg}
 	}
 	delete(s.pending, key)
-	if method == capture.HandshakeInitialize {
-		return s.initialized(msg, env.ID)
+	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
+		return s.initialized(msg, env.ID, method)
 	}
 	if k, ok := manifest.KindOfMethod(method); ok {
 		return s.listed(msg, env.ID, method, k)
@@ -292,14 +292,14 @@ func (s *Session) listed(msg []byte, id json.RawMessage, method string, k manife
 		case s.opts.Mode == ModeFail:
 			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 			if end == nil {
-				end = fmt.Errorf("%w: %s %q: %s", ErrChanged, v.Kind, v.Name, v.Why)
+				end = fmt.Errorf("%w: %s %q: %s%s", ErrChanged, v.Kind, v.Name, v.Threat, rulesNote(v.Rules))
 			}
 		default:
 			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 			if s.blocked[v.Kind] == nil {
-				s.blocked[v.Kind] = map[string]string{}
+				s.blocked[v.Kind] = map[string]verdict{}
 			}
-			s.blocked[v.Kind][v.Name] = v.Why
+			s.blocked[v.Kind][v.Name] = v
 		}
 		s.log(d)
 	}
@@ -343,9 +343,9 @@ func (s *Session) unreadable(msg []byte, id json.RawMessage, method string, err 
 	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: the server's %s answer could not be checked against the lock (%v); review the server with `%s`", method, err, ReviewCommand), "", "")}
 }
 
-// initialized checks the handshake's instructions.
-func (s *Session) initialized(msg []byte, id json.RawMessage) Out {
-	const method = capture.HandshakeInitialize
+// initialized checks the instructions of a handshake (initialize, or
+// server/discover, whose result has them too).
+func (s *Session) initialized(msg []byte, id json.RawMessage, method string) Out {
 	top, res, ok, err := result(msg)
 	if err != nil {
 		return s.unreadable(msg, id, method, err)
@@ -383,7 +383,7 @@ func (s *Session) initialized(msg []byte, id json.RawMessage) Out {
 	case s.opts.Mode == ModeFail:
 		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at changed instructions: %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
 		s.log(d)
-		end := fmt.Errorf("%w: the instructions: %s", ErrChanged, v.Why)
+		end := fmt.Errorf("%w: the instructions: %s%s", ErrChanged, v.Threat, rulesNote(v.Rules))
 		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked changed instructions (left out of the handshake): %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
