@@ -76,7 +76,7 @@ type Session struct {
 	j    judge
 
 	mu      sync.Mutex
-	pending map[string]string            // the client's open requests: id → method
+	pending map[string]string             // the client's open requests: id → method
 	blocked map[string]map[string]verdict // subject kind → identity → why
 }
 
