@@ -19,7 +19,7 @@ import (
 // KillAll ends; Stop ends the group and whatever left it.
 type Process struct {
 	sc       *stdioConn
-	stdout   *doneReader
+	stdout   *io.PipeReader
 	stopOnce sync.Once
 	diags    []Diagnostic
 }
@@ -77,9 +77,10 @@ func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 	adopt.started(cmd.Process.Pid)
 	watchStart(cmd.Process.Pid)
 	liveAdd(cmd)
-	// pw is the SDK's end in a capture; here nothing reads it, and stop
-	// only closes it.
-	_, pw := io.Pipe()
+	// The server's stdout is read to its end whatever the caller does,
+	// so that the server never blocks on a full pipe and stop sees it
+	// close; the caller reads it through pr until Stop.
+	pr, pw := io.Pipe()
 	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
 		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
 		ioDone: make(chan struct{}), readDone: make(chan struct{})}
@@ -93,6 +94,13 @@ func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 		close(errDone)
 	}()
 	go func() {
+		defer close(sc.readDone)
+		if _, err := io.Copy(pw, stdout); err != nil {
+			_, _ = io.Copy(io.Discard, stdout)
+		}
+		pw.Close()
+	}()
+	go func() {
 		<-sc.readDone
 		<-errDone
 		close(sc.ioDone)
@@ -102,7 +110,7 @@ func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 		liveRemove(cmd)
 		close(sc.exited)
 	}()
-	return &Process{sc: sc, stdout: &doneReader{r: stdout, done: sc.readDone}}, nil
+	return &Process{sc: sc, stdout: pr}, nil
 }
 
 // Stdin is the server's stdin. Closing it asks the server to exit, as the
@@ -110,7 +118,7 @@ func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 func (p *Process) Stdin() io.WriteCloser { return stdinWriter{p.sc} }
 
 // Stdout is the server's stdout. It ends when the server and everything
-// holding the pipe are gone, or Stop closed it.
+// holding the pipe are gone; once Stop is called, reads fail.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
 // Pid is the server's process id.
@@ -136,11 +144,11 @@ func (p *Process) StderrTail() string { return p.sc.stderr.String() }
 // Stop ends the server as a capture's shutdown does: its stdin closed,
 // a grace to exit, SIGTERM, then SIGKILL to its process group and to
 // the descendants that left it; it returns once they are reaped, with
-// the diagnostics of that shutdown (escaped processes). Keep reading
-// Stdout while it runs: it waits for the readers to end. Safe to call
-// more than once.
+// the diagnostics of that shutdown (escaped processes). What the server
+// writes from then on is read and dropped. Safe to call more than once.
 func (p *Process) Stop() []Diagnostic {
 	p.stopOnce.Do(func() {
+		p.stdout.CloseWithError(errStoppedReading)
 		p.sc.stop()
 		p.diags = p.sc.diagnostics()
 	})
@@ -152,20 +160,4 @@ func (p *Process) Stop() []Diagnostic {
 func (p *Process) Kill() {
 	p.sc.closeStdin()
 	signalGroup(p.sc.cmd, sigKill)
-}
-
-// doneReader closes done when its reader fails (end of file included):
-// the server's stdout was read to its end.
-type doneReader struct {
-	r    io.Reader
-	done chan struct{}
-	once sync.Once
-}
-
-func (d *doneReader) Read(b []byte) (int, error) {
-	n, err := d.r.Read(b)
-	if err != nil {
-		d.once.Do(func() { close(d.done) })
-	}
-	return n, err
 }

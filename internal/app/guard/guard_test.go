@@ -105,17 +105,15 @@ func TestGuardIsTransparent(t *testing.T) {
 	if got != want {
 		t.Errorf("results through the guard differ:\n got %s\nwant %s", got, want)
 	}
+	// The server may write a notification before or after an answer
+	// (its goroutines race), so the lines are compared as a set.
+	slices.Sort(gl)
+	slices.Sort(dl)
 	if len(dl) < 10 || !slices.Equal(gl, dl) {
 		t.Errorf("the client received other bytes through the guard (%d lines) than directly (%d lines)", len(gl), len(dl))
-		for i, l := range gl {
-			t.Logf("guard %d: %.150s", i, l)
-		}
-		for i, l := range dl {
-			t.Logf("direct %d: %.150s", i, l)
-		}
 		for i := range min(len(gl), len(dl)) {
 			if gl[i] != dl[i] {
-				t.Errorf("first difference, line %d:\n got %s\nwant %s", i+1, gl[i], dl[i])
+				t.Errorf("first difference:\n got %s\nwant %s", gl[i], dl[i])
 				break
 			}
 		}
