@@ -2,7 +2,6 @@ package guard
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,7 +46,16 @@ type judge struct {
 	entry   *lock.Entry
 	all     *lock.Lock // every locked server, for shadowing across them
 	version string
+	// same holds the items served exactly as locked, by their bytes as
+	// served (kind's list and the item) → identity: a server serves the
+	// same bytes listing after listing, and those need no canonical form.
+	// Bounded by sameBytes.
+	same      map[string]map[string]string
+	sameBytes int
 }
+
+// maxSameBytes bounds what judge.same holds.
+const maxSameBytes = 16 << 20
 
 // listed is one item of a listing page: its canonical form and identity.
 type listed struct {
@@ -64,26 +72,34 @@ func (j *judge) items(k manifest.ItemKind, raws [][]byte) ([]verdict, error) {
 	page := make([]listed, len(raws))
 	var changed []int
 	for i, raw := range raws {
+		if id, ok := j.same[k.List][string(raw)]; ok {
+			out[i] = verdict{Kind: k.Subject, Name: id, Status: statusUnchanged}
+			continue
+		}
 		canon, err := canonjson.CanonicalizeOrdered(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", k.List, i, err)
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(canon, &obj); err != nil {
+		ms, err := objectMembers(canon, span{0, len(canon)})
+		if err != nil {
 			return nil, fmt.Errorf("%s[%d] is not a JSON object", k.List, i)
 		}
-		var id string
 		page[i] = listed{canon: canon}
-		if json.Unmarshal(obj[k.Identity], &id) == nil && obj[k.Identity] != nil {
-			page[i].id, page[i].ok = id, true
+		if m, found := find(ms, k.Identity); found && canon[m.Value.Start] == '"' {
+			sc := canonjson.NewScanner(canon[:m.Value.End])
+			sc.Pos = m.Value.Start
+			if id, err := sc.String(); err == nil {
+				page[i].id, page[i].ok = id, true
+			}
 		}
 		if !page[i].ok {
 			out[i] = verdict{Kind: k.Subject, Status: statusNew, Risky: true,
 				Why: fmt.Sprintf("a %s served without its %s cannot be compared with the lock", k.Noun, k.Identity)}
 			continue
 		}
-		if locked, ok := j.locked(k.List, id); ok && bytes.Equal(locked, canon) {
-			out[i] = verdict{Kind: k.Subject, Name: id, Status: statusUnchanged}
+		if locked, ok := j.locked(k.List, page[i].id); ok && bytes.Equal(locked, canon) {
+			out[i] = verdict{Kind: k.Subject, Name: page[i].id, Status: statusUnchanged}
+			j.remember(k.List, raw, page[i].id)
 			continue
 		}
 		changed = append(changed, i)
@@ -125,6 +141,21 @@ func (j *judge) items(k manifest.ItemKind, raws [][]byte) ([]verdict, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// remember records an item served as locked.
+func (j *judge) remember(list string, raw []byte, id string) {
+	if j.sameBytes+len(raw) > maxSameBytes {
+		j.same, j.sameBytes = nil, 0
+	}
+	if j.same == nil {
+		j.same = map[string]map[string]string{}
+	}
+	if j.same[list] == nil {
+		j.same[list] = map[string]string{}
+	}
+	j.same[list][string(raw)] = id
+	j.sameBytes += len(raw) + len(id)
 }
 
 // instructions judges the instructions of a handshake result (raw, nil

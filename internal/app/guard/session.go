@@ -89,12 +89,6 @@ func NewSession(o Options) *Session {
 		pending: map[string]string{}, blocked: map[string]map[string]verdict{}}
 }
 
-// envelope is what the session reads of every message.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-}
-
 // callParams are the parameters that name the item a call uses.
 type callParams struct {
 	Params struct {
@@ -104,7 +98,7 @@ type callParams struct {
 }
 
 // idKey is the key of a request id in pending.
-func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
+func idKey(id []byte) string { return string(bytes.TrimSpace(id)) }
 
 // FromClient handles a message from the client.
 func (s *Session) FromClient(msg []byte) Out {
@@ -158,8 +152,8 @@ func (s *Session) batch(msg []byte, one func([]byte) Out) Out {
 }
 
 func (s *Session) fromClient(msg []byte) Out {
-	var env envelope
-	if json.Unmarshal(msg, &env) != nil || env.Method == "" || len(env.ID) == 0 {
+	env, ok := readHeader(msg)
+	if !ok || env.Method == "" || len(env.ID) == 0 {
 		// A notification, a response to the server's request, or what the
 		// guard does not read: the server's business.
 		return Out{Forward: msg}
@@ -203,8 +197,8 @@ func calledItem(method string, msg []byte) (kind, name string, ok bool) {
 }
 
 func (s *Session) fromServer(msg []byte) Out {
-	var env envelope
-	if json.Unmarshal(msg, &env) != nil || env.Method != "" || len(env.ID) == 0 {
+	env, ok := readHeader(msg)
+	if !ok || env.Method != "" || len(env.ID) == 0 {
 		// A request or notification of the server (list_changed among
 		// them), or what the guard does not read: the client's business.
 		return Out{Forward: msg}
@@ -218,33 +212,31 @@ func (s *Session) fromServer(msg []byte) Out {
 	}
 	delete(s.pending, key)
 	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
-		return s.initialized(msg, env.ID, method)
+		return s.initialized(msg, env, method)
 	}
 	if k, ok := manifest.KindOfMethod(method); ok {
-		return s.listed(msg, env.ID, method, k)
+		return s.listed(msg, env, method, k)
 	}
 	return Out{Forward: msg}
 }
 
-// result returns the members of the message and its result object's
-// members; ok is false for an error answer (nothing to check).
-func result(msg []byte) (top []member, res []member, ok bool, err error) {
-	if top, err = objectMembers(msg, span{0, len(msg)}); err != nil {
-		return nil, nil, false, err
-	}
-	r, found := find(top, "result")
+// result returns the members of the message's result object; ok is
+// false for an error answer (nothing to check).
+func result(msg []byte, h header) (res []member, ok bool, err error) {
+	r, found := find(h.Members, "result")
 	if !found {
-		return top, nil, false, nil
+		return nil, false, nil
 	}
 	if res, err = objectMembers(msg, r.Value); err != nil {
-		return nil, nil, false, fmt.Errorf("result: %w", err)
+		return nil, false, fmt.Errorf("result: %w", err)
 	}
-	return top, res, true, nil
+	return res, true, nil
 }
 
 // listed checks one listing page.
-func (s *Session) listed(msg []byte, id json.RawMessage, method string, k manifest.ItemKind) Out {
-	_, res, ok, err := result(msg)
+func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKind) Out {
+	id := h.ID
+	res, ok, err := result(msg, h)
 	if err == nil && !ok {
 		return Out{Forward: msg}
 	}
@@ -325,7 +317,7 @@ func rulesNote(rs []string) string {
 
 // unreadable answers a listing the guard could not read: it cannot be
 // checked, so it is not passed on unless the mode is warn.
-func (s *Session) unreadable(msg []byte, id json.RawMessage, method string, err error) Out {
+func (s *Session) unreadable(msg []byte, id []byte, method string, err error) Out {
 	d := Decision{Decision: DecisionUnreadable, Method: method}
 	switch s.opts.Mode {
 	case ModeWarn:
@@ -345,15 +337,15 @@ func (s *Session) unreadable(msg []byte, id json.RawMessage, method string, err 
 
 // initialized checks the instructions of a handshake (initialize, or
 // server/discover, whose result has them too).
-func (s *Session) initialized(msg []byte, id json.RawMessage, method string) Out {
-	top, res, ok, err := result(msg)
+func (s *Session) initialized(msg []byte, h header, method string) Out {
+	id := h.ID
+	res, ok, err := result(msg, h)
 	if err != nil {
 		return s.unreadable(msg, id, method, err)
 	}
 	if !ok {
 		return Out{Forward: msg}
 	}
-	_ = top
 	var raw []byte
 	at := -1
 	for i := len(res) - 1; i >= 0; i-- {
@@ -401,7 +393,7 @@ func (s *Session) log(d Decision) {
 
 // errorAnswer is a JSON-RPC error response to id; data names the item
 // when there is one.
-func errorAnswer(id json.RawMessage, message, kind, name string) []byte {
+func errorAnswer(id []byte, message, kind, name string) []byte {
 	type data struct {
 		Kind   string `json:"kind,omitempty"`
 		Name   string `json:"name,omitempty"`
@@ -416,6 +408,6 @@ func errorAnswer(id json.RawMessage, message, kind, name string) []byte {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   rpcError        `json:"error"`
-	}{"2.0", id, rpcError{ErrorCode, message, data{kind, name, ReviewCommand}}})
+	}{"2.0", json.RawMessage(id), rpcError{ErrorCode, message, data{kind, name, ReviewCommand}}})
 	return b
 }

@@ -103,7 +103,7 @@ func TestGuardMemberCut(t *testing.T) {
 		`{"a":1, "b":2 ,"c":3}`:   `{"b":2 ,"c":3}`,
 		`{"b":2,"a":1,"c":3}`:     `{"b":2,"c":3}`,
 		`{"b":2,"c":3, "a" : 1 }`: `{"b":2,"c":3 }`,
-		`{ "a":1 }`:               `{  }`,
+		`{ "a":1 }`:               `{ }`,
 	} {
 		ms, err := objectMembers([]byte(in), span{0, len(in)})
 		if err != nil {
@@ -141,5 +141,26 @@ func TestGuardMaxBytes(t *testing.T) {
 	}
 	if err := run(init+`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"`+strings.Repeat("x", 1000)+`"}}`+"\n", 900); !errors.As(err, &tl) || tl.From != "client" {
 		t.Errorf("a long request gave %v", err)
+	}
+}
+
+// TestGuardSkip: the structural reader finds where each value ends.
+func TestGuardSkip(t *testing.T) {
+	in := `{"a":1,"b":"x\"}","c":[1,{"d":[]}],"e":true ,"f":null}`
+	ms, err := objectMembers([]byte(in), span{0, len(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Key+"="+in[m.Value.Start:m.Value.End])
+	}
+	if want := `a=1 b="x\"}" c=[1,{"d":[]}] e=true f=null`; strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+	for _, bad := range []string{`{"a":}`, `{"a":"x}`, `{"a":[1}`} {
+		if _, err := objectMembers([]byte(bad), span{0, len(bad)}); err == nil {
+			t.Errorf("%s read without an error", bad)
+		}
 	}
 }

@@ -2,9 +2,9 @@ package guard
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 )
 
 // span is a byte range [Start, End) of a message.
@@ -21,72 +21,135 @@ type member struct {
 }
 
 // objectMembers returns the members of the JSON object at data[s.Start:s.End]
-// with offsets into data, in the order written.
+// with offsets into data, in the order written, checking its grammar.
 func objectMembers(data []byte, s span) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data[s.Start:s.End]))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	sc := canonjson.NewScanner(data[:s.End])
+	sc.Pos = s.Start
+	sc.SkipSpace()
+	if sc.Peek() != '{' {
 		return nil, errors.New("not a JSON object")
 	}
 	var out []member
-	for dec.More() {
-		from := int(dec.InputOffset())
-		tok, err := dec.Token()
+	prevEnd := sc.Pos + 1
+	err := sc.EachMember(func(name string) error {
+		start := sc.Pos
+		end, err := skip(data[:s.End], start)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, errors.New("object key is not a string")
-		}
-		v, err := valueSpan(dec, data[s.Start:s.End])
-		if err != nil {
-			return nil, fmt.Errorf("member %q: %w", key, err)
-		}
-		out = append(out, member{Key: key, From: s.Start + from, Value: span{s.Start + v.Start, s.Start + v.End}})
+		sc.Pos = end
+		out = append(out, member{Key: name, From: prevEnd, Value: span{start, sc.Pos}})
+		prevEnd = sc.Pos
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // arrayElements returns the spans of the elements of the JSON array at
-// data[s.Start:s.End], as offsets into data.
+// data[s.Start:s.End], as offsets into data, checking its grammar.
 func arrayElements(data []byte, s span) ([]span, error) {
-	dec := json.NewDecoder(bytes.NewReader(data[s.Start:s.End]))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
+	sc := canonjson.NewScanner(data[:s.End])
+	sc.Pos = s.Start
+	sc.SkipSpace()
+	if sc.Peek() != '[' {
 		return nil, errors.New("not a JSON array")
 	}
 	var out []span
-	for dec.More() {
-		v, err := valueSpan(dec, data[s.Start:s.End])
+	err := sc.EachElement(func(int) error {
+		start := sc.Pos
+		end, err := skip(data[:s.End], start)
 		if err != nil {
-			return nil, fmt.Errorf("element %d: %w", len(out), err)
+			return err
 		}
-		out = append(out, span{s.Start + v.Start, s.Start + v.End})
+		sc.Pos = end
+		out = append(out, span{start, sc.Pos})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// valueSpan reads the next value of dec, which reads data, and returns
-// where it is in data.
-func valueSpan(dec *json.Decoder, data []byte) (span, error) {
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return span{}, err
+// skip returns the end of the value at data[pos:], reading only its
+// structure (strings, brackets, nesting) and not the grammar of every
+// scalar: what the guard forwards as it came needs no more, and every
+// item it compares is read whole by the canonical form.
+func skip(data []byte, pos int) (int, error) {
+	depth := 0
+	for i := pos; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(data) {
+				return 0, errors.New("unterminated string")
+			}
+			if depth == 0 {
+				return i + 1, nil
+			}
+		case '{', '[':
+			depth++
+			if depth > canonjson.MaxDepth {
+				return 0, canonjson.ErrTooDeep
+			}
+		case '}', ']':
+			if depth == 0 { // the closer after a scalar
+				if i == pos {
+					return 0, errors.New("expected a value")
+				}
+				return i, nil
+			}
+			depth--
+			if depth == 0 {
+				return i + 1, nil
+			}
+		case ',', ' ', '\t', '\r', '\n', ':':
+			if depth == 0 {
+				if i == pos {
+					return 0, errors.New("expected a value")
+				}
+				return i, nil
+			}
+		}
 	}
-	end := int(dec.InputOffset())
-	start := end - len(raw)
-	if start < 0 || !bytes.Equal(data[start:end], raw) {
-		return span{}, errors.New("value not found where it was read")
+	if depth == 0 && len(data) > pos {
+		return len(data), nil
 	}
-	return span{start, end}, nil
+	return 0, errors.New("unexpected end of the message")
+}
+
+// header is what the session reads of every message: its id (raw) and
+// method, and its members.
+type header struct {
+	ID      []byte
+	Method  string
+	Members []member
+}
+
+// readHeader reads a message's top-level members; ok is false for what
+// is not a JSON object.
+func readHeader(msg []byte) (h header, ok bool) {
+	ms, err := objectMembers(msg, span{0, len(msg)})
+	if err != nil {
+		return h, false
+	}
+	h.Members = ms
+	if id, found := find(ms, "id"); found {
+		h.ID = msg[id.Value.Start:id.Value.End]
+	}
+	if m, found := find(ms, "method"); found && msg[m.Value.Start] == '"' {
+		sc := canonjson.NewScanner(msg[:m.Value.End])
+		sc.Pos = m.Value.Start
+		h.Method, _ = sc.String()
+	}
+	return h, true
 }
 
 // find returns the member of a key (the last one, as a JSON decoder
