@@ -1,7 +1,8 @@
 // Package guard stands between a client and a locked server at run time:
 // `mcp-surface guard` starts the server, carries every message both ways,
 // and checks each listing the client receives (tools, prompts, resources,
-// resource templates, every page; the handshake's instructions) against
+// resource templates, skills and groups, every page; the handshake's
+// instructions; a locked skill's SKILL.md where it is read) against
 // the server's lock entry with the engine `lock --check` uses, so that
 // what changed since the lock (a rug pull, a poisoned description served
 // mid-session after notifications/tools/list_changed) is kept away from

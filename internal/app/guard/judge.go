@@ -239,14 +239,18 @@ func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding
 	}
 	switch {
 	case v.Risky:
-		v.Why = lock.Headline([]*lock.Outcome{&one})
 		where := one.Key()
 		if kind != finding.KindServer {
 			where += " › " + name
 		}
-		v.Threat = "a risky or breaking change"
-		if threat, _, ok := strings.Cut(v.Why, " in "+where+": "); ok {
-			v.Threat = threat
+		// The headline names a danger or a break; a change the engine
+		// rates risky that is neither is said by its own message.
+		v.Why, v.Threat = ranked[0].Message, "a risky change"
+		if h := lock.Headline([]*lock.Outcome{&one}); strings.Contains(h, " in "+where+": ") {
+			v.Threat, _, _ = strings.Cut(h, " in "+where+": ")
+			v.Why = h
+		} else if i := slices.IndexFunc(ranked, func(f finding.Finding) bool { return f.Severity == rules.SeverityRisky }); i >= 0 {
+			v.Why = ranked[i].Message
 		}
 	case len(ranked) > 0:
 		v.Why = ranked[0].Message

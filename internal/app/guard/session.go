@@ -76,7 +76,7 @@ type Session struct {
 	j    judge
 
 	mu      sync.Mutex
-	pending map[string]string             // the client's open requests: id → method
+	pending map[string]request            // the client's open requests, by id
 	blocked map[string]map[string]verdict // subject kind → identity → why
 }
 
@@ -86,7 +86,13 @@ func NewSession(o Options) *Session {
 		o.Mode = ModeBlock
 	}
 	return &Session{opts: o, j: judge{entry: o.Entry, all: o.All, version: o.Version},
-		pending: map[string]string{}, blocked: map[string]map[string]verdict{}}
+		pending: map[string]request{}, blocked: map[string]map[string]verdict{}}
+}
+
+// request is an open request of the client: its method, and the item it
+// names (tools/call, prompts/get, resources/read).
+type request struct {
+	method, name string
 }
 
 // callParams are the parameters that name the item a call uses.
@@ -160,16 +166,23 @@ func (s *Session) fromClient(msg []byte) Out {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req := request{method: env.Method}
 	if kind, name, ok := calledItem(env.Method, msg); ok {
-		if v, blocked := s.blocked[kind][name]; blocked {
-			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: kind, Name: name, Rules: v.Rules,
-				Message: fmt.Sprintf("refused %s of %s %q: it is blocked (%s)", env.Method, kind, name, v.Why)})
+		req.name = name
+		v, blocked := s.blocked[kind][name]
+		if !blocked && kind == finding.KindResource {
+			// A skill's SKILL.md is read as a resource.
+			v, blocked = s.blocked[finding.KindSkill][name]
+		}
+		if blocked {
+			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: v.Kind, Name: name, Rules: v.Rules,
+				Message: fmt.Sprintf("refused %s of %s %q: it is blocked (%s)", env.Method, v.Kind, name, v.Why)})
 			return Out{Answers: [][]byte{errorAnswer(env.ID, fmt.Sprintf(
 				"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
-				kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), kind, name)}}
+				v.Kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, name)}}
 		}
 	}
-	s.pending[idKey(env.ID)] = env.Method
+	s.pending[idKey(env.ID)] = req
 	return Out{Forward: msg}
 }
 
@@ -206,16 +219,25 @@ func (s *Session) fromServer(msg []byte) Out {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := idKey(env.ID)
-	method, ok := s.pending[key]
+	req, ok := s.pending[key]
 	if !ok {
 		return Out{Forward: msg}
 	}
 	delete(s.pending, key)
+	method := req.method
 	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
 		return s.initialized(msg, env, method)
 	}
 	if k, ok := manifest.KindOfMethod(method); ok {
 		return s.listed(msg, env, method, k)
+	}
+	switch method {
+	case capture.MethodSkillsList:
+		return s.page(msg, env, method, "skills", "skill", s.j.skills)
+	case capture.MethodGroupsList:
+		return s.page(msg, env, method, "groups", "group", s.j.groups)
+	case capture.MethodResourcesRead:
+		return s.read(msg, env, req.name)
 	}
 	return Out{Forward: msg}
 }
@@ -235,6 +257,12 @@ func result(msg []byte, h header) (res []member, ok bool, err error) {
 
 // listed checks one listing page.
 func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKind) Out {
+	return s.page(msg, h, method, k.List, k.Noun, func(raws [][]byte) ([]verdict, error) { return s.j.items(k, raws) })
+}
+
+// page checks one listing page whose entries are the array under key
+// of the result, judged by judge.
+func (s *Session) page(msg []byte, h header, method, key, noun string, judge func([][]byte) ([]verdict, error)) Out {
 	id := h.ID
 	res, ok, err := result(msg, h)
 	if err == nil && !ok {
@@ -244,8 +272,8 @@ func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKin
 	var elems []span
 	if err == nil {
 		var found bool
-		if arr, found = find(res, k.List); !found {
-			err = fmt.Errorf("the result has no %q", k.List)
+		if arr, found = find(res, key); !found {
+			err = fmt.Errorf("the result has no %q", key)
 		} else {
 			elems, err = arrayElements(msg, arr.Value)
 		}
@@ -256,7 +284,7 @@ func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKin
 		for i, e := range elems {
 			raws[i] = msg[e.Start:e.End]
 		}
-		vs, err = s.j.items(k, raws)
+		vs, err = judge(raws)
 	}
 	if err != nil {
 		return s.unreadable(msg, id, method, err)
@@ -297,7 +325,7 @@ func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKin
 	}
 	n := len(vs)
 	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
-		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, k.Noun, unchanged, len(keep))})
+		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
 	if end != nil {
 		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
 	}
@@ -305,6 +333,46 @@ func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKin
 		return Out{Forward: msg}
 	}
 	return Out{Forward: withElements(msg, arr.Value, keep)}
+}
+
+// read checks the answer to a resources/read of a locked skill's
+// SKILL.md against the locked text.
+func (s *Session) read(msg []byte, h header, uri string) Out {
+	res, ok, err := result(msg, h)
+	if err != nil || !ok {
+		return Out{Forward: msg}
+	}
+	v := s.j.skillText(msg, res, uri)
+	if v == nil {
+		return Out{Forward: msg}
+	}
+	const method = capture.MethodResourcesRead
+	d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
+	what := fmt.Sprintf("the changed text of skill %q", v.Name)
+	switch {
+	case !v.Risky:
+		d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeWarn:
+		d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeFail:
+		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		end := fmt.Errorf("%w: skill %q: %s%s", ErrChanged, v.Name, v.Threat, rulesNote(v.Rules))
+		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+	}
+	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+	s.log(d)
+	if s.blocked[v.Kind] == nil {
+		s.blocked[v.Kind] = map[string]verdict{}
+	}
+	s.blocked[v.Kind][v.Name] = *v
+	return Out{Forward: errorAnswer(h.ID, fmt.Sprintf(
+		"mcp-surface guard: skill %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
+		v.Name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, v.Name)}
 }
 
 // rulesNote is " (rules: a, b)", or "" for none.
