@@ -20,14 +20,18 @@ func runGuard(ctx context.Context, env *Env, args []string) (int, error) {
 	onChange := fs.String("on-change", string(guard.ModeBlock), "what a risky or breaking change gets: block|fail|warn")
 	logFile := fs.String("log", "", "append every decision to FILE as a JSON line")
 	maxBytes := fs.Int64("max-bytes", guard.DefaultMaxBytes, "the longest message carried, either way")
+	upstream := fs.String("url", "", "a streamable HTTP server to stand in front of (with --listen), instead of -- CMD")
+	listen := fs.String("listen", "", "with --url: the loopback HOST:PORT the client connects to")
 	flags, cmd := splitDashDash(args)
 	if err := parseFlags(fs, flags); err != nil {
 		return 0, err
 	}
 	mode := guard.Mode(*onChange)
 	switch {
-	case len(cmd) == 0 || !slices.Contains(args, "--"):
-		return 0, usagef("no server command: give it after --, e.g. `mcp-surface guard -- node server.js`")
+	case *upstream == "" && (len(cmd) == 0 || !slices.Contains(args, "--")):
+		return 0, usagef("no server command: give it after --, e.g. `mcp-surface guard -- node server.js` (or --url URL --listen 127.0.0.1:PORT)")
+	case *upstream != "" && (len(cmd) > 0 || *listen == ""):
+		return 0, usagef("--url needs --listen HOST:PORT, and no command after --")
 	case fs.NArg() > 0:
 		return 0, usagef("unexpected argument %q: the server command goes after --", fs.Arg(0))
 	case !slices.Contains(guard.Modes, mode):
@@ -52,16 +56,18 @@ func runGuard(ctx context.Context, env *Env, args []string) (int, error) {
 		defer f.Close()
 		logger.File = f
 	}
-	var environ []string
-	if env.Environ != nil {
-		environ = env.Environ()
+	opts := guard.Options{Entry: e, All: l, Mode: mode, Version: Version, Log: logger}
+	if *upstream != "" {
+		ln, lerr := guard.ListenLoopback(*listen)
+		if lerr != nil {
+			return 0, usagef("%v", lerr)
+		}
+		fmt.Fprintf(env.Stderr, "mcp-surface guard: listening on http://%s for %s\n", ln.Addr(), frontend.LogText(e.Key()))
+		err = guard.RunHTTP(ctx, guard.HTTPConfig{Upstream: *upstream, Listener: ln, Options: opts, MaxBytes: *maxBytes})
+	} else {
+		err = guard.Run(ctx, guard.Config{Server: capture.Command{Argv: cmd, Env: serverEnv(env, nil)}, Session: guard.NewSession(opts),
+			MaxBytes: *maxBytes, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr})
 	}
-	err = guard.Run(ctx, guard.Config{
-		Server:   capture.Command{Argv: cmd, Env: environ},
-		Session:  guard.NewSession(guard.Options{Entry: e, All: l, Mode: mode, Version: Version, Log: logger}),
-		MaxBytes: *maxBytes,
-		Stdin:    env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
-	})
 	if lerr := logger.Err(); lerr != nil && err == nil {
 		err = fmt.Errorf("--log %s: %w", *logFile, lerr)
 	}
@@ -69,8 +75,5 @@ func runGuard(ctx context.Context, env *Env, args []string) (int, error) {
 		fmt.Fprintf(env.Stderr, "mcp-surface guard: %s\n", frontend.LogText(err.Error()))
 		return frontend.ExitFindings, nil
 	}
-	if err != nil {
-		return 0, err
-	}
-	return frontend.ExitOK, nil
+	return frontend.ExitOK, err
 }

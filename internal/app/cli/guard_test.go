@@ -54,6 +54,8 @@ func TestGuardUsage(t *testing.T) {
 		{"entry not named", append([]string{"guard", "--lock", path}, server...), []string{"2 entries", "--server", `".mcp.json:files"`, `".vscode/mcp.json:search"`}},
 		{"no such entry", append([]string{"guard", "--lock", path, "--server", ".mcp.json:search"}, server...), []string{`no entry ".mcp.json:search"`, `".mcp.json:files"`, `".vscode/mcp.json:search"`}},
 		{"bad mode", append([]string{"guard", "--lock", path, "--server", ".mcp.json:files", "--on-change", "drop"}, server...), []string{`--on-change "drop"`, "block, fail or warn"}},
+		{"url without listen", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "http://127.0.0.1:1/mcp"}, []string{"--url needs --listen"}},
+		{"listen beyond this machine", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "http://127.0.0.1:1/mcp", "--listen", "0.0.0.0:0"}, []string{"loopback"}},
 		{"server does not start", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--", filepath.Join(t.TempDir(), "missing")}, []string{"starting", "missing"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,7 +9,8 @@
 // the model, ended on, or logged (Mode).
 //
 // Session is the judge, fed whole messages and unaware of the transport;
-// Run is the stdio proxy around it. An item that is the locked one passes
+// Run is the stdio proxy around it, RunHTTP the local reverse proxy in
+// front of a streamable HTTP server (a Session per MCP session). An item that is the locked one passes
 // byte for byte, and a message nothing was taken out of is forwarded as
 // the server wrote it. An item the consumer ranking (lock.ClassOf) calls
 // a danger or a break, or that the engine rates risky or breaking, is
