@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -18,17 +19,20 @@ import (
 // httpGuard serves a mode over streamable HTTP, locks it, and runs the
 // guard in front of it; it returns the guard's endpoint.
 func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpoint string, stop func() error) {
-	endpoint, _, stop = httpGuardUpstream(t, mode, onChange, log)
+	endpoint, _, stop = httpGuardUpstream(t, mode, onChange, log, false)
 	return endpoint, stop
 }
 
 // httpGuardUpstream is httpGuard that also returns the server's own URL.
-func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpoint, server string, stop func() error) {
+// With jsonResponse the server answers POSTs with JSON bodies, not event
+// streams.
+func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool) (endpoint, server string, stop func() error) {
 	t.Helper()
-	h, err := testserver.Handler(mode, false)
+	srv, err := testserver.New(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
 	upstream := httptest.NewServer(h)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -94,8 +98,16 @@ func TestGuardHTTP(t *testing.T) {
 // streamable HTTP server whose lock is current gets the results it gets
 // directly.
 func TestGuardHTTPIsTransparent(t *testing.T) {
+	for _, jsonResponse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "event streams", true: "JSON answers"}[jsonResponse], func(t *testing.T) {
+			httpTransparent(t, jsonResponse)
+		})
+	}
+}
+
+func httpTransparent(t *testing.T, jsonResponse bool) {
 	var log syncBuffer
-	endpoint, server, stop := httpGuardUpstream(t, testserver.ModeFull, ModeBlock, &log)
+	endpoint, server, stop := httpGuardUpstream(t, testserver.ModeFull, ModeBlock, &log, jsonResponse)
 	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: server})
 	want := session(t, cs)
 	cs.Close()

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -103,8 +104,19 @@ type callParams struct {
 	} `json:"params"`
 }
 
-// idKey is the key of a request id in pending.
-func idKey(id []byte) string { return string(bytes.TrimSpace(id)) }
+// idKey is the key of a request id in pending: the id's value, not its
+// spelling, so that an answer whose id the client matches (1.0 for 1,
+// "\u0031" for "1") is matched here too and never passes unchecked.
+func idKey(id []byte) string {
+	id = bytes.TrimSpace(id)
+	if len(id) > 1 && id[0] == '"' {
+		return "s" + canonjson.Unquote(id[1:len(id)-1])
+	}
+	if n, err := canonjson.Number(string(id)); err == nil {
+		return "n" + n
+	}
+	return "r" + string(id)
+}
 
 // FromClient handles a message from the client.
 func (s *Session) FromClient(msg []byte) Out {
