@@ -18,17 +18,6 @@ import (
 // text of a skill read with resources/read, are judged as the snapshot
 // holds them, through the same engine.
 
-// extListing is how the session reads an extension's listing page.
-type extListing struct {
-	Key  string // the result's member that holds the entries
-	Noun string
-}
-
-var extListings = map[string]extListing{
-	capture.MethodSkillsList: {"skills", "skill"},
-	capture.MethodGroupsList: {"groups", "group"},
-}
-
 // headExt is a copy of the locked extensions (an empty one when the lock
 // has none) for a head that changes them.
 func (j *judge) headExt() *manifest.Extensions {

@@ -53,7 +53,6 @@ type tee struct {
 	r     io.ReadCloser
 	mu    sync.Mutex
 	buf   bytes.Buffer
-	lines [][]byte
 }
 
 func (t *tee) Read(p []byte) (int, error) {
