@@ -50,9 +50,9 @@ func lockOf(t testing.TB, mode string) *lock.Lock {
 
 // tee keeps every line read through it.
 type tee struct {
-	r     io.ReadCloser
-	mu    sync.Mutex
-	buf   bytes.Buffer
+	r   io.ReadCloser
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (t *tee) Read(p []byte) (int, error) {
