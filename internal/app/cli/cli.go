@@ -42,6 +42,7 @@ var commands = []command{
 	{"cost", "count the tokens the surface puts into the model's context: per tool and in all", runCost},
 	{"diff", "compare two snapshots and report breaking changes", runDiff},
 	{"explain", "print a rule's documentation (--list for every rule)", runExplain},
+	{"guard", "stand between a client and a locked server: keep what changed since the lock away from the model", runGuard},
 	{"init", "set a repository up: the first snapshot, the workflow that checks pull requests, the refresh script", runInit},
 	{"lock", "for teams that use servers: pin every server the client configurations declare, and check them for drift", runLock},
 	{"probe", "call the declared probes and validate their real results", runProbe},

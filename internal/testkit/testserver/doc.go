@@ -39,6 +39,7 @@
 //	tools-only  2          5 (3)      -        -          -
 //	big         100        5000 (50)  -        -          -
 //	probes      1000       8 (1)      3 (1)    3 (1)      1 (1)
+//	rug-pull    2          4 (2)      1 (1)    1 (1)      0 (1)
 //
 // full models a project tracker. Capabilities: completions, logging,
 // prompts{listChanged}, resources{listChanged, subscribe},
@@ -77,6 +78,13 @@
 // test://probes/; template test://probes/items/{id} (application/json).
 // Completions: greet's language (de, en, fr) and the template's id (1, 2,
 // 3), filtered by prefix.
+//
+// rug-pull changes under its client, for the guard's tests: tools read_file,
+// search_files (its description has a typo) and two test hooks; calling
+// rug_pull turns read_file's description into an instruction naming
+// ~/.ssh/id_rsa (RugPullDescription), calling fix_typo fixes the typo; each
+// sends notifications/tools/list_changed. It has instructions, a prompt
+// (summarize) and a resource (file:///project/README.md).
 //
 // Served over stdio, the SDK modes hold back stdin's EOF until every request
 // read so far is answered (at most 5 s), so `printf ... | testserver full`

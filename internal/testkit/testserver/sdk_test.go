@@ -31,6 +31,7 @@ var expected = map[string]surfaceCounts{
 	"shuffled-1": {tools: &listCount{25, 7}, prompts: &listCount{6, 2}, resources: &listCount{8, 2}, templates: &listCount{5, 2}},
 	"shuffled-9": {tools: &listCount{25, 7}, prompts: &listCount{6, 2}, resources: &listCount{8, 2}, templates: &listCount{5, 2}},
 	"probes":     {tools: &listCount{8, 1}, prompts: &listCount{3, 1}, resources: &listCount{3, 1}, templates: &listCount{1, 1}},
+	"rug-pull":   {tools: &listCount{4, 2}, prompts: &listCount{1, 1}, resources: &listCount{1, 1}, templates: &listCount{0, 1}},
 }
 
 // connectInMemory connects an SDK client to srv over in-memory transports.

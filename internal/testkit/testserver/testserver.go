@@ -65,7 +65,7 @@ const (
 	ShuffledPrefix = "shuffled-"
 )
 
-var sdkModes = slices.Concat([]string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1", ModeProbes}, extensionModes)
+var sdkModes = slices.Concat([]string{ModeFull, ModeToolsOnly, ModeBig, ShuffledPrefix + "1", ModeProbes, ModeRugPull}, extensionModes)
 
 var rawModes = []string{
 	ModeCrashHandshake, ModeHang, ModeHangLists, ModeIgnoreSigterm,
@@ -127,6 +127,8 @@ func New(mode string) (*mcp.Server, error) {
 		return newBig(), nil
 	case ModeProbes:
 		return newProbes(), nil
+	case ModeRugPull:
+		return newRugPull(), nil
 	}
 	if slices.Contains(extensionModes, mode) {
 		return newExtensions(mode), nil

@@ -1,0 +1,119 @@
+package guard
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+)
+
+// rawClient runs the guard between raw JSON-RPC lines and a mode's
+// server under the lock l, and returns a function that sends a request
+// and returns the answer line.
+func rawClient(t *testing.T, l *lock.Lock, mode string, onChange Mode, log *syncBuffer) (call func(method, params string) string, stop func() error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	e, _ := Select(l, "")
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Config{Server: serverCommand(mode), Session: NewSession(Options{Entry: e, All: l, Mode: onChange, Log: &Logger{File: log}}),
+			Stdin: inR, Stdout: outW, Stderr: io.Discard})
+		outW.Close()
+	}()
+	r := bufio.NewReaderSize(outR, 1<<20)
+	id := 0
+	call = func(method, params string) string {
+		t.Helper()
+		id++
+		if _, err := fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%s: %v", method, err)
+			}
+			if strings.HasPrefix(line, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,`, id)) {
+				return line
+			}
+		}
+	}
+	return call, func() error {
+		inW.Close()
+		go func() { _, _ = io.Copy(io.Discard, r) }()
+		return <-done
+	}
+}
+
+// TestGuardExtensions: the skills and groups a server lists are checked
+// against the lock, and the text of a locked skill where it is read: a
+// SKILL.md that gained an instruction naming ~/.ssh is refused.
+func TestGuardExtensions(t *testing.T) {
+	l := lockOf(t, testserver.ModeExtensions)
+	var log syncBuffer
+	call, stop := rawClient(t, l, testserver.ModeExtensionsChanged, ModeBlock, &log)
+	exts := map[string]any{}
+	for _, id := range capture.KnownExtensions {
+		exts[id] = map[string]any{}
+	}
+	caps, _ := json.Marshal(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"extensions": exts}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	call("initialize", string(caps))
+	const gitSkill, pdfSkill = "skill://git-workflow/SKILL.md", "skill://pdf-processing/SKILL.md"
+	// Read before any listing (a client that remembers the skill): the
+	// answer is checked against the locked text.
+	answer := call("resources/read", `{"uri":"`+gitSkill+`"}`)
+	if !strings.Contains(answer, `"error":{"code":-32001`) || !strings.Contains(answer, "lock --check") || strings.Contains(answer, "id_rsa") {
+		t.Errorf("the changed SKILL.md was answered with %s", answer)
+	}
+	// Both skills changed (their files' digests): left out of the pages.
+	cursor := ""
+	for pages := 0; ; pages++ {
+		params := `{}`
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		var page struct {
+			Result struct {
+				Skills     []json.RawMessage `json:"skills"`
+				NextCursor string            `json:"nextCursor"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(call("skills/list", params)), &page); err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Result.Skills) != 0 {
+			t.Errorf("skills/list page %d passed %s", pages+1, page.Result.Skills)
+		}
+		if cursor = page.Result.NextCursor; cursor == "" || pages > 4 {
+			break
+		}
+	}
+	if answer := call("resources/read", `{"uri":"`+pdfSkill+`"}`); !strings.Contains(answer, `"error":{"code":-32001`) || !strings.Contains(answer, `skill \"`+pdfSkill) {
+		t.Errorf("a read of a blocked skill was answered with %s", answer)
+	}
+	// The groups' entries are as locked.
+	if answer := call("groups/list", `{}`); !strings.Contains(answer, `"name":"issues"`) {
+		t.Errorf("groups/list: %s", answer)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"decision":"blocked","mode":"block","server":".mcp.json › extensions","method":"resources/read","kind":"skill","name":"` + gitSkill + `","change":"changed","rules":["text-sensitive-reference-added"`,
+		`"decision":"blocked","mode":"block","server":".mcp.json › extensions","method":"skills/list","kind":"skill","name":"` + pdfSkill + `"`,
+		`"decision":"refused"`,
+		`"method":"groups/list","message":"checked groups/list: 1 group(s), 1 as locked`,
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, log.String())
+		}
+	}
+}

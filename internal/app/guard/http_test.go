@@ -1,0 +1,156 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpGuard serves a mode over streamable HTTP, locks it, and runs the
+// guard in front of it; it returns the guard's endpoint.
+func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpoint string, stop func() error) {
+	endpoint, _, stop = httpGuardUpstream(t, mode, onChange, log, false)
+	return endpoint, stop
+}
+
+// httpGuardUpstream is httpGuard that also returns the server's own URL.
+// With jsonResponse the server answers POSTs with JSON bodies, not event
+// streams.
+func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool) (endpoint, server string, stop func() error) {
+	t.Helper()
+	srv, err := testserver.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
+	upstream := httptest.NewServer(h)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &lock.Lock{}
+	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: mode, Transport: "http", Snapshot: m})
+	ln, err := ListenLoopback("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gctx, gcancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(gctx, HTTPConfig{Upstream: upstream.URL, Listener: ln,
+			Options: Options{Entry: &l.Entries[0], All: l, Mode: onChange, Log: &Logger{File: log}}})
+	}()
+	return "http://" + ln.Addr().String(), upstream.URL, func() error {
+		gcancel()
+		err := <-done
+		upstream.Close()
+		return err
+	}
+}
+
+// TestGuardHTTP: the guard in front of a streamable HTTP server: results
+// as direct under a current lock, and a rug pull mid-session blocked.
+func TestGuardHTTP(t *testing.T) {
+	var log syncBuffer
+	endpoint, stop := httpGuard(t, testserver.ModeRugPull, ModeBlock, &log)
+	cs, changed := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
+	if d := toolNames(t, cs); len(d) != 4 || d["read_file"] != testserver.ReadFileDescription {
+		t.Fatalf("before the change: %v", d)
+	}
+	if cs.InitializeResult().Instructions != testserver.RugPullInstructions {
+		t.Errorf("instructions %q", cs.InitializeResult().Instructions)
+	}
+	pull(t, cs, changed, testserver.RugPullTrigger)
+	d := toolNames(t, cs)
+	if _, ok := d["read_file"]; ok || len(d) != 3 {
+		t.Errorf("after the rug pull the client is shown %v", d)
+	}
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "x"}})
+	if err == nil || !strings.Contains(err.Error(), `tool "read_file"`) || strings.Contains(err.Error(), "id_rsa") {
+		t.Errorf("a call of the blocked tool gave %v", err)
+	}
+	cs.Close()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), `"decision":"blocked"`) || !strings.Contains(log.String(), `"decision":"refused"`) {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+// TestGuardHTTPIsTransparent: a go-sdk client through the guard to a
+// streamable HTTP server whose lock is current gets the results it gets
+// directly.
+func TestGuardHTTPIsTransparent(t *testing.T) {
+	for _, jsonResponse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "event streams", true: "JSON answers"}[jsonResponse], func(t *testing.T) {
+			httpTransparent(t, jsonResponse)
+		})
+	}
+}
+
+func httpTransparent(t *testing.T, jsonResponse bool) {
+	var log syncBuffer
+	endpoint, server, stop := httpGuardUpstream(t, testserver.ModeFull, ModeBlock, &log, jsonResponse)
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: server})
+	want := session(t, cs)
+	cs.Close()
+	cs, _ = connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
+	got := session(t, cs)
+	cs.Close()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("results through the guard differ:\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(log.String(), `"decision":"checked"`) || strings.Contains(log.String(), `"change":`) {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+// TestGuardHTTPFail: under fail, the listing after the change is an
+// error, the session is ended, and the guard reports ErrChanged.
+func TestGuardHTTPFail(t *testing.T) {
+	var log syncBuffer
+	endpoint, stop := httpGuard(t, testserver.ModeRugPull, ModeFail, &log)
+	cs, changed := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
+	toolNames(t, cs)
+	pull(t, cs, changed, testserver.RugPullTrigger)
+	if _, err := cs.ListTools(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "session ends") {
+		t.Errorf("the listing after the change gave %v", err)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_files", Arguments: map[string]any{"pattern": "x"}}); err == nil {
+		t.Error("the ended session still serves calls")
+	}
+	cs.Close()
+	if err := stop(); !errors.Is(err, ErrChanged) {
+		t.Errorf("the guard ended with %v, want ErrChanged", err)
+	}
+}
+
+// TestGuardListenLoopback: the guard listens on this machine only.
+func TestGuardListenLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:80", "example.com:80", "nonsense"} {
+		if ln, err := ListenLoopback(addr); err == nil {
+			ln.Close()
+			t.Errorf("%s accepted", addr)
+		}
+	}
+}

@@ -1,0 +1,493 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// Mode is what the guard does with a risky or breaking change.
+type Mode string
+
+// The modes of --on-change.
+const (
+	// ModeBlock leaves the item out of what the client receives and
+	// refuses calls to it (the default).
+	ModeBlock Mode = "block"
+	// ModeFail ends the session at the first such change.
+	ModeFail Mode = "fail"
+	// ModeWarn passes everything and logs each change.
+	ModeWarn Mode = "warn"
+)
+
+// Modes lists the modes, the default first.
+var Modes = []Mode{ModeBlock, ModeFail, ModeWarn}
+
+// ReviewCommand is the command that shows a team what changed.
+const ReviewCommand = "mcp-surface lock --check"
+
+// ErrorCode is the JSON-RPC error code of the guard's own answers (in the
+// range JSON-RPC leaves to implementations).
+const ErrorCode = -32001
+
+// ErrChanged ends a session under ModeFail: the server changed in a way
+// the lock does not allow.
+var ErrChanged = errors.New("the server's surface changed since it was locked")
+
+// Options configure a Session.
+type Options struct {
+	// Entry is the server's lock entry; All the whole lock (for
+	// shadowing across servers; nil: none).
+	Entry *lock.Entry
+	All   *lock.Lock
+	Mode  Mode
+	// Version is mcp-surface's version, for the comparison's report.
+	Version string
+	// Log receives every decision (nil: none).
+	Log *Logger
+}
+
+// Out is what the session makes of one message.
+type Out struct {
+	// Forward goes on to the other side; nil: nothing.
+	Forward []byte
+	// Answers go back to the side the message came from: the guard's own
+	// replies (a refused call).
+	Answers [][]byte
+	// End, when set, ends the session once Forward and Answers are
+	// written (ErrChanged under ModeFail).
+	End error
+}
+
+// Session follows one client's session with one server: it is fed every
+// message from either side, whole (one JSON-RPC message or batch, without
+// its line end), and says what to pass on. It knows nothing of the
+// transport. Safe for concurrent use by the two directions.
+type Session struct {
+	opts Options
+	j    judge
+
+	mu      sync.Mutex
+	pending map[string]request            // the client's open requests, by id
+	blocked map[string]map[string]verdict // subject kind → identity → why
+}
+
+// NewSession starts the follow of one session.
+func NewSession(o Options) *Session {
+	if o.Mode == "" {
+		o.Mode = ModeBlock
+	}
+	return &Session{opts: o, j: judge{entry: o.Entry, all: o.All, version: o.Version},
+		pending: map[string]request{}, blocked: map[string]map[string]verdict{}}
+}
+
+// request is an open request of the client: its method, and the item it
+// names (tools/call, prompts/get, resources/read).
+type request struct {
+	method, name string
+}
+
+// callParams are the parameters that name the item a call uses.
+type callParams struct {
+	Params struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	} `json:"params"`
+}
+
+// idKey is the key of a request id in pending: the id's value, not its
+// spelling, so that an answer whose id the client matches (1.0 for 1,
+// "\u0031" for "1") is matched here too and never passes unchecked.
+func idKey(id []byte) string {
+	id = bytes.TrimSpace(id)
+	if len(id) > 1 && id[0] == '"' {
+		return "s" + canonjson.Unquote(id[1:len(id)-1])
+	}
+	if n, err := canonjson.Number(string(id)); err == nil {
+		return "n" + n
+	}
+	return "r" + string(id)
+}
+
+// FromClient handles a message from the client.
+func (s *Session) FromClient(msg []byte) Out {
+	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+		return s.batch(msg, s.fromClient)
+	}
+	return s.fromClient(msg)
+}
+
+// FromServer handles a message from the server.
+func (s *Session) FromServer(msg []byte) Out {
+	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+		return s.batch(msg, s.fromServer)
+	}
+	return s.fromServer(msg)
+}
+
+// batch handles each message of a batch: what is forwarded stays a batch
+// (the original bytes when nothing changed), the guard's answers go back
+// one by one.
+func (s *Session) batch(msg []byte, one func([]byte) Out) Out {
+	elems, err := arrayElements(msg, span{0, len(msg)})
+	if err != nil || len(elems) == 0 {
+		return Out{Forward: msg}
+	}
+	var out Out
+	var parts [][]byte
+	same := true
+	for _, e := range elems {
+		o := one(msg[e.Start:e.End])
+		out.Answers = append(out.Answers, o.Answers...)
+		if out.End == nil {
+			out.End = o.End
+		}
+		if o.Forward == nil {
+			same = false
+			continue
+		}
+		if !bytes.Equal(o.Forward, msg[e.Start:e.End]) {
+			same = false
+		}
+		parts = append(parts, o.Forward)
+	}
+	switch {
+	case same:
+		out.Forward = msg
+	case len(parts) > 0:
+		out.Forward = append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
+	}
+	return out
+}
+
+func (s *Session) fromClient(msg []byte) Out {
+	env, ok := readHeader(msg)
+	if !ok || env.Method == "" || len(env.ID) == 0 {
+		// A notification, a response to the server's request, or what the
+		// guard does not read: the server's business.
+		return Out{Forward: msg}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := request{method: env.Method}
+	if kind, name, ok := calledItem(env.Method, msg); ok {
+		req.name = name
+		v, blocked := s.blocked[kind][name]
+		if !blocked && kind == finding.KindResource {
+			// A skill's SKILL.md is read as a resource.
+			v, blocked = s.blocked[finding.KindSkill][name]
+		}
+		if blocked {
+			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: v.Kind, Name: name, Rules: v.Rules,
+				Message: fmt.Sprintf("refused %s of %s %q: it is blocked (%s)", env.Method, v.Kind, name, v.Why)})
+			return Out{Answers: [][]byte{errorAnswer(env.ID, fmt.Sprintf(
+				"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
+				v.Kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, name)}}
+		}
+	}
+	s.pending[idKey(env.ID)] = req
+	return Out{Forward: msg}
+}
+
+// calledItem is the item a request uses, for the methods that use one.
+func calledItem(method string, msg []byte) (kind, name string, ok bool) {
+	var kindOf string
+	switch method {
+	case capture.MethodToolsCall:
+		kindOf = finding.KindTool
+	case capture.MethodPromptsGet:
+		kindOf = finding.KindPrompt
+	case capture.MethodResourcesRead:
+		kindOf = finding.KindResource
+	default:
+		return "", "", false
+	}
+	var p callParams
+	if json.Unmarshal(msg, &p) != nil {
+		return "", "", false
+	}
+	if kindOf == finding.KindResource {
+		return kindOf, p.Params.URI, true
+	}
+	return kindOf, p.Params.Name, true
+}
+
+func (s *Session) fromServer(msg []byte) Out {
+	env, ok := readHeader(msg)
+	if !ok || env.Method != "" || len(env.ID) == 0 {
+		// A request or notification of the server (list_changed among
+		// them), or what the guard does not read: the client's business.
+		return Out{Forward: msg}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := idKey(env.ID)
+	req, ok := s.pending[key]
+	if !ok {
+		return Out{Forward: msg}
+	}
+	delete(s.pending, key)
+	method := req.method
+	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
+		return s.initialized(msg, env, method)
+	}
+	if k, ok := manifest.KindOfMethod(method); ok {
+		return s.listed(msg, env, method, k)
+	}
+	switch method {
+	case capture.MethodSkillsList:
+		return s.page(msg, env, method, "skills", "skill", s.j.skills)
+	case capture.MethodGroupsList:
+		return s.page(msg, env, method, "groups", "group", s.j.groups)
+	case capture.MethodResourcesRead:
+		return s.read(msg, env, req.name)
+	}
+	return Out{Forward: msg}
+}
+
+// result returns the members of the message's result object; ok is
+// false for an error answer (nothing to check).
+func result(msg []byte, h header) (res []member, ok bool, err error) {
+	r, found := find(h.Members, "result")
+	if !found {
+		return nil, false, nil
+	}
+	if res, err = objectMembers(msg, r.Value); err != nil {
+		return nil, false, fmt.Errorf("result: %w", err)
+	}
+	return res, true, nil
+}
+
+// listed checks one listing page.
+func (s *Session) listed(msg []byte, h header, method string, k manifest.ItemKind) Out {
+	return s.page(msg, h, method, k.List, k.Noun, func(raws [][]byte) ([]verdict, error) { return s.j.items(k, raws) })
+}
+
+// page checks one listing page whose entries are the array under key
+// of the result, judged by judge.
+func (s *Session) page(msg []byte, h header, method, key, noun string, judge func([][]byte) ([]verdict, error)) Out {
+	id := h.ID
+	res, ok, err := result(msg, h)
+	if err == nil && !ok {
+		return Out{Forward: msg}
+	}
+	var arr member
+	var elems []span
+	if err == nil {
+		var found bool
+		if arr, found = find(res, key); !found {
+			err = fmt.Errorf("the result has no %q", key)
+		} else {
+			elems, err = arrayElements(msg, arr.Value)
+		}
+	}
+	var vs []verdict
+	if err == nil {
+		raws := make([][]byte, len(elems))
+		for i, e := range elems {
+			raws[i] = msg[e.Start:e.End]
+		}
+		vs, err = judge(raws)
+	}
+	if err != nil {
+		return s.unreadable(msg, id, method, err)
+	}
+	var keep []span
+	unchanged := 0
+	var end error
+	for i, v := range vs {
+		if v.Status == statusUnchanged {
+			unchanged++
+			keep = append(keep, elems[i])
+			delete(s.blocked[v.Kind], v.Name)
+			continue
+		}
+		d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
+		what := fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name)
+		switch {
+		case !v.Risky:
+			d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+			keep = append(keep, elems[i])
+			delete(s.blocked[v.Kind], v.Name)
+		case s.opts.Mode == ModeWarn:
+			d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			keep = append(keep, elems[i])
+		case s.opts.Mode == ModeFail:
+			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			if end == nil {
+				end = fmt.Errorf("%w: %s %q: %s%s", ErrChanged, v.Kind, v.Name, v.Threat, rulesNote(v.Rules))
+			}
+		default:
+			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			if s.blocked[v.Kind] == nil {
+				s.blocked[v.Kind] = map[string]verdict{}
+			}
+			s.blocked[v.Kind][v.Name] = v
+		}
+		s.log(d)
+	}
+	n := len(vs)
+	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
+		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
+	if end != nil {
+		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+	}
+	if len(keep) == len(elems) {
+		return Out{Forward: msg}
+	}
+	return Out{Forward: withElements(msg, arr.Value, keep)}
+}
+
+// read checks the answer to a resources/read of a locked skill's
+// SKILL.md against the locked text.
+func (s *Session) read(msg []byte, h header, uri string) Out {
+	res, ok, err := result(msg, h)
+	if err != nil || !ok {
+		return Out{Forward: msg}
+	}
+	v := s.j.skillText(msg, res, uri)
+	if v == nil {
+		return Out{Forward: msg}
+	}
+	const method = capture.MethodResourcesRead
+	d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
+	what := fmt.Sprintf("the changed text of skill %q", v.Name)
+	switch {
+	case !v.Risky:
+		d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeWarn:
+		d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeFail:
+		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		end := fmt.Errorf("%w: skill %q: %s%s", ErrChanged, v.Name, v.Threat, rulesNote(v.Rules))
+		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+	}
+	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+	s.log(d)
+	if s.blocked[v.Kind] == nil {
+		s.blocked[v.Kind] = map[string]verdict{}
+	}
+	s.blocked[v.Kind][v.Name] = *v
+	return Out{Forward: errorAnswer(h.ID, fmt.Sprintf(
+		"mcp-surface guard: skill %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
+		v.Name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, v.Name)}
+}
+
+// rulesNote is " (rules: a, b)", or "" for none.
+func rulesNote(rs []string) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return " (rules: " + strings.Join(rs, ", ") + ")"
+}
+
+// unreadable answers a listing the guard could not read: it cannot be
+// checked, so it is not passed on unless the mode is warn.
+func (s *Session) unreadable(msg []byte, id []byte, method string, err error) Out {
+	d := Decision{Decision: DecisionUnreadable, Method: method}
+	switch s.opts.Mode {
+	case ModeWarn:
+		d.Message = fmt.Sprintf("could not check a %s answer, passed it: %v", method, err)
+		s.log(d)
+		return Out{Forward: msg}
+	case ModeFail:
+		d.Message = fmt.Sprintf("could not check a %s answer, ending the session: %v", method, err)
+		s.log(d)
+		end := fmt.Errorf("%w: a %s answer could not be checked: %v", ErrChanged, method, err)
+		return Out{Forward: errorAnswer(id, "mcp-surface guard: "+end.Error(), "", ""), End: end}
+	}
+	d.Message = fmt.Sprintf("could not check a %s answer, answered an error instead: %v", method, err)
+	s.log(d)
+	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: the server's %s answer could not be checked against the lock (%v); review the server with `%s`", method, err, ReviewCommand), "", "")}
+}
+
+// initialized checks the instructions of a handshake (initialize, or
+// server/discover, whose result has them too).
+func (s *Session) initialized(msg []byte, h header, method string) Out {
+	id := h.ID
+	res, ok, err := result(msg, h)
+	if err != nil {
+		return s.unreadable(msg, id, method, err)
+	}
+	if !ok {
+		return Out{Forward: msg}
+	}
+	var raw []byte
+	at := -1
+	for i := len(res) - 1; i >= 0; i-- {
+		if res[i].Key == "instructions" {
+			at, raw = i, msg[res[i].Value.Start:res[i].Value.End]
+			break
+		}
+	}
+	v, err := s.j.instructions(raw)
+	if err != nil {
+		return s.unreadable(msg, id, method, err)
+	}
+	if v == nil {
+		return Out{Forward: msg}
+	}
+	d := Decision{Method: method, Kind: finding.KindServer, Name: "instructions", Change: v.Status, Rules: v.Rules}
+	switch {
+	case !v.Risky || at < 0:
+		// Instructions removed take nothing to the model.
+		d.Decision, d.Message = DecisionPassed, "passed changed instructions: "+v.Why
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeWarn:
+		d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed changed instructions: %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		return Out{Forward: msg}
+	case s.opts.Mode == ModeFail:
+		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at changed instructions: %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.log(d)
+		end := fmt.Errorf("%w: the instructions: %s%s", ErrChanged, v.Threat, rulesNote(v.Rules))
+		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+	}
+	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked changed instructions (left out of the handshake): %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
+	s.log(d)
+	// res holds offsets into msg, as withoutMember wants.
+	return Out{Forward: withoutMember(msg, res, at)}
+}
+
+// log records a decision with the session's mode and server.
+func (s *Session) log(d Decision) {
+	d.Mode = s.opts.Mode
+	d.Server = s.opts.Entry.Key()
+	s.opts.Log.Log(d)
+}
+
+// errorAnswer is a JSON-RPC error response to id; data names the item
+// when there is one.
+func errorAnswer(id []byte, message, kind, name string) []byte {
+	type data struct {
+		Kind   string `json:"kind,omitempty"`
+		Name   string `json:"name,omitempty"`
+		Review string `json:"review"`
+	}
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    data   `json:"data"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", json.RawMessage(id), rpcError{ErrorCode, message, data{kind, name, ReviewCommand}}})
+	return b
+}

@@ -1,0 +1,163 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// Process is a stdio server started for a program that carries its
+// traffic itself (a proxy) rather than capturing it: the caller writes
+// its stdin and reads its stdout, and its stderr goes where the caller
+// said. It is started and ended as a capture's server is: in a process
+// group of its own, through the exec shim and registered with the
+// watchdog when orphans are adopted (AdoptOrphans), among the servers
+// KillAll ends; Stop ends the group and whatever left it.
+type Process struct {
+	sc       *stdioConn
+	stdout   *io.PipeReader
+	stopOnce sync.Once
+	diags    []Diagnostic
+}
+
+// StartProcess starts the server c (its Env and Dir as given: a nil Env
+// is an empty environment) with its stderr copied to stderr (nil:
+// discarded; its last bytes are kept as a capture keeps them either way).
+// lim supplies ShutdownGrace and StderrTail. Read Stdout until it ends,
+// then call Stop; Stop must be called whatever happened.
+func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
+	lim = lim.withDefaults()
+	if len(c.Argv) == 0 {
+		return nil, errors.New("no server command given: pass it after --")
+	}
+	var cmd *exec.Cmd
+	if c.Shell {
+		cmd = exec.Command("/bin/sh", "-c", strings.Join(c.Argv, " "))
+	} else {
+		cmd = exec.Command(c.Argv[0], c.Argv[1:]...)
+	}
+	cmd.Env = c.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Dir = c.Dir
+	setProcessGroup(cmd)
+	viaShim(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	// Our own pipes, as a capture's (see Command.open): shutdown decides
+	// how long to wait for them.
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	stderrPipe, stderrW, err := os.Pipe()
+	if err != nil {
+		stdout.Close()
+		stdoutW.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	adopt := beginAdoption()
+	err = cmd.Start()
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdout.Close()
+		stderrPipe.Close()
+		endAdoption(adopt)
+		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
+	}
+	adopt.started(cmd.Process.Pid)
+	watchStart(cmd.Process.Pid)
+	liveAdd(cmd)
+	// The server's stdout is read to its end whatever the caller does,
+	// so that the server never blocks on a full pipe and stop sees it
+	// close; the caller reads it through pr until Stop.
+	pr, pw := io.Pipe()
+	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
+		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
+		ioDone: make(chan struct{}), readDone: make(chan struct{})}
+	errDone := make(chan struct{})
+	var errOut io.Writer = sc.stderr
+	if stderr != nil {
+		errOut = io.MultiWriter(sc.stderr, stderr)
+	}
+	go func() {
+		_, _ = io.Copy(errOut, stderrPipe)
+		close(errDone)
+	}()
+	go func() {
+		defer close(sc.readDone)
+		if _, err := io.Copy(pw, stdout); err != nil {
+			_, _ = io.Copy(io.Discard, stdout)
+		}
+		pw.Close()
+	}()
+	go func() {
+		<-sc.readDone
+		<-errDone
+		close(sc.ioDone)
+	}()
+	go func() {
+		sc.waitErr = cmd.Wait()
+		liveRemove(cmd)
+		close(sc.exited)
+	}()
+	return &Process{sc: sc, stdout: pr}, nil
+}
+
+// Stdin is the server's stdin. Closing it asks the server to exit, as the
+// end of a session does.
+func (p *Process) Stdin() io.WriteCloser { return stdinWriter{p.sc} }
+
+// Stdout is the server's stdout. It ends when the server and everything
+// holding the pipe are gone; once Stop is called, reads fail.
+func (p *Process) Stdout() io.Reader { return p.stdout }
+
+// Pid is the server's process id.
+func (p *Process) Pid() int { return p.sc.cmd.Process.Pid }
+
+// Exited is closed when the server process has exited (and was reaped).
+func (p *Process) Exited() <-chan struct{} { return p.sc.exited }
+
+// ExitErr is the server's exit status once Exited is closed (nil for a
+// clean exit).
+func (p *Process) ExitErr() error {
+	select {
+	case <-p.sc.exited:
+		return p.sc.waitErr
+	default:
+		return nil
+	}
+}
+
+// StderrTail is the last bytes the server wrote to stderr.
+func (p *Process) StderrTail() string { return p.sc.stderr.String() }
+
+// Stop ends the server as a capture's shutdown does: its stdin closed,
+// a grace to exit, SIGTERM, then SIGKILL to its process group and to
+// the descendants that left it; it returns once they are reaped, with
+// the diagnostics of that shutdown (escaped processes). What the server
+// writes from then on is read and dropped. Safe to call more than once.
+func (p *Process) Stop() []Diagnostic {
+	p.stopOnce.Do(func() {
+		p.stdout.CloseWithError(errStoppedReading)
+		p.sc.stop()
+		p.diags = p.sc.diagnostics()
+	})
+	return p.diags
+}
+
+// Kill sends SIGKILL to the server's process group at once, for a
+// program that must end now; Stop still reaps it.
+func (p *Process) Kill() {
+	p.sc.closeStdin()
+	signalGroup(p.sc.cmd, sigKill)
+}
