@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
@@ -65,11 +66,7 @@ func captureSnapshot(t *testing.T, s check.Server, protocol string) *manifest.Ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return capturetest.Build(t, c)
 }
 
 // snapshotFile captures s (asking for protocol) into a snapshot file of
@@ -234,21 +231,12 @@ func TestFails(t *testing.T) {
 	}
 }
 
-func encode(t *testing.T, m *manifest.Manifest) []byte {
-	t.Helper()
-	b, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // The snapshot committed at the base ref is the baseline; the stale
 // snapshot in the work tree is reported.
 func TestSnapshotAtRef(t *testing.T) {
 	t.Parallel()
 	repo := gittest.New(t)
-	repo.Write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
+	repo.Write("mcp-surface.json", capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
 	base := repo.Commit("base")
 	repo.Write("README", []byte("head\n"))
 	repo.Commit("head")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -45,7 +46,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateSnapshot(t *testing.T) {
 	t.Parallel()
-	m, err := manifest.FromCanonicalJSON(encode(t, snapshotOf(t, testserver.ModeFull)))
+	m, err := manifest.FromCanonicalJSON(capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestReadSnapshot(t *testing.T) {
 	t.Parallel()
 	repo := gittest.New(t)
 	m := snapshotOf(t, testserver.ModeToolsOnly)
-	repo.Write("mcp-surface.json", encode(t, m))
+	repo.Write("mcp-surface.json", capturetest.Encode(t, m))
 	sha := repo.Commit("snapshot")
 	ctx := context.Background()
 	for _, arg := range []string{filepath.Join(repo.Dir, "mcp-surface.json"), sha + ":mcp-surface.json"} {

@@ -4,11 +4,12 @@ import (
 	"path/filepath"
 
 	"bytes"
-	"context"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -16,19 +17,7 @@ import (
 
 func extManifest(t *testing.T, mode string, flat bool) *manifest.Manifest {
 	t.Helper()
-	srv, err := testserver.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{FlatView: flat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return capturetest.Build(t, capturetest.InProcess(t, mode, capture.Options{FlatView: flat}))
 }
 
 // Skills and groups are written, read back the same, and fingerprinted.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -36,7 +37,7 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 	if fs := c.ListFailures(); len(fs) != 1 || fs[0] != (capture.ListFailure{Method: capture.MethodToolsList, Page: 2, Code: -32603, Message: "db down"}) {
 		t.Fatalf("ListFailures = %+v", fs)
 	}
-	m := build(t, c)
+	m := capturetest.Build(t, c)
 	want := map[string]manifest.ListFailure{capture.MethodToolsList: {Page: 2, Code: -32603, Message: "db down"}}
 	if !m.Incomplete() || len(m.Tools) != 0 || len(m.Partial) != 1 || m.Partial[capture.MethodToolsList] != want[capture.MethodToolsList] {
 		t.Errorf("partial %+v, %d tools", m.Partial, len(m.Tools))
@@ -47,17 +48,17 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 	if s := manifest.Summary(c, m); !strings.Contains(s, "tools unknown (tools/list failed)") || !strings.Contains(s, "PARTIAL") || strings.Contains(s, "0 tools") {
 		t.Errorf("summary %q", s)
 	}
-	file := encode(t, m)
+	file := capturetest.Encode(t, m)
 	back, err := manifest.FromCanonicalJSON(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(encode(t, back), file) || !back.Incomplete() || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
+	if !bytes.Equal(capturetest.Encode(t, back), file) || !back.Incomplete() || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
 		t.Errorf("a partial snapshot does not round-trip:\n%s", file)
 	}
 	complete := *m
 	complete.Partial = nil
-	again, err := manifest.FromCanonicalJSON(encode(t, &complete))
+	again, err := manifest.FromCanonicalJSON(capturetest.Encode(t, &complete))
 	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
 		t.Errorf("the partial snapshot hashes as the complete one (%v)", err)
 	}
@@ -82,7 +83,7 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 func TestMethodNotFoundOnALaterPageIsAFailure(t *testing.T) {
 	c := failedCapture()
 	c.Diagnostics[0].RPCCode = capture.CodeMethodNotFound
-	m := build(t, c)
+	m := capturetest.Build(t, c)
 	if f, ok := m.Partial[capture.MethodToolsList]; !ok || f.Page != 2 {
 		t.Errorf("partial %+v", m.Partial)
 	}
@@ -145,17 +146,17 @@ func TestBuildPartialRecordsUnidentifiedItems(t *testing.T) {
 	if len(m.Tools) != 2 || len(m.Resources) != 1 || !reflect.DeepEqual(m.Unidentified, want) {
 		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
 	}
-	file := encode(t, m)
+	file := capturetest.Encode(t, m)
 	back, err := manifest.FromCanonicalJSON(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest || !reflect.DeepEqual(back.Unidentified, want) {
+	if !bytes.Equal(capturetest.Encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest || !reflect.DeepEqual(back.Unidentified, want) {
 		t.Errorf("does not round-trip:\n%s", file)
 	}
 	without := *back
 	without.Unidentified = nil
-	again, err := manifest.FromCanonicalJSON(encode(t, &without))
+	again, err := manifest.FromCanonicalJSON(capturetest.Encode(t, &without))
 	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
 		t.Errorf("the snapshot hashes as the one without its unidentified item (%v)", err)
 	}

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -147,14 +146,7 @@ func BenchmarkValidate5000ToolsDistinctShapes(b *testing.B) {
 // with 5,000 tools (internal/testkit/testserver's big mode, 50 pages).
 func BenchmarkValidate5000ToolsSDK(b *testing.B) {
 	schemas := testSchemas(b)
-	srv, err := testserver.New(testserver.ModeBig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := capturetest.InProcess(b, testserver.ModeBig, capture.Options{ProtocolVersion: "2025-11-25"})
 	if n := len(c.Pages); n < 50 {
 		b.Fatalf("%d pages", n)
 	}
