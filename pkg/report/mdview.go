@@ -124,14 +124,4 @@ func (a *mdAccept) YAMLCut() bool { return a.yamlCut && len(a.YAML) > 0 }
 type mdYAML struct{ Heading, Block string }
 
 // levelIcon marks a level in tables and summaries.
-func levelIcon(l rules.Level) string {
-	switch l {
-	case rules.LevelError:
-		return "🔴"
-	case rules.LevelWarning:
-		return "🟠"
-	case rules.LevelNote:
-		return "🔵"
-	}
-	return "⚪"
-}
+func levelIcon(l rules.Level) string { return l.Pick("🔴", "🟠", "🔵", "⚪") }
