@@ -2,7 +2,6 @@ package probe
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -132,25 +131,14 @@ func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
 			calls = append(calls, i)
 		}
 	}
-	n := 0
-	for _, line := range strings.Split(string(txtartest.Data(ar, "probes")), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var r capture.ProbeResult
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("probe %q: %v", line, err)
-		}
-		r.Exchange = -1
-		if n < len(calls) {
-			r.Exchange = calls[n]
-		}
-		n++
-		c.Probes = append(c.Probes, r)
+	probes := txtartest.JSONLines[capture.ProbeResult](t, ar, "probes")
+	if len(probes) != len(calls) {
+		t.Fatalf("%d probes declared for %d probe calls in the frames", len(probes), len(calls))
 	}
-	if n != len(calls) {
-		t.Fatalf("%d probes declared for %d probe calls in the frames", n, len(calls))
+	for i := range probes {
+		probes[i].Exchange = calls[i]
 	}
+	c.Probes = append(c.Probes, probes...)
 	return c
 }
 

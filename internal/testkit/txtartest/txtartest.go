@@ -24,6 +24,7 @@ package txtartest
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -71,6 +72,24 @@ func Section(a *txtar.Archive, name string) ([]byte, bool) {
 func Data(a *txtar.Archive, name string) []byte {
 	d, _ := Section(a, name)
 	return d
+}
+
+// JSONLines decodes the section called name as one JSON value a line,
+// blank lines passed over; a line that does not decode fails the test.
+func JSONLines[T any](t testing.TB, a *txtar.Archive, name string) []T {
+	t.Helper()
+	var out []T
+	for _, line := range strings.Split(string(Data(a, name)), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%s: %q: %v", name, line, err)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // Set replaces the data of the section called name, or adds the section
