@@ -268,29 +268,11 @@ func serverChanges(items []Item) int {
 // comment leaves out included), so the comment, the job summary and the
 // terminal say the same numbers.
 func (b *mdBuilder) countLines(i int) []string {
-	counts := kindCounts(ofCategory(b.all[i], CategoryChange))
 	title := map[string]string{
 		finding.KindTool: "Tools", finding.KindPrompt: "Prompts", finding.KindResource: "Resources",
 		finding.KindResourceTemplate: "Templates", finding.KindSkill: "Skills", finding.KindGroup: "Groups", finding.KindServer: "Server",
 	}
-	var out []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
-		if k == finding.KindServer {
-			out = append(out, "**Server**: "+plural(serverChanges(b.all[i]), "change", "changes"))
-			continue
-		}
-		var parts []string
-		for cl, n := range c {
-			if n > 0 {
-				parts = append(parts, classCount(cl, n))
-			}
-		}
-		out = append(out, "**"+title[k]+"**: "+strings.Join(parts, " · "))
-	}
+	out := kindCountLines(b.all[i], func(k string) string { return "**" + title[k] + "**" })
 	if p := countsPhrase(summaryOf(withoutStale(ofCategory(b.items[i], ""))), b.o.ShowInfo); p != "" {
 		out = append(out, "**Spec and lint**: "+p)
 	}
