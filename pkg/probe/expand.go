@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -164,13 +165,5 @@ func scrub(p capture.Probe, s string) string {
 		s = strings.ReplaceAll(s, v, "…")
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	const max = 160
-	if len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xc0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return textscan.Clip(s, 160, "…")
 }

@@ -19,3 +19,22 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc~"},
+		{"żółw", 3, "ż~"}, // bytes, cut back to a rune boundary
+		{"żółw", 4, "żó~"},
+		{"ż", 1, "~"},
+		{"", 0, ""},
+	} {
+		if got := Clip(c.s, c.max, "~"); got != c.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
+		}
+	}
+}
