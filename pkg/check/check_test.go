@@ -341,10 +341,7 @@ func TestCapabilityNeverWorked(t *testing.T) {
 			if ruleCounts(res.Findings)[rules.CapabilityMethodNotFound] == 0 {
 				t.Errorf("no %s finding: %v", rules.CapabilityMethodNotFound, ruleCounts(res.Findings))
 			}
-			m, err := manifest.Build(res.Captures[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := capturetest.Build(t, res.Captures[0])
 			if m.FailedMethods[c.method] != capture.CodeMethodNotFound {
 				t.Fatalf("failedMethods = %v", m.FailedMethods)
 			}

@@ -14,7 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -46,10 +45,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateSnapshot(t *testing.T) {
 	t.Parallel()
-	m, err := manifest.FromCanonicalJSON(capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
 	res, err := check.ValidateSnapshot(context.Background(), options(t), "mcp-surface.json", m)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -16,10 +17,7 @@ func synthetic(tb testing.TB, n int, changed bool) *manifest.Manifest {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := manifest.FromCanonicalJSON(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m := capturetest.Read(tb, data)
 	return m
 }
 
@@ -49,14 +47,8 @@ func BenchmarkDiffLargePair(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	base, err := manifest.FromCanonicalJSON(bd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	head, err := manifest.FromCanonicalJSON(hd)
-	if err != nil {
-		b.Fatal(err)
-	}
+	base := capturetest.Read(b, bd)
+	head := capturetest.Read(b, hd)
 	runtime.GC()
 	var witnessed int
 	start := cpuTime()

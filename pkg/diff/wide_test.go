@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -31,10 +32,7 @@ func wideSnapshots(tb testing.TB, n int) (base, head *manifest.Manifest) {
 			fmt.Fprintf(&b, `"p%06d":{"type":%q}`, i, typ)
 		}
 		b.WriteString(`}}}]}`)
-		m, err := manifest.FromCanonicalJSON([]byte(b.String()))
-		if err != nil {
-			tb.Fatal(err)
-		}
+		m := capturetest.Read(tb, []byte(b.String()))
 		return m
 	}
 	return mk(false), mk(true)

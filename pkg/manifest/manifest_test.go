@@ -125,10 +125,7 @@ func TestRoundTrip(t *testing.T) {
 		for _, v := range []string{"2025-03-26", "2026-07-28"} {
 			m := capturetest.Build(t, captureMode(t, mode, v))
 			file := capturetest.Encode(t, m)
-			back, err := manifest.FromCanonicalJSON(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := capturetest.Read(t, file)
 			if diff := cmp.Diff(string(file), string(capturetest.Encode(t, back))); diff != "" {
 				t.Errorf("%s %s: FromCanonicalJSON(Encode(m)) differs (-want +got):\n%s", mode, v, diff)
 			}
@@ -144,19 +141,31 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestSnapshotFileMatchesItsSchema(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
+// snapshotSchema is schema/snapshot.schema.json, compiled.
+func snapshotSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch
+}
+
+// validateSnapshot validates a snapshot file against sch.
+func validateSnapshot(t testing.TB, sch *jsonschema.Schema, file []byte) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch.Validate(inst)
+}
+
+func TestSnapshotFileMatchesItsSchema(t *testing.T) {
+	sch := snapshotSchema(t)
 	for _, v := range []string{"2025-06-18", "2026-07-28"} {
 		file := capturetest.Encode(t, capturetest.Build(t, captureMode(t, testserver.ModeFull, v)))
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sch.Validate(inst); err != nil {
+		if err := validateSnapshot(t, sch, file); err != nil {
 			t.Errorf("%s: snapshot does not match schema/snapshot.schema.json: %v", v, err)
 		}
 	}
@@ -197,10 +206,7 @@ func TestFromCanonicalJSONRefuses(t *testing.T) {
 
 func TestFingerprintsSeparateContractFromProse(t *testing.T) {
 	mk := func(tool string) manifest.Prints {
-		m, err := manifest.FromCanonicalJSON([]byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[` + tool + `]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := capturetest.Read(t, []byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[` + tool + `]}`))
 		return m.Fingerprints.Tools["t"]
 	}
 	base := mk(`{"name":"t","description":"Reads a file","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where"}}}}`)
@@ -292,10 +298,7 @@ func BenchmarkBuild5000Tools(b *testing.B) {
 }
 
 func BenchmarkEncode5000Tools(b *testing.B) {
-	m, err := manifest.Build(synthetic(5000))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := capturetest.Build(b, synthetic(5000))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := manifest.Encode(m); err != nil {
@@ -336,14 +339,8 @@ func TestBuildRefusesMalformedPages(t *testing.T) {
 }
 
 func BenchmarkRead5000Tools(b *testing.B) {
-	m, err := manifest.Build(synthetic(5000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := manifest.Encode(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := capturetest.Build(b, synthetic(5000))
+	data := capturetest.Encode(b, m)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

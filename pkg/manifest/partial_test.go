@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,10 +48,7 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 		t.Errorf("summary %q", s)
 	}
 	file := capturetest.Encode(t, m)
-	back, err := manifest.FromCanonicalJSON(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := capturetest.Read(t, file)
 	if !bytes.Equal(capturetest.Encode(t, back), file) || !back.Incomplete() || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
 		t.Errorf("a partial snapshot does not round-trip:\n%s", file)
 	}
@@ -63,12 +59,8 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 		t.Errorf("the partial snapshot hashes as the complete one (%v)", err)
 	}
 
-	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-	if err := sch.Validate(inst); err != nil {
+	sch := snapshotSchema(t)
+	if err := validateSnapshot(t, sch, file); err != nil {
 		t.Errorf("a partial snapshot does not match its schema: %v", err)
 	}
 	bad, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"snapshotVersion":1,"protocolVersion":"x","tools":[],"prompts":[],"resources":[],"resourceTemplates":[],` +
@@ -107,10 +99,7 @@ func TestPartialIsReadStrictly(t *testing.T) {
 			t.Errorf("%s: error %v, want it to mention %q", name, err, c.want)
 		}
 	}
-	m, err := manifest.FromCanonicalJSON([]byte(head + `"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, []byte(head + `"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
 	if method, f, ok := m.FailedList(manifest.ListResources); !ok || method != capture.MethodResourcesList || f.Page != 3 {
 		t.Errorf("FailedList = %s %+v %v", method, f, ok)
 	}
@@ -147,10 +136,7 @@ func TestBuildPartialRecordsUnidentifiedItems(t *testing.T) {
 		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
 	}
 	file := capturetest.Encode(t, m)
-	back, err := manifest.FromCanonicalJSON(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := capturetest.Read(t, file)
 	if !bytes.Equal(capturetest.Encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest || !reflect.DeepEqual(back.Unidentified, want) {
 		t.Errorf("does not round-trip:\n%s", file)
 	}
@@ -160,12 +146,8 @@ func TestBuildPartialRecordsUnidentifiedItems(t *testing.T) {
 	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
 		t.Errorf("the snapshot hashes as the one without its unidentified item (%v)", err)
 	}
-	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-	if err := sch.Validate(inst); err != nil {
+	sch := snapshotSchema(t)
+	if err := validateSnapshot(t, sch, file); err != nil {
 		t.Errorf("does not match the snapshot schema: %v", err)
 	}
 }

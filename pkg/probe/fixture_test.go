@@ -15,7 +15,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -37,10 +36,7 @@ func TestFixtures(t *testing.T) {
 	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
 		ar := fx.Archive
 		c := fixtureCapture(t, ar)
-		m, err := manifest.Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := capturetest.Build(t, c)
 		o := fixtureOptions(t, ar)
 		fs, cov := Evaluate(c, m, o)
 		for _, f := range fs {

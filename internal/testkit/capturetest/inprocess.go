@@ -43,3 +43,13 @@ func Encode(t testing.TB, m *manifest.Manifest) []byte {
 	}
 	return b
 }
+
+// Read is manifest.FromCanonicalJSON, failing the test on an error.
+func Read(t testing.TB, data []byte) *manifest.Manifest {
+	t.Helper()
+	m, err := manifest.FromCanonicalJSON(data)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return m
+}
