@@ -42,10 +42,7 @@ func wideSnapshots(tb testing.TB, n int) (base, head *manifest.Manifest) {
 // properties is proven by a call that sends that property alone; a
 // search that would give up must not lower the error.
 func TestWideSchemaTypeChanged(t *testing.T) {
-	n := 50000
-	if testing.Short() {
-		n = 2000
-	}
+	n := caseCount(50000, 2000)
 	base, head := wideSnapshots(t, n)
 	fs := Diff(base, head, Options{}).Findings
 	var got []finding.Finding

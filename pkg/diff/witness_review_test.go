@@ -412,10 +412,7 @@ func compileOrNil(t *testing.T, s map[string]any) *jsonschema.Schema {
 // output: base+C accepts it). A witness that does not is another change's
 // proof attached to this finding.
 func TestWitnessAttribution(t *testing.T) {
-	cases := 400
-	if testing.Short() {
-		cases = 100
-	}
+	cases := caseCount(400, 100)
 	r := rand.New(rand.NewPCG(21, 7))
 	var witnesses, raised, separated, joint, unbuilt int
 	byRule := map[string]int{}

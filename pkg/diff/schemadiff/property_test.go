@@ -19,6 +19,18 @@ var (
 	propertyVerbose = flag.Bool("property.verbose", false, "log samples of comparisons flagged without a witness")
 )
 
+// caseCount is how many cases a property test generates: full, or short
+// under -short; -property.count, when set, overrides both.
+func caseCount(full, short int) int {
+	switch {
+	case *propertyCount > 0:
+		return *propertyCount
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
 // TestVerdictAgreesWithValidator generates a small schema, derives a
 // variant by one edit of a known class (narrowing, widening, a union added
 // where there was none, an overlapping oneOf branch, a tautology, a union
@@ -28,13 +40,7 @@ var (
 // under head but not base a risky or worse output finding, and a
 // tautology edit no finding above info at all.
 func TestVerdictAgreesWithValidator(t *testing.T) {
-	n := 1500
-	if testing.Short() {
-		n = 300
-	}
-	if *propertyCount > 0 {
-		n = *propertyCount
-	}
+	n := caseCount(1500, 300)
 	g := &propGen{r: rand.New(rand.NewSource(*propertySeed))}
 	type tally struct{ pairs, witnessed, missed, strictOnly, falseAlarm, noWitness int }
 	byEdit := map[string]*tally{}
@@ -599,13 +605,7 @@ func (g *propGen) anyValue() any {
 // logged with their rate rather than failed on: they mark the classes the
 // engine still judges by convention (see the test's log).
 func TestRandomSchemasAgainstValidator(t *testing.T) {
-	n := 600
-	if testing.Short() {
-		n = 100
-	}
-	if *propertyCount > 0 {
-		n = *propertyCount
-	}
+	n := caseCount(600, 100)
 	g := schemaGen{rand.New(rand.NewSource(*propertySeed))}
 	pg := &propGen{r: rand.New(rand.NewSource(*propertySeed + 1))}
 	total, witnessed, missed, logged := 0, 0, 0, 0
