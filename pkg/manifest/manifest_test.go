@@ -206,7 +206,7 @@ func TestFromCanonicalJSONRefuses(t *testing.T) {
 
 func TestFingerprintsSeparateContractFromProse(t *testing.T) {
 	mk := func(tool string) manifest.Prints {
-		m := capturetest.Read(t, []byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[` + tool + `]}`))
+		m := capturetest.Read(t, []byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[`+tool+`]}`))
 		return m.Fingerprints.Tools["t"]
 	}
 	base := mk(`{"name":"t","description":"Reads a file","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where"}}}}`)

@@ -99,7 +99,7 @@ func TestPartialIsReadStrictly(t *testing.T) {
 			t.Errorf("%s: error %v, want it to mention %q", name, err, c.want)
 		}
 	}
-	m := capturetest.Read(t, []byte(head + `"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
+	m := capturetest.Read(t, []byte(head+`"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
 	if method, f, ok := m.FailedList(manifest.ListResources); !ok || method != capture.MethodResourcesList || f.Page != 3 {
 		t.Errorf("FailedList = %s %+v %v", method, f, ok)
 	}
