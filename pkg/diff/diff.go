@@ -337,6 +337,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
+// changedKeys are the keys, sorted, of the members of b or h whose values
+// differ (an absent member and a null one are the same).
+func changedKeys(b, h object) []string {
+	var out []string
+	for _, k := range unionKeys(b, h) {
+		if !rawEqual(b.get(k), h.get(k)) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // unionKeys returns the sorted union of two maps' keys.
 func unionKeys[V any](a, b map[string]V) []string {
 	seen := make(map[string]bool, len(a)+len(b))

@@ -130,9 +130,9 @@ type fieldFunc func(d *differ, subj finding.Subject, p string, bv, hv json.RawMe
 // identity is compared by matching and renames, not here.
 func (d *differ) fields(ik *itemKind, subj finding.Subject, b, h object) {
 	r := &ik.fields
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) || k == ik.Identity {
+		if k == ik.Identity {
 			continue
 		}
 		if isNull(bv) {

@@ -107,11 +107,8 @@ func (d *differ) emitOr(rule, fallback string, subj finding.Subject, p, msg stri
 }
 
 func (d *differ) itemAnnotations(r itemRules, subj finding.Subject, b, h object) {
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
 		p := ptr("/annotations", k)
 		switch k {
 		case "audience":
