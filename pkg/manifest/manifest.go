@@ -170,15 +170,25 @@ var Lists = []string{ListPrompts, ListResourceTemplates, ListResources, ListTool
 
 // Items returns the items of a list.
 func (m *Manifest) Items(list string) []Item {
+	if p := ofList(list, &m.Tools, &m.Prompts, &m.Resources, &m.ResourceTemplates); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// ofList is the one of tools, prompts, resources and templates that
+// holds list, for the types kept once per list; nil for a list that is
+// none of them (templates is nil where there are none).
+func ofList[T any](list string, tools, prompts, resources, templates *T) *T {
 	switch list {
 	case ListTools:
-		return m.Tools
+		return tools
 	case ListPrompts:
-		return m.Prompts
+		return prompts
 	case ListResources:
-		return m.Resources
+		return resources
 	case ListResourceTemplates:
-		return m.ResourceTemplates
+		return templates
 	}
 	return nil
 }
