@@ -36,9 +36,7 @@ func TestReplacesARegularFileWhole(t *testing.T) {
 	if string(got) != "short" || fi.Mode().Perm() != 0o600 {
 		t.Errorf("got %q mode %v, want \"short\" mode 0600", got, fi.Mode().Perm())
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v, want only out.json", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 func TestANewFileIs0644(t *testing.T) {
@@ -192,9 +190,7 @@ func TestCheckNamesThePathAndTheFix(t *testing.T) {
 	if err := Check(filepath.Join(dir, "out.json")); err != nil {
 		t.Errorf("a writable directory: %v", err)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("Check left %v", names)
-	}
+	outfiletest.Holds(t, dir, "file")
 }
 
 func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
@@ -215,9 +211,7 @@ func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("the file holds %q, want the old content", got)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 // faultyWriter passes the first n bytes on, then fails every write with
@@ -261,9 +255,7 @@ func TestAFailedWriteLeavesTheOldFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("the file holds %q, want the old content", got)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 // Two runs writing the same file at once: whoever renames last wins, and
@@ -306,7 +298,5 @@ func TestConcurrentWritersLeaveOneWholeFile(t *testing.T) {
 	if b, _ := os.ReadFile(path); !whole(b) {
 		t.Errorf("the file holds %d bytes, not one whole file", len(b))
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }

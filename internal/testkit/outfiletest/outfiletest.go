@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -37,6 +38,15 @@ func IsCharDevice(t testing.TB, path string) bool {
 		return false
 	}
 	return true
+}
+
+// Holds fails the test unless dir holds exactly the files named (sorted):
+// a write left nothing beside them, no temporary file.
+func Holds(t testing.TB, dir string, names ...string) {
+	t.Helper()
+	if got := Names(t, dir); !slices.Equal(got, names) {
+		t.Errorf("%s holds %v, want only %v", dir, got, names)
+	}
 }
 
 // Names lists the names in dir, sorted.
