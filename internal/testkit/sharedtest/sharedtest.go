@@ -89,6 +89,36 @@ func cacheRoot() (string, error) {
 	return filepath.Join(d, "mcp-surface"), nil
 }
 
+// lookup finds the test data ue names: under $MCP_SURFACE_TEST_DATA
+// (inData, given that directory; a directory the user named is the answer
+// or an error, since falling through to the cache would hide a mistake in
+// it), else through the cache (fromCache, which adds to ue.Tried what it
+// tried). rootErr is why there is no cache, if there is none.
+func lookup(ue *UnavailableError, rootErr error, inData func(data string) (string, error), fromCache func() (string, bool)) (string, error) {
+	data, err := dataDir()
+	if err != nil {
+		ue.Tried = append(ue.Tried, err.Error())
+		return "", ue
+	}
+	if data != "" {
+		path, err := inData(data)
+		if err != nil {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: %v", DataEnv, err))
+			return "", ue
+		}
+		return path, nil
+	}
+	ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: not set", DataEnv))
+	if rootErr != nil {
+		ue.Tried = append(ue.Tried, "the cache: "+rootErr.Error())
+		return "", ue
+	}
+	if path, ok := fromCache(); ok {
+		return path, nil
+	}
+	return "", ue
+}
+
 // Client downloads test data with short timeouts: where the network is
 // closed a test fails quickly with the reason instead of hanging.
 func Client() *http.Client {
