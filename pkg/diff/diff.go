@@ -327,16 +327,6 @@ func match(base, head []manifest.Item) pairing {
 	return p
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // changedKeys are the keys, sorted, of the members of b or h whose values
 // differ (an absent member and a null one are the same).
 func changedKeys(b, h object) []string {

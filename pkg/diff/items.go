@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -212,7 +213,7 @@ func (d *differ) itemAdded(k *itemKind, it manifest.Item) {
 	subj := k.subject(it.ID)
 	d.emit(k.addedRule, subj, "", fmt.Sprintf("%s %s was added", k.Noun, quote(it.ID)), nil, jsonString(it.ID))
 	o := parseObject(it.Raw)
-	for _, key := range sortedKeys(o) {
+	for _, key := range slices.Sorted(maps.Keys(o)) {
 		d.featureMismatch(k.List, subj, key, o[key])
 	}
 	d.scanItemTexts(subj, nil, o)

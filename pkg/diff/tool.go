@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
@@ -41,7 +43,7 @@ func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
 			jsonString(names[0]), jsonString(it.ID))
 	}
 	o := parseObject(it.Raw)
-	for _, k := range sortedKeys(o) {
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		d.featureMismatch("tools", subj, k, o[k])
 	}
 	d.outputSchemaMismatch(subj, nil, o.get("outputSchema"))
@@ -189,7 +191,7 @@ func (d *differ) dialect(subj finding.Subject, key, rule string, b, h json.RawMe
 func encodeObject(o object) json.RawMessage {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for i, k := range sortedKeys(o) {
+	for i, k := range slices.Sorted(maps.Keys(o)) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -304,7 +306,7 @@ func clone(v any) any {
 func subschemas(s obj) []obj {
 	out := []obj{s}
 	if ps, ok := s["properties"].(obj); ok {
-		for _, k := range sortedKeys(ps) {
+		for _, k := range slices.Sorted(maps.Keys(ps)) {
 			if c, ok := ps[k].(obj); ok {
 				out = append(out, subschemas(c)...)
 			}
@@ -323,15 +325,6 @@ func subschemas(s obj) []obj {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m obj) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // replaceIn empties dst and copies src's keywords into it (an in-place
@@ -372,7 +365,7 @@ func (g *propGen) edit(s obj) (string, obj) {
 		}
 		return "narrow", h
 	case 1: // widen
-		ks := sortedKeys(at)
+		ks := slices.Sorted(maps.Keys(at))
 		if len(ks) == 0 {
 			at["description"] = "x"
 			return "widen", h
@@ -564,7 +557,7 @@ func (g *propGen) value(s obj, depth int) any {
 		}
 		out := obj{}
 		ps, _ := s["properties"].(obj)
-		for _, k := range sortedKeys(ps) {
+		for _, k := range slices.Sorted(maps.Keys(ps)) {
 			if g.r.Intn(3) > 0 {
 				out[k] = g.value(asObj(ps[k]), depth-1)
 			}
