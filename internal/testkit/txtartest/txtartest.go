@@ -19,7 +19,8 @@
 //
 // A section a package does not know is an error naming the ones it does.
 // The test binary's -update flag (go test -run TestFixtures -update) makes
-// Run rewrite the want sections instead of comparing them.
+// Run rewrite the want sections instead of comparing them, and Golden
+// rewrite its file.
 package txtartest
 
 import (
@@ -41,6 +42,28 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 
 // Updating says the test binary runs with -update.
 func Updating() bool { return *update }
+
+// Golden compares got with the golden file at path, showing a diff; with
+// -update it writes got there instead (creating the directory).
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
 
 // ParseFile reads the txtar fixture at path. A file that is not in the
 // form txtar.Format writes (a section without its final newline, say) is
