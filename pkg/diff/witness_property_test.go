@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -127,15 +128,7 @@ func decodeSchema(t *testing.T, s string) map[string]any {
 // sharing nothing with pkg/diff/witness.
 func plainValidator(t *testing.T, schema []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(schema)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///s.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("mem:///s.json")
+	sch, err := schematest.Compile(schema)
 	if err != nil {
 		t.Fatal(err)
 	}

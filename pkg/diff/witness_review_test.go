@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -368,18 +369,7 @@ func copyAny(v any) any {
 
 func compileOrNil(t *testing.T, s map[string]any) *jsonschema.Schema {
 	raw, _ := json.Marshal(s)
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	if c.AddResource("mem:///s.json", doc) != nil {
-		return nil
-	}
-	sch, err := c.Compile("mem:///s.json")
-	if err != nil {
-		return nil
-	}
+	sch, _ := schematest.Compile(raw)
 	return sch
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -148,15 +149,7 @@ func onlyInfo(cs []Change) bool {
 
 func compileForTest(t *testing.T, b []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem://s.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("mem://s.json")
+	s, err := schematest.Compile(b)
 	if err != nil {
 		t.Fatalf("compile %s: %v", b, err)
 	}
@@ -164,18 +157,7 @@ func compileForTest(t *testing.T, b []byte) *jsonschema.Schema {
 }
 
 func tryCompile(b []byte) *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	if c.AddResource("mem://s.json", doc) != nil {
-		return nil
-	}
-	s, err := c.Compile("mem://s.json")
-	if err != nil {
-		return nil
-	}
+	s, _ := schematest.Compile(b)
 	return s
 }
 
