@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -51,7 +52,7 @@ func BenchmarkDiffLargePair(b *testing.B) {
 	head := capturetest.Read(b, hd)
 	runtime.GC()
 	var witnessed int
-	start := cpuTime()
+	start := cputime.Used()
 	for b.Loop() {
 		witnessed = 0
 		for _, f := range Diff(base, head, Options{}).Findings {
@@ -62,7 +63,7 @@ func BenchmarkDiffLargePair(b *testing.B) {
 	}
 	// CPU time measures the work on a machine shared with other jobs,
 	// where wall time also measures the wait for a core.
-	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(bd)+len(hd))/2/1e6, "MB/snapshot")
 	b.ReportMetric(float64(witnessed), "witnessed")
 }

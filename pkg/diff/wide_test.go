@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -60,11 +61,11 @@ func TestWideSchemaTypeChanged(t *testing.T) {
 // BenchmarkWideSchemaDiff is the 50,000-property pair's whole diff.
 func BenchmarkWideSchemaDiff(b *testing.B) {
 	base, head := wideSnapshots(b, 50000)
-	start := cpuTime()
+	start := cputime.Used()
 	for b.Loop() {
 		Diff(base, head, Options{})
 	}
-	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // A search that gives up at a bound leaves a breaking change an error and
