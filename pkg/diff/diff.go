@@ -327,6 +327,11 @@ func match(base, head []manifest.Item) pairing {
 	return p
 }
 
+// subject names an item of kind (a finding.Kind*) by its identity.
+func subject(kind, name string) finding.Subject {
+	return finding.Subject{Kind: kind, Name: name}
+}
+
 // changedKeys are the keys, sorted, of the members of b or h whose values
 // differ (an absent member and a null one are the same).
 func changedKeys(b, h object) []string {

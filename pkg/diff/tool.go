@@ -14,10 +14,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-func toolSubject(name string) finding.Subject {
-	return finding.Subject{Kind: finding.KindTool, Name: name}
-}
-
 // toolsAdded reports new tools, and those whose names are confusable
 // with a tool on both sides.
 func (d *differ) toolsAdded(added []manifest.Item, both [][2]manifest.Item) {
@@ -35,7 +31,7 @@ func (d *differ) toolsAdded(added []manifest.Item, both [][2]manifest.Item) {
 }
 
 func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
-	subj := toolSubject(it.ID)
+	subj := subject(finding.KindTool, it.ID)
 	d.emit(rules.ToolAdded, subj, "", fmt.Sprintf("tool %s was added", quote(it.ID)), nil, jsonString(it.ID))
 	if names := existing[skeleton(it.ID)]; len(names) > 0 {
 		d.emit(rules.ToolAddedConfusableName, subj, "/name",
