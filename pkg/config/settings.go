@@ -48,24 +48,12 @@ type Text struct {
 	EncodedMinLength int
 }
 
-func (p *parser) lifecycle(n *yaml.Node) Lifecycle {
-	var l Lifecycle
-	p.mapping(n, "lifecycle", p.lifecycleKeys(&l))
-	return l
-}
-
 func (p *parser) lifecycleKeys(l *Lifecycle) map[string]func(*yaml.Node) {
 	return map[string]func(*yaml.Node){
 		"deprecatedMetaKey":  set(p, &l.DeprecatedMetaKey, "deprecatedMetaKey", (*parser).str),
 		"sunsetMetaKey":      set(p, &l.SunsetMetaKey, "sunsetMetaKey", (*parser).str),
 		"descriptionMarkers": func(v *yaml.Node) { l.DescriptionMarkers = p.strings(v, "descriptionMarkers") },
 	}
-}
-
-func (p *parser) rename(n *yaml.Node) Rename {
-	var r Rename
-	p.mapping(n, "rename", p.renameKeys(&r))
-	return r
 }
 
 func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
@@ -78,12 +66,6 @@ func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
 		"threshold": setIf(p, &r.Threshold, "rename.threshold", (*parser).number,
 			func(f float64) bool { return f > 0 && f <= 1 }, "must be in (0, 1]"),
 	}
-}
-
-func (p *parser) text(n *yaml.Node) Text {
-	var t Text
-	p.mapping(n, "text", p.textKeys(&t))
-	return t
 }
 
 func (p *parser) textKeys(t *Text) map[string]func(*yaml.Node) {
