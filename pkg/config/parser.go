@@ -139,41 +139,31 @@ func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 }
 
 func (p *parser) integer(n *yaml.Node, what string) (int, bool) {
-	s, ok := p.scalar(n, what)
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil || n.Tag != "!!int" {
-		p.errf(n, "%s must be an integer, not %q", what, s)
-		return 0, false
-	}
-	return v, true
+	return typed(p, n, what, "an integer", strconv.Atoi, "!!int")
 }
 
 func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
-	s, ok := p.scalar(n, what)
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || (n.Tag != "!!int" && n.Tag != "!!float") {
-		p.errf(n, "%s must be a number, not %q", what, s)
-		return 0, false
-	}
-	return v, true
+	return typed(p, n, what, "a number", func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "!!int", "!!float")
 }
 
 func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	return typed(p, n, what, "true or false", func(s string) (bool, error) { return s == "true" || s == "True" || s == "TRUE", nil }, "!!bool")
+}
+
+// typed reads a scalar that YAML resolved to one of tags, with parse;
+// anything else is reported as not being want.
+func typed[T any](p *parser, n *yaml.Node, what, want string, parse func(string) (T, error), tags ...string) (T, bool) {
+	var zero T
 	s, ok := p.scalar(n, what)
 	if !ok {
-		return false, false
+		return zero, false
 	}
-	if n.Tag != "!!bool" {
-		p.errf(n, "%s must be true or false, not %q", what, s)
-		return false, false
+	v, err := parse(s)
+	if err != nil || !slices.Contains(tags, n.Tag) {
+		p.errf(n, "%s must be %s, not %q", what, want, s)
+		return zero, false
 	}
-	return s == "true" || s == "True" || s == "TRUE", true
+	return v, true
 }
 
 func (p *parser) strings(n *yaml.Node, what string) []string {
