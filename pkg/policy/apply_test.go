@@ -25,10 +25,7 @@ acknowledged:
     reason: old
     expires: 2020-01-01
 `
-	c, err := config.Parse("c.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := parseConfig(t, src)
 	in := []finding.Finding{
 		mk("tool-description-changed", finding.KindTool, "t", "/description"),
 		mk("tool-added", finding.KindTool, "new", ""),
