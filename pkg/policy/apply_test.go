@@ -25,7 +25,10 @@ acknowledged:
     reason: old
     expires: 2020-01-01
 `
-	c := parseConfig(t, src)
+	c, err := config.Parse("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := []finding.Finding{
 		mk("tool-description-changed", finding.KindTool, "t", "/description"),
 		mk("tool-added", finding.KindTool, "new", ""),

@@ -17,7 +17,10 @@ func mk(rule, kind, name, ptr string) finding.Finding {
 }
 
 func TestPolicyAdjust(t *testing.T) {
-	c := parseConfig(t, "profile: strict\nseverity:\n  tool-description-changed: breaking\n  resource-last-modified-changed: off\n")
+	c, err := config.Parse("c.yaml", []byte("profile: strict\nseverity:\n  tool-description-changed: breaking\n  resource-last-modified-changed: off\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := New(c, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 
 	f := mk("tool-description-changed", finding.KindTool, "t", "/description")
@@ -69,7 +72,10 @@ func TestPolicyAcknowledge(t *testing.T) {
     reason: old
     expires: 2020-01-01
 `
-	c := parseConfig(t, src)
+	c, err := config.Parse("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
 	fs := []finding.Finding{
 		mk("tool-removed", finding.KindTool, "legacy_search", ""),
 		mk("tool-removed", finding.KindTool, "search", ""),
@@ -108,7 +114,10 @@ func TestPolicyAcknowledge(t *testing.T) {
 	}
 
 	// By fingerprint.
-	c2 := parseConfig(t, "acknowledged:\n  - fingerprint: "+fp+"\n    reason: ok\n")
+	c2, err := config.Parse("c.yaml", []byte("acknowledged:\n  - fingerprint: "+fp+"\n    reason: ok\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	got = New(c2, time.Time{}).Acknowledge(append([]finding.Finding(nil), fs...))
 	if got[1].Acknowledged != "ok" || got[0].Acknowledged != "" {
 		t.Errorf("by fingerprint: %+v", got)
@@ -126,15 +135,4 @@ func TestSubjectKinds(t *testing.T) {
 			t.Errorf("config names the kind %q %q", want, got)
 		}
 	}
-}
-
-// parseConfig parses src as a configuration file, failing the test on an
-// error.
-func parseConfig(t *testing.T, src string) *config.Config {
-	t.Helper()
-	c, err := config.Parse("c.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
