@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -199,7 +200,7 @@ func yamlJSON(n *yaml.Node) (json.RawMessage, error) {
 func didYouMean(s string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := levenshtein(strings.ToLower(s), strings.ToLower(c))
+		d := textdiff.Levenshtein([]rune(strings.ToLower(s)), []rune(strings.ToLower(c)))
 		if bestD < 0 || d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}
@@ -222,25 +223,4 @@ func suggestRule(id string) string {
 		return fmt.Sprintf(" (did you mean %q?)", sug[0])
 	}
 	return "; run `mcp-surface explain --list` for the rule IDs"
-}
-
-func levenshtein(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	prev := make([]int, len(y)+1)
-	cur := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			c := prev[j-1]
-			if x[i-1] != y[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(y)]
 }
