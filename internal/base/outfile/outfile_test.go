@@ -79,22 +79,8 @@ func TestDevicesAreWrittenInPlace(t *testing.T) {
 }
 
 func TestAFIFOIsWrittenInPlace(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
+	fifo, got := outfiletest.FIFO(t)
 	want := bytes.Repeat([]byte("frame\n"), 100_000) // more than a pipe holds
-	got := make(chan []byte, 1)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		defer f.Close()
-		b, _ := io.ReadAll(f)
-		got <- b
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := Write(ctx, fifo, want); err != nil {

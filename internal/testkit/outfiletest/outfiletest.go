@@ -5,6 +5,7 @@
 package outfiletest
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,6 +24,30 @@ func NullDevice(t testing.TB) string {
 		t.Skipf("cannot make a device node here (%v): the test needs root", err)
 	}
 	return null
+}
+
+// FIFO makes a named pipe in a new temporary directory and starts its
+// reader: the channel gets everything written to the pipe once the writer
+// closes it (nil if it could not be opened). It skips the test where
+// named pipes cannot be made.
+func FIFO(t testing.TB) (string, <-chan []byte) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	return fifo, got
 }
 
 // IsCharDevice fails the test unless path is still a character device,
