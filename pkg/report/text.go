@@ -167,13 +167,8 @@ func textCounts(items []Item) []string {
 // by heading(kind): the counts by class ("7 removed · 3 renamed"), the
 // server's as one count of changes.
 func kindCountLines(items []Item, heading func(kind string) string) []string {
-	counts := kindCounts(ofCategory(items, CategoryChange))
 	var out []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
+	for k, c := range changedKinds(items) {
 		if k == finding.KindServer {
 			out = append(out, heading(k)+": "+plural(serverChanges(items), "change", "changes"))
 			continue

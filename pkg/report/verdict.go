@@ -208,13 +208,8 @@ func summaryOf(items []Item) Summary {
 // changePhrase is "3 tools added, 2 text edits": the first few non-zero
 // change counts, tools first.
 func (b *mdBuilder) changePhrase(i int) string {
-	counts := kindCounts(ofCategory(b.items[i], CategoryChange))
 	var parts []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
+	for k, c := range changedKinds(b.items[i]) {
 		if k == finding.KindServer {
 			parts = append(parts, kindNoun(k, serverChanges(b.items[i])))
 			continue
