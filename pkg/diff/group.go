@@ -37,13 +37,7 @@ func (d *differ) groups(unknown map[string]bool) {
 			return
 		}
 	}
-	var bgs, hgs []manifest.Group
-	if bx != nil {
-		bgs = bx.Groups
-	}
-	if hx != nil {
-		hgs = hx.Groups
-	}
+	bgs, hgs := extOf(bx).Groups, extOf(hx).Groups
 	index := func(gs []manifest.Group) map[string]manifest.Group {
 		m := make(map[string]manifest.Group, len(gs))
 		for _, g := range gs {
@@ -86,7 +80,7 @@ func (d *differ) groups(unknown map[string]bool) {
 	}
 }
 
-func hasGroups(x *manifest.Extensions) bool { return x != nil && len(x.Groups) > 0 }
+func hasGroups(x *manifest.Extensions) bool { return len(extOf(x).Groups) > 0 }
 
 func isListedChange(rule string) bool {
 	switch rule {

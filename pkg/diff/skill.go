@@ -24,13 +24,7 @@ func (d *differ) skills() {
 	if extFailed(bx, "skills/list") || extFailed(hx, "skills/list") {
 		return
 	}
-	var bs, hs []manifest.Skill
-	if bx != nil {
-		bs = bx.Skills
-	}
-	if hx != nil {
-		hs = hx.Skills
-	}
+	bs, hs := extOf(bx).Skills, extOf(hx).Skills
 	i, j := 0, 0
 	for i < len(bs) || j < len(hs) {
 		switch {
@@ -56,11 +50,17 @@ func (d *differ) skills() {
 }
 
 func extFailed(x *manifest.Extensions, method string) bool {
-	if x == nil {
-		return false
-	}
-	_, ok := x.Partial[method]
+	_, ok := extOf(x).Partial[method]
 	return ok
+}
+
+// extOf is a snapshot's extensions, none (not nil) for a snapshot
+// without.
+func extOf(x *manifest.Extensions) *manifest.Extensions {
+	if x == nil {
+		return &manifest.Extensions{}
+	}
+	return x
 }
 
 func frontmatterOf(s manifest.Skill) map[string]json.RawMessage {
