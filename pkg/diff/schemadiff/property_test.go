@@ -54,21 +54,7 @@ func TestVerdictAgreesWithValidator(t *testing.T) {
 		bb, _ := json.Marshal(base)
 		hb, _ := json.Marshal(head)
 		bs, hs := compileForTest(t, bb), compileForTest(t, hb)
-		var insts []any
-		for k := 0; k < 24; k++ {
-			insts = append(insts, g.instance(base, 3), g.instance(head, 3))
-		}
-		insts = append(insts, fixedInstances()...)
-		lost, gained := "", "" // witnesses: valid only under base / only under head
-		for _, v := range insts {
-			vb, vh := bs.Validate(v) == nil, hs.Validate(v) == nil
-			if vb && !vh && lost == "" {
-				lost = mustJSON(v)
-			}
-			if vh && !vb && gained == "" {
-				gained = mustJSON(v)
-			}
-		}
+		lost, gained := g.separate(base, head, bs, hs)
 		tl := byEdit[edit]
 		if tl == nil {
 			tl = &tally{}
@@ -478,6 +464,28 @@ func (g *propGen) mutateAny(h obj) obj {
 }
 
 // instance makes a value that s probably accepts, with random deviations.
+// separate runs the validator on instances drawn from base and head
+// and on the fixed ones, and returns the first valid only under base
+// (lost) and the first valid only under head (gained): the witnesses a
+// comparison should find, "" where there is none.
+func (g *propGen) separate(base, head obj, bs, hs *jsonschema.Schema) (lost, gained string) {
+	var insts []any
+	for k := 0; k < 24; k++ {
+		insts = append(insts, g.instance(base, 3), g.instance(head, 3))
+	}
+	insts = append(insts, fixedInstances()...)
+	for _, v := range insts {
+		vb, vh := bs.Validate(v) == nil, hs.Validate(v) == nil
+		if vb && !vh && lost == "" {
+			lost = mustJSON(v)
+		}
+		if vh && !vb && gained == "" {
+			gained = mustJSON(v)
+		}
+	}
+	return lost, gained
+}
+
 func (g *propGen) instance(s obj, depth int) any {
 	return toInstance(g.value(s, depth))
 }
@@ -593,21 +601,7 @@ func TestRandomSchemasAgainstValidator(t *testing.T) {
 		if as == nil || bs == nil {
 			continue // not a valid schema (the generator does not promise one)
 		}
-		var insts []any
-		for k := 0; k < 24; k++ {
-			insts = append(insts, pg.instance(a, 3), pg.instance(b, 3))
-		}
-		insts = append(insts, fixedInstances()...)
-		lost, gained := "", ""
-		for _, v := range insts {
-			va, vb := as.Validate(v) == nil, bs.Validate(v) == nil
-			if va && !vb && lost == "" {
-				lost = mustJSON(v)
-			}
-			if vb && !va && gained == "" {
-				gained = mustJSON(v)
-			}
-		}
+		lost, gained := pg.separate(a, b, as, bs)
 		for _, d := range []struct {
 			dir     Direction
 			witness string
