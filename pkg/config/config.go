@@ -171,12 +171,8 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 
 // clients parses the list of client profiles, each with its line.
 func (p *parser) clients(n *yaml.Node) []ClientRef {
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "clients must be a list of client profile names")
-		return nil
-	}
 	var out []ClientRef
-	for _, e := range n.Content {
+	for _, e := range p.entries(n, "clients must be a list of client profile names") {
 		s, ok := p.str(e, "clients entry")
 		if !ok {
 			continue

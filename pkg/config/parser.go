@@ -25,6 +25,24 @@ func (p *parser) errf(n *yaml.Node, format string, args ...any) {
 
 // mapping walks a mapping node, calling the handler of each key and
 // reporting unknown and repeated keys.
+// entries are the entries of the sequence n; anything else is reported
+// (notList) and has none.
+func (p *parser) entries(n *yaml.Node, notList string) []*yaml.Node {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "%s", notList)
+		return nil
+	}
+	return n.Content
+}
+
+// mapped parses the mapping n with keys (mapping) and says whether that
+// reported no error.
+func (p *parser) mapped(n *yaml.Node, what string, keys map[string]func(*yaml.Node)) bool {
+	before := len(p.errs)
+	p.mapping(n, what, keys)
+	return len(p.errs) == before
+}
+
 func (p *parser) mapping(n *yaml.Node, what string, keys map[string]func(*yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
 		p.errf(n, "%s must be a mapping", what)

@@ -71,11 +71,7 @@ func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
 func (p *parser) textKeys(t *Text) map[string]func(*yaml.Node) {
 	patterns := func(dst *[]string, what string) func(*yaml.Node) {
 		return func(v *yaml.Node) {
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, "%s must be a list of regular expressions", what)
-				return
-			}
-			for _, e := range v.Content {
+			for _, e := range p.entries(v, what+" must be a list of regular expressions") {
 				s, ok := p.str(e, what+" entry")
 				if !ok {
 					continue
