@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -204,26 +203,7 @@ func readBounded(path string) ([]byte, error) {
 
 // download fetches url with Client.
 func download(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Client().Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxDataBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxDataBytes {
-		return nil, fmt.Errorf("response larger than %d bytes", maxDataBytes)
-	}
-	return data, nil
+	return infile.Get(ctx, Client(), url, maxDataBytes)
 }
 
 // writeAtomic writes data to path through a temporary file and a rename,
