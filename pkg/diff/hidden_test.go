@@ -14,9 +14,8 @@ import (
 // Visible (messages and spans) makes visible exactly what the detectors
 // report, plus the replacement character that stands for invalid UTF-8.
 func TestVisibleAgreesWithDetector(t *testing.T) {
-	for r := range runetest.Scalars() {
+	for r, detected := range runetest.Detected(textscan.HiddenRunes) {
 		s := string(r)
-		detected := len(textscan.HiddenRunes(s)) == 1
 		if escaped := visible(s) != s; escaped != (detected || r == utf8.RuneError) {
 			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)
 		}

@@ -22,3 +22,16 @@ func Scalars() iter.Seq[rune] {
 		}
 	}
 }
+
+// Detected yields every Unicode scalar value with whether detect (the
+// text detectors: textscan.HiddenRunes) reports it, on the code point
+// alone: the one definition the escapers are held to.
+func Detected[T any](detect func(string) []T) iter.Seq2[rune, bool] {
+	return func(yield func(rune, bool) bool) {
+		for r := range Scalars() {
+			if !yield(r, len(detect(string(r))) == 1) {
+				return
+			}
+		}
+	}
+}
