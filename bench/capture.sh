@@ -55,11 +55,10 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-src=.
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+checkout "$tmp"
 if [ -n "${REV:-}" ]; then
-	src=$tmp/src
-	mkdir -p "$src"
-	git archive "$REV" | tar -x -C "$src"
 	rm -rf "$src/bench"
 	cp -R bench "$src/bench"
 	rm -rf "$src/bench/results"

@@ -24,12 +24,9 @@ command -v go >/dev/null 2>&1 || { echo "go is required" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-src=.
-if [ -n "${REV:-}" ]; then
-	src=$tmp/src
-	mkdir -p "$src"
-	git archive "$REV" | tar -x -C "$src"
-fi
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+checkout "$tmp"
 echo "building ${REV:-the working tree} into a temporary directory..." >&2
 (cd "$src" && go build -o "$tmp/mcp-surface" .)
 

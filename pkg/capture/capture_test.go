@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -94,15 +95,6 @@ func mustRun(t *testing.T, target capture.Target, o capture.Options) *capture.Ca
 	return c
 }
 
-func mustBuild(t *testing.T, c *capture.Capture) *manifest.Manifest {
-	t.Helper()
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	return m
-}
-
 func pagesPerList(c *capture.Capture) map[string]int {
 	out := map[string]int{}
 	for _, p := range c.Pages {
@@ -128,8 +120,8 @@ func TestStdioFullEveryListToItsLastPage(t *testing.T) {
 	// The snapshot holds every item of every page: compare with the SDK
 	// server's own registry, read in process.
 	srv, _ := testserver.New(testserver.ModeFull)
-	ref := mustBuild(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-06-18")))
-	m := mustBuild(t, c)
+	ref := capturetest.Build(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-06-18")))
+	m := capturetest.Build(t, c)
 	if m.Fingerprints.Manifest != ref.Fingerprints.Manifest {
 		t.Errorf("stdio and in-process snapshots differ")
 	}
@@ -182,7 +174,7 @@ func TestFallbackToInitializeIsRecorded(t *testing.T) {
 func TestTransportsAgree(t *testing.T) {
 	t.Parallel()
 	srv, _ := testserver.New(testserver.ModeFull)
-	want := mustBuild(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-11-25")))
+	want := capturetest.Build(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-11-25")))
 	for _, sse := range []bool{false, true} {
 		h, err := testserver.Handler(testserver.ModeFull, sse)
 		if err != nil {
@@ -197,23 +189,14 @@ func TestTransportsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		ts.Close()
-		got := mustBuild(t, c)
-		if diff := cmp.Diff(string(mustEncode(t, want)), string(mustEncode(t, got))); diff != "" {
+		got := capturetest.Build(t, c)
+		if diff := cmp.Diff(string(capturetest.Encode(t, want)), string(capturetest.Encode(t, got))); diff != "" {
 			t.Errorf("sse=%v: snapshot differs from in-process (-want +got):\n%s", sse, diff)
 		}
 		if strings.Contains(c.Target, "secret") {
 			t.Errorf("target description leaks a header: %s", c.Target)
 		}
 	}
-}
-
-func mustEncode(t *testing.T, m *manifest.Manifest) []byte {
-	t.Helper()
-	b, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestStdoutNoiseIsReportedWithTheLine(t *testing.T) {
@@ -231,7 +214,7 @@ func TestStdoutNoiseIsReportedWithTheLine(t *testing.T) {
 	if !strings.Contains(strings.Join(lines, "\n"), "Server listening on stdio") {
 		t.Errorf("offending line not reported: %q", lines)
 	}
-	if len(mustBuild(t, c).Tools) == 0 {
+	if len(capturetest.Build(t, c).Tools) == 0 {
 		t.Errorf("the capture did not go on after the noise")
 	}
 }
@@ -343,7 +326,7 @@ func TestHugeResultWithinBudget(t *testing.T) {
 			t.Errorf("a valid huge page was refused: %+v", d)
 		}
 	}
-	if m := mustBuild(t, c); len(m.Tools) != testserver.HugeToolCount {
+	if m := capturetest.Build(t, c); len(m.Tools) != testserver.HugeToolCount {
 		t.Errorf("snapshot has %d tools, want %d", len(m.Tools), testserver.HugeToolCount)
 	}
 }
@@ -386,7 +369,7 @@ func TestSDKRejectionKeepsRawBytes(t *testing.T) {
 			rejected = &c.Diagnostics[i]
 		}
 	}
-	m := mustBuild(t, c)
+	m := capturetest.Build(t, c)
 	if rejected == nil {
 		t.Fatalf("the SDK's rejection of the page was not reported: %+v", c.Diagnostics)
 	}
@@ -449,7 +432,7 @@ func TestSDKRejectionOverHTTPNamesTheItem(t *testing.T) {
 	if !strings.Contains(detail, fmt.Sprintf("tools[%d]", n)) || !strings.Contains(detail, "readOnlyHint") {
 		t.Errorf("rejection detail %q does not name tools[%d] and its readOnlyHint (diagnostics %+v)", detail, n, c.Diagnostics)
 	}
-	if m := mustBuild(t, c); len(m.Tools) != n+1 {
+	if m := capturetest.Build(t, c); len(m.Tools) != n+1 {
 		t.Errorf("snapshot has %d tools, want %d", len(m.Tools), n+1)
 	}
 }
@@ -470,8 +453,8 @@ func TestRawPagesKeepEveryField(t *testing.T) {
 	if n := pagesPerList(c)[capture.MethodToolsList]; n != 3 {
 		t.Errorf("tools/list pages = %d, want 3", n)
 	}
-	m := mustBuild(t, c)
-	out := string(mustEncode(t, m))
+	m := capturetest.Build(t, c)
+	out := string(capturetest.Encode(t, m))
 	if !strings.Contains(out, `"x-vendor"`) {
 		t.Errorf("unknown item field dropped from the snapshot")
 	}

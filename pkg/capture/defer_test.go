@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
@@ -131,7 +132,7 @@ func TestDeferredShutdownSameCapture(t *testing.T) {
 	o.DeferShutdown = true
 	got := mustRun(t, stdio(t, testserver.ModeFull), o)
 	got.Wait()
-	if a, b := string(mustEncode(t, mustBuild(t, want))), string(mustEncode(t, mustBuild(t, got))); a != b {
+	if a, b := string(capturetest.Encode(t, capturetest.Build(t, want))), string(capturetest.Encode(t, capturetest.Build(t, got))); a != b {
 		t.Errorf("deferred capture's snapshot differs")
 	}
 	if len(got.Exchanges) != len(want.Exchanges) {

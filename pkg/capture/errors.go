@@ -42,25 +42,21 @@ var DefaultLimits = Limits{
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	if l.StartupTimeout > 0 {
-		d.StartupTimeout = l.StartupTimeout
-	}
-	if l.RequestTimeout > 0 {
-		d.RequestTimeout = l.RequestTimeout
-	}
-	if l.MaxBytes > 0 {
-		d.MaxBytes = l.MaxBytes
-	}
-	if l.MaxPages > 0 {
-		d.MaxPages = l.MaxPages
-	}
-	if l.StderrTail > 0 {
-		d.StderrTail = l.StderrTail
-	}
-	if l.ShutdownGrace > 0 {
-		d.ShutdownGrace = l.ShutdownGrace
-	}
+	d.StartupTimeout = positiveOr(l.StartupTimeout, d.StartupTimeout)
+	d.RequestTimeout = positiveOr(l.RequestTimeout, d.RequestTimeout)
+	d.MaxBytes = positiveOr(l.MaxBytes, d.MaxBytes)
+	d.MaxPages = positiveOr(l.MaxPages, d.MaxPages)
+	d.StderrTail = positiveOr(l.StderrTail, d.StderrTail)
+	d.ShutdownGrace = positiveOr(l.ShutdownGrace, d.ShutdownGrace)
 	return d
+}
+
+// positiveOr is v when it is set (positive), else def.
+func positiveOr[T ~int | ~int64](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // The limits a LimitError names. Each of the first four is a field of

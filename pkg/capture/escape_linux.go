@@ -45,9 +45,21 @@ type tracked struct {
 // tree from it, and ends the capture's adoption a (nil without one).
 func trackDescendants(leader int, a *adoption) *tracked {
 	t := &tracked{adopted: endAdoption(a)}
+	walkDescendants(leader, func(pid, fd int) {
+		t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
+		claim(pid)
+	})
+	return t
+}
+
+// walkDescendants walks the process tree from leader, breadth first, and
+// gives visit each descendant with a pidfd opened on it, until maxTracked
+// were visited. A pid is read before its pidfd is opened: one that is no
+// longer the child seen (gone, its pid reused) is passed over.
+func walkDescendants(leader int, visit func(pid, pidfd int)) {
 	seen := map[int]bool{leader: true}
 	queue := []int{leader}
-	for len(queue) > 0 && len(t.procs) < maxTracked {
+	for n := 0; len(queue) > 0 && n < maxTracked; {
 		parent := queue[0]
 		queue = queue[1:]
 		for _, pid := range childrenOf(parent) {
@@ -59,18 +71,15 @@ func trackDescendants(leader int, a *adoption) *tracked {
 			if err != nil {
 				continue // gone already
 			}
-			// The pid was read before the pidfd was opened: make sure it
-			// is still the child we saw.
 			if st, ok := readStat(pid); !ok || st.ppid != parent {
 				unix.Close(fd)
 				continue
 			}
-			t.procs = append(t.procs, trackedProc{pid: pid, pidfd: fd})
-			claim(pid)
+			visit(pid, fd)
+			n++
 			queue = append(queue, pid)
 		}
 	}
-	return t
 }
 
 // childrenOf lists the children that pid's main thread started. A child

@@ -180,10 +180,7 @@ func (t *errorBodyTransport) Connect(ctx context.Context) (mcp.Connection, error
 // SupportsProtocolVersion forwards mcp.ProtocolVersionSupporter, as
 // RecordingTransport does.
 func (t *errorBodyTransport) SupportsProtocolVersion(v string) bool {
-	if s, ok := t.Transport.(mcp.ProtocolVersionSupporter); ok {
-		return s.SupportsProtocolVersion(v)
-	}
-	return true
+	return supportsVersion(t.Transport, v)
 }
 
 type errorBodyConn struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -55,7 +56,7 @@ func TestProbesRunOverTheSameSession(t *testing.T) {
 	}
 	// Probe results never reach the snapshot.
 	plain := mustRun(t, capture.InProcess{Server: mustNew(t)}, opts("2025-06-18"))
-	if mustBuild(t, c).Fingerprints.Manifest != mustBuild(t, plain).Fingerprints.Manifest {
+	if capturetest.Build(t, c).Fingerprints.Manifest != capturetest.Build(t, plain).Fingerprints.Manifest {
 		t.Errorf("probes changed the snapshot")
 	}
 }

@@ -60,7 +60,14 @@ func (t *RecordingTransport) Connect(ctx context.Context) (mcp.Connection, error
 // transport that does not implement it supports every version, as the SDK
 // assumes.
 func (t *RecordingTransport) SupportsProtocolVersion(v string) bool {
-	if s, ok := t.Transport.(mcp.ProtocolVersionSupporter); ok {
+	return supportsVersion(t.Transport, v)
+}
+
+// supportsVersion is whether the wrapped transport t supports protocol
+// version v: its answer when it is an mcp.ProtocolVersionSupporter, else
+// yes.
+func supportsVersion(t mcp.Transport, v string) bool {
+	if s, ok := t.(mcp.ProtocolVersionSupporter); ok {
 		return s.SupportsProtocolVersion(v)
 	}
 	return true

@@ -286,20 +286,12 @@ func (c *Capture) tryComplete(ctx context.Context, cs *mcp.ClientSession, rec *r
 	if !ok {
 		return nil
 	}
-	before := rec.len()
-	rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
-	sdkErr := func() error {
+	ex, err := c.request(ctx, rec, sess, lim, MethodCompletionComplete, func(rctx context.Context) error {
 		_, err := cs.Complete(rctx, &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: arg}})
 		return err
-	}()
-	cancel()
-	ex, found := lastExchange(rec.snapshot()[before:], MethodCompletionComplete)
-	if !found || ex.ResponseFrame < 0 {
-		if sdkErr == nil {
-			sdkErr = errors.New("no request was sent")
-		}
-		return blame(ctx, rctx, sdkErr, rec, sess, MethodCompletionComplete, &LimitError{
-			Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(), Detail: "no answer to completion/complete"})
+	})
+	if err != nil {
+		return err
 	}
 	t := CapabilityTrial{Method: MethodCompletionComplete}
 	if ex.Error != nil {
@@ -543,17 +535,11 @@ func (c *Capture) trySubscribe(ctx context.Context, cs *mcp.ClientSession, rec *
 	if len(uris) == 0 || c.ProtocolVersion >= "2026-07-28" {
 		return nil
 	}
-	before := rec.len()
-	rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
-	sdkErr := cs.Subscribe(rctx, &mcp.SubscribeParams{URI: uris[0]})
-	cancel()
-	ex, ok := lastExchange(rec.snapshot()[before:], MethodResourcesSubscribe)
-	if !ok || ex.ResponseFrame < 0 {
-		if sdkErr == nil {
-			sdkErr = errors.New("no request was sent")
-		}
-		return blame(ctx, rctx, sdkErr, rec, sess, MethodResourcesSubscribe, &LimitError{
-			Limit: LimitRequestTimeout, Value: lim.RequestTimeout.String(), Detail: "no answer to resources/subscribe"})
+	ex, err := c.request(ctx, rec, sess, lim, MethodResourcesSubscribe, func(rctx context.Context) error {
+		return cs.Subscribe(rctx, &mcp.SubscribeParams{URI: uris[0]})
+	})
+	if err != nil {
+		return err
 	}
 	if ex.Error != nil {
 		c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagSubscribeError, Method: MethodResourcesSubscribe,
@@ -564,7 +550,7 @@ func (c *Capture) trySubscribe(ctx context.Context, cs *mcp.ClientSession, rec *
 		return nil
 	}
 	c.CapabilityTrials = append(c.CapabilityTrials, CapabilityTrial{Method: MethodResourcesSubscribe})
-	rctx, cancel = context.WithTimeout(ctx, lim.RequestTimeout)
+	rctx, cancel := context.WithTimeout(ctx, lim.RequestTimeout)
 	_ = cs.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uris[0]})
 	cancel()
 	return nil

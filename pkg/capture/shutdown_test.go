@@ -68,20 +68,27 @@ func escapedDiag(c *capture.Capture, pid int) string {
 	return ""
 }
 
+// captureWithHelper captures mode, a server that leaves a helper behind,
+// checks that its result was delivered, and returns the helper's pid.
+func captureWithHelper(t *testing.T, mode string) (*capture.Capture, int) {
+	t.Helper()
+	c, err := runBounded(t, stdio(t, mode), opts("2025-06-18"))
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	if n := pagesPerList(c)[capture.MethodToolsList]; n != 1 {
+		t.Errorf("tools/list pages = %d, want the result delivered", n)
+	}
+	return c, helperPid(t, c.Stderr)
+}
+
 // A server whose helper leaves the process group in a session of its own
 // and keeps stdout and stderr open: the capture still returns with its
 // result, and the helper is killed and named.
 func TestHelperOutsideTheGroupIsKilled(t *testing.T) {
 	for _, mode := range []string{testserver.ModeDetachedHelper, testserver.ModeDaemonizedHelper} {
 		t.Run(mode, func(t *testing.T) {
-			c, err := runBounded(t, stdio(t, mode), opts("2025-06-18"))
-			if err != nil {
-				t.Fatalf("capture: %v", err)
-			}
-			if n := pagesPerList(c)[capture.MethodToolsList]; n != 1 {
-				t.Errorf("tools/list pages = %d, want the result delivered", n)
-			}
-			pid := helperPid(t, c.Stderr)
+			c, pid := captureWithHelper(t, mode)
 			if msg := escapedDiag(c, pid); !strings.Contains(msg, "outside its process group") || !strings.Contains(msg, "killed") {
 				t.Errorf("no diagnostic names the escaped helper %d: %+v", pid, c.Diagnostics)
 			}
@@ -110,14 +117,7 @@ func TestAdoptedOrphansAreKilledAndReaped(t *testing.T) {
 	}
 	for _, mode := range []string{testserver.ModeDetachedHelper, testserver.ModeDaemonizedHelper, testserver.ModeQuietDaemon} {
 		t.Run(mode, func(t *testing.T) {
-			c, err := runBounded(t, stdio(t, mode), opts("2025-06-18"))
-			if err != nil {
-				t.Fatalf("capture: %v", err)
-			}
-			if n := pagesPerList(c)[capture.MethodToolsList]; n != 1 {
-				t.Errorf("tools/list pages = %d, want the result delivered", n)
-			}
-			pid := helperPid(t, c.Stderr)
+			c, pid := captureWithHelper(t, mode)
 			if escapedDiag(c, pid) == "" {
 				t.Errorf("no diagnostic names the escaped helper %d: %+v", pid, c.Diagnostics)
 			}

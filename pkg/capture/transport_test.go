@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
@@ -103,11 +104,11 @@ func snapshotsAreIdentical(t *testing.T, bin string) {
 			t.Errorf("%s: handshake %s at %s, want server/discover at %s", c.Transport, c.Handshake, c.ProtocolVersion, capture.LatestRevision)
 		}
 	}
-	sm, hm := mustBuild(t, sc), mustBuild(t, hc)
+	sm, hm := capturetest.Build(t, sc), capturetest.Build(t, hc)
 	if len(sm.SupportedVersions) < 2 {
 		t.Fatalf("the server listed %v; the test needs several revisions", sm.SupportedVersions)
 	}
-	if d := cmp.Diff(string(mustEncode(t, sm)), string(mustEncode(t, hm))); d != "" {
+	if d := cmp.Diff(string(capturetest.Encode(t, sm)), string(capturetest.Encode(t, hm))); d != "" {
 		t.Errorf("HTTP snapshot differs from the stdio one (-stdio +http):\n%s", d)
 	}
 	for _, pair := range [][2]*manifest.Manifest{{sm, hm}, {hm, sm}} {
@@ -125,7 +126,7 @@ func discoverAnswerKept(t *testing.T, bin string) {
 	if hc.Handshake != capture.HandshakeInitialize || hc.ProtocolVersion != "2025-11-25" {
 		t.Fatalf("handshake %s at %s, want initialize at 2025-11-25 (the newest a stateful server serves)", hc.Handshake, hc.ProtocolVersion)
 	}
-	sm, hm := mustBuild(t, sc), mustBuild(t, hc)
+	sm, hm := capturetest.Build(t, sc), capturetest.Build(t, hc)
 	want := []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 	if !slices.Equal(hm.SupportedVersions, want) {
 		t.Errorf("HTTP snapshot's supportedVersions = %v, want the four the server listed, %v", hm.SupportedVersions, want)
@@ -169,7 +170,7 @@ func discoverAnswerKept(t *testing.T, bin string) {
 func TestRefusedDiscoverIsSaidToBeRefused(t *testing.T) {
 	t.Parallel()
 	c := mustRun(t, stdio(t, testserver.ModePagedRaw), opts(""))
-	if m := mustBuild(t, c); m.SupportedVersions != nil || c.Discovered() != nil {
+	if m := capturetest.Build(t, c); m.SupportedVersions != nil || c.Discovered() != nil {
 		t.Errorf("a refused discover left supportedVersions %v, discovered %s", m.SupportedVersions, c.Discovered())
 	}
 	found := slices.ContainsFunc(c.Diagnostics, func(d capture.Diagnostic) bool {

@@ -209,29 +209,10 @@ func killServerTree(leader int, w watched) {
 		// each descendant as it is found.
 		_ = unix.PidfdSendSignal(w.pidfd, unix.SIGSTOP, nil, 0)
 		_ = unix.Kill(-leader, unix.SIGSTOP)
-		seen := map[int]bool{leader: true}
-		queue := []int{leader}
-		for len(queue) > 0 && len(procs) < maxTracked {
-			parent := queue[0]
-			queue = queue[1:]
-			for _, pid := range childrenOf(parent) {
-				if seen[pid] {
-					continue
-				}
-				seen[pid] = true
-				fd, err := unix.PidfdOpen(pid, 0)
-				if err != nil {
-					continue
-				}
-				if st, ok := readStat(pid); !ok || st.ppid != parent {
-					unix.Close(fd)
-					continue
-				}
-				_ = unix.PidfdSendSignal(fd, unix.SIGSTOP, nil, 0)
-				procs = append(procs, fd)
-				queue = append(queue, pid)
-			}
-		}
+		walkDescendants(leader, func(_, fd int) {
+			_ = unix.PidfdSendSignal(fd, unix.SIGSTOP, nil, 0)
+			procs = append(procs, fd)
+		})
 		// The leader runs, so the group is its own: no other group can
 		// have its id.
 		_ = unix.Kill(-leader, unix.SIGKILL)

@@ -1,7 +1,6 @@
 package check_test
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -47,10 +46,7 @@ func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
 		o.Baseline = tc.baseline
 		o.ProtocolVersion = "2026-07-28"
 		o.Environ = os.Environ()
-		res, err := check.Run(context.Background(), o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := run(t, o)
 		f := findRule(res.Findings, rules.HandshakeFallback)
 		if f == nil {
 			t.Fatalf("%s: no %s finding: %v", tc.name, rules.HandshakeFallback, ruleCounts(res.Findings))
@@ -65,14 +61,8 @@ func TestHandshakeFallbackSameAtBaseIsInfo(t *testing.T) {
 // acknowledgement of the configuration keeps its own reason.
 func TestAcceptBreaking(t *testing.T) {
 	t.Parallel()
-	base := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
-	cfg := parseConfig(t, ".mcp-surface.yaml", "acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n")
-	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline, o.Config = check.Baseline{File: base}, cfg
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := removalOptions(t, parseConfig(t, ".mcp-surface.yaml", "acknowledged:\n  - rule: prompt-removed\n    reason: prompts move to another server\n"))
+	res := run(t, o)
 	if !res.Fails(rules.LevelError, nil) || res.Accepted() != 0 {
 		t.Fatalf("without the reason: fails %v, accepted %d", res.Fails(rules.LevelError, nil), res.Accepted())
 	}
@@ -85,10 +75,7 @@ func TestAcceptBreaking(t *testing.T) {
 	}
 
 	o.AcceptBreaking = check.AcceptedByLabel
-	res, err = check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = run(t, o)
 	if res.Fails(rules.LevelError, nil) {
 		t.Errorf("accepted breaks still fail: %v", ruleCounts(res.Findings))
 	}
@@ -115,10 +102,7 @@ func TestAcknowledgementsNameTheServer(t *testing.T) {
 	a.Name, b.Name = "issues", "tracker"
 	o := options(t, a, b)
 	o.Baseline = check.Baseline{File: base}
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	ack := string(res.Acknowledgements(rules.LevelError))
 	if !strings.Contains(ack, "server issues: ") || strings.Contains(ack, "server tracker: ") {
 		t.Errorf("acknowledgements:\n%s", ack)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
@@ -65,11 +66,7 @@ func captureSnapshot(t *testing.T, s check.Server, protocol string) *manifest.Ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return capturetest.Build(t, c)
 }
 
 // snapshotFile captures s (asking for protocol) into a snapshot file of
@@ -97,6 +94,26 @@ func options(t *testing.T, servers ...check.Server) check.Options {
 	return check.Options{Servers: servers, Schemas: schemas(t), Version: "test", Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
 }
 
+// removalOptions check the tools-only server against a snapshot file of
+// the full one as the baseline (its prompts and resources removed), with
+// cfg (nil: none).
+func removalOptions(t *testing.T, cfg *config.Config) check.Options {
+	o := options(t, inProcess(t, testserver.ModeToolsOnly))
+	o.Baseline = check.Baseline{File: snapshotFile(t, inProcess(t, testserver.ModeFull), "")}
+	o.Config = cfg
+	return o
+}
+
+// run is check.Run, failing the test on an error.
+func run(t *testing.T, o check.Options) *check.Result {
+	t.Helper()
+	res, err := check.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func ruleCounts(fs []finding.Finding) map[string]int {
 	out := map[string]int{}
 	for _, f := range fs {
@@ -109,10 +126,7 @@ func TestNoBaseline(t *testing.T) {
 	t.Parallel()
 	o := options(t, inProcess(t, testserver.ModeFull))
 	o.Baseline = check.Baseline{Mode: check.BaselineNone}
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	if len(res.Servers) != 1 || len(res.Report.Servers) != 1 {
 		t.Fatalf("servers = %d, sections = %d", len(res.Servers), len(res.Report.Servers))
 	}
@@ -132,13 +146,8 @@ func TestNoBaseline(t *testing.T) {
 // not; policy turns a rule off and acknowledges another.
 func TestBaselineFile(t *testing.T) {
 	t.Parallel()
-	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
-	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline = check.Baseline{File: full}
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := removalOptions(t, nil)
+	res := run(t, o)
 	got := ruleCounts(res.Findings)
 	for _, want := range []string{"prompt-removed", "capability-prompts-removed"} {
 		if got[want] == 0 {
@@ -148,16 +157,13 @@ func TestBaselineFile(t *testing.T) {
 	if !res.Fails(rules.LevelError, nil) {
 		t.Errorf("removals do not fail at error")
 	}
-	if out := res.Servers[0]; out.BaseLabel != full || out.Diff == nil || out.Section.Base == nil {
+	if out := res.Servers[0]; out.BaseLabel != o.Baseline.File || out.Diff == nil || out.Section.Base == nil {
 		t.Errorf("base label %q, diff %v", out.BaseLabel, out.Diff != nil)
 	}
 
 	cfg := parseConfig(t, "c.yaml", "severity:\n  capability-prompts-removed: off\nacknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved to another server\n")
 	o.Config = cfg
-	res, err = check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = run(t, o)
 	got = ruleCounts(res.Findings)
 	if got["capability-prompts-removed"] != 0 {
 		t.Errorf("a rule turned off is still reported: %v", got)
@@ -172,10 +178,7 @@ func TestBaselineFile(t *testing.T) {
 	only := snapshotFile(t, inProcess(t, testserver.ModeToolsOnly), "")
 	o = options(t, inProcess(t, testserver.ModeFull))
 	o.Baseline = check.Baseline{File: only}
-	res, err = check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = run(t, o)
 	if res.Fails(rules.LevelError, nil) {
 		t.Errorf("additions fail at error: %v", ruleCounts(res.Findings))
 	}
@@ -234,21 +237,12 @@ func TestFails(t *testing.T) {
 	}
 }
 
-func encode(t *testing.T, m *manifest.Manifest) []byte {
-	t.Helper()
-	b, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // The snapshot committed at the base ref is the baseline; the stale
 // snapshot in the work tree is reported.
 func TestSnapshotAtRef(t *testing.T) {
 	t.Parallel()
 	repo := gittest.New(t)
-	repo.Write("mcp-surface.json", encode(t, snapshotOf(t, testserver.ModeFull)))
+	repo.Write("mcp-surface.json", capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
 	base := repo.Commit("base")
 	repo.Write("README", []byte("head\n"))
 	repo.Commit("head")
@@ -257,10 +251,7 @@ func TestSnapshotAtRef(t *testing.T) {
 	s.Snapshot = "mcp-surface.json"
 	o := options(t, s)
 	o.RepoDir, o.BaseRef = repo.Dir, base
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	out := res.Servers[0]
 	if want := "mcp-surface.json at " + base[:12]; out.BaseLabel != want {
 		t.Errorf("base label %q, want %q", out.BaseLabel, want)
@@ -294,10 +285,7 @@ func TestBuildTheBase(t *testing.T) {
 	var logs []string
 	o.BuildOutput = &build
 	o.Log = func(format string, args ...any) { logs = append(logs, format) }
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	if want := base[:12] + " (built)"; res.Servers[0].BaseLabel != want {
 		t.Errorf("base label %q, want %q", res.Servers[0].BaseLabel, want)
 	}
@@ -316,14 +304,7 @@ func TestBuildTheBase(t *testing.T) {
 // over both the spec gate's findings and the diff's.
 func TestExpiredAcknowledgementOnce(t *testing.T) {
 	t.Parallel()
-	full := snapshotFile(t, inProcess(t, testserver.ModeFull), "")
-	cfg := parseConfig(t, "c.yaml", "acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n")
-	o := options(t, inProcess(t, testserver.ModeToolsOnly))
-	o.Baseline, o.Config = check.Baseline{File: full}, cfg
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, removalOptions(t, parseConfig(t, "c.yaml", "acknowledged:\n  - rule: prompt-removed\n    prompt: '*'\n    reason: moved\n    expires: 2020-01-01\n")))
 	if n := ruleCounts(res.Findings)[rules.ConfigAcknowledgementExpired]; n != 1 {
 		t.Errorf("%d config-acknowledgement-expired findings, want 1: %v", n, ruleCounts(res.Findings))
 	}
@@ -353,10 +334,7 @@ func TestCapabilityNeverWorked(t *testing.T) {
 			if ruleCounts(res.Findings)[rules.CapabilityMethodNotFound] == 0 {
 				t.Errorf("no %s finding: %v", rules.CapabilityMethodNotFound, ruleCounts(res.Findings))
 			}
-			m, err := manifest.Build(res.Captures[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := capturetest.Build(t, res.Captures[0])
 			if m.FailedMethods[c.method] != capture.CodeMethodNotFound {
 				t.Fatalf("failedMethods = %v", m.FailedMethods)
 			}
@@ -370,10 +348,7 @@ func TestCapabilityNeverWorked(t *testing.T) {
 			// Head: the same lite tools, capabilities withdrawn.
 			o = options(t, stdioServer(testserver.ModeProbeHang))
 			o.Environ, o.ProtocolVersion, o.Baseline = os.Environ(), "2025-11-25", check.Baseline{File: base}
-			out, err := check.Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := run(t, o)
 			got := ruleCounts(out.Findings)
 			if got[rules.CapabilityUnimplementedRemoved] == 0 || got[rules.CapabilityPromptsRemoved]+got[rules.CapabilityResourcesRemoved]+got[rules.CapabilityResourcesSubscribeRemoved] != 0 {
 				t.Errorf("withdrawal not reported as a fix: %v", got)
@@ -408,10 +383,7 @@ func TestProtocolSupportByTrial(t *testing.T) {
 			}
 			o := options(t, c.server)
 			o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
-			res, err := check.Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := run(t, o)
 			head := res.Servers[0].Head
 			if tr, ok := head.Trial(c.rev); !ok || tr.Accepted() != (c.want == "") {
 				t.Errorf("trial = %+v, %v", tr, ok)

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -45,10 +45,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateSnapshot(t *testing.T) {
 	t.Parallel()
-	m, err := manifest.FromCanonicalJSON(encode(t, snapshotOf(t, testserver.ModeFull)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, capturetest.Encode(t, snapshotOf(t, testserver.ModeFull)))
 	res, err := check.ValidateSnapshot(context.Background(), options(t), "mcp-surface.json", m)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +110,7 @@ func TestReadSnapshot(t *testing.T) {
 	t.Parallel()
 	repo := gittest.New(t)
 	m := snapshotOf(t, testserver.ModeToolsOnly)
-	repo.Write("mcp-surface.json", encode(t, m))
+	repo.Write("mcp-surface.json", capturetest.Encode(t, m))
 	sha := repo.Commit("snapshot")
 	ctx := context.Background()
 	for _, arg := range []string{filepath.Join(repo.Dir, "mcp-surface.json"), sha + ":mcp-surface.json"} {

@@ -60,10 +60,7 @@ func TestRunWithAFailedList(t *testing.T) {
 	}
 	o = options(t, stdioServer(testserver.ModeListFailed))
 	o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	got := ruleCounts(res.Findings)
 	if got[rules.SurfaceListFailed] != 1 || got[rules.ToolRemoved] != 0 || got[rules.PromptRemoved] != 0 || got[rules.ListRequestFailed] != 1 {
 		t.Errorf("findings %v, want surface-list-failed and list-request-failed, no removal", got)

@@ -1,7 +1,6 @@
 package check_test
 
 import (
-	"context"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -51,10 +50,7 @@ func TestUnlistedRevisionsAreTried(t *testing.T) {
 
 			o := options(t, stdioServer(c.mode))
 			o.Environ, o.Baseline = os.Environ(), check.Baseline{File: base}
-			res, err := check.Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := run(t, o)
 			head := res.Servers[0].Head
 			for _, v := range []string{dropped, alsoDropped} {
 				if tr, ok := head.Trial(v); !ok || tr.Accepted() != c.accepted {
@@ -107,10 +103,7 @@ func TestNeverWorkingSubscribeWithdrawn(t *testing.T) {
 	}
 	o := options(t, stdioServer(testserver.ModeSubscribeWithdrawn))
 	o.Environ, o.Baseline, o.ProtocolVersion = os.Environ(), check.Baseline{File: base}, "2025-11-25"
-	res, err := check.Run(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := run(t, o)
 	got := ruleCounts(res.Findings)
 	if got[rules.CapabilityResourcesSubscribeRemoved] != 0 || got[rules.CapabilityUnimplementedRemoved] != 1 {
 		t.Errorf("withdrawal of a subscribe that never worked: %v, want one %s and no %s",
@@ -160,10 +153,7 @@ func TestHTTPHeadAgainstAStdioBaseline(t *testing.T) {
 			defer ts.Close()
 			o := options(t, check.Server{Name: c.name, URL: ts.URL})
 			o.Baseline = check.Baseline{File: base}
-			res, err := check.Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := run(t, o)
 			got := map[string]int{}
 			for _, f := range res.Servers[0].Diff.Findings {
 				if strings.HasPrefix(f.Rule, "protocol-version-no-longer") {

@@ -51,16 +51,10 @@ var subjectKeys = map[string]string{
 var hex16 = lazyre.New(`^[0-9a-f]{16}$`)
 
 func (p *parser) acks(n *yaml.Node) []Ack {
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "acknowledged must be a list of entries")
-		return nil
-	}
 	var out []Ack
-	for _, e := range n.Content {
+	for _, e := range p.entries(n, "acknowledged must be a list of entries") {
 		a := Ack{Line: e.Line}
-		before := len(p.errs)
-		p.mapping(e, "an acknowledgement", p.ackKeys(&a))
-		if len(p.errs) > before {
+		if !p.mapped(e, "an acknowledgement", p.ackKeys(&a)) {
 			continue
 		}
 		switch {

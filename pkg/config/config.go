@@ -150,10 +150,10 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 		},
 		"severity":             func(n *yaml.Node) { c.Severity = p.severity(n) },
 		"acknowledged":         func(n *yaml.Node) { c.Acknowledged = p.acks(n) },
-		"lifecycle":            func(n *yaml.Node) { c.Lifecycle = p.lifecycle(n) },
+		"lifecycle":            func(n *yaml.Node) { p.mapping(n, "lifecycle", p.lifecycleKeys(&c.Lifecycle)) },
 		"reservedMetaPrefixes": func(n *yaml.Node) { c.ReservedMetaPrefixes = p.strings(n, "reservedMetaPrefixes") },
-		"rename":               func(n *yaml.Node) { c.Rename = p.rename(n) },
-		"text":                 func(n *yaml.Node) { c.Text = p.text(n) },
+		"rename":               func(n *yaml.Node) { p.mapping(n, "rename", p.renameKeys(&c.Rename)) },
+		"text":                 func(n *yaml.Node) { p.mapping(n, "text", p.textKeys(&c.Text)) },
 		"cost":                 func(n *yaml.Node) { c.Cost = p.cost(n) },
 		"servers":              func(n *yaml.Node) { c.Servers = p.servers(n) },
 		"clients":              func(n *yaml.Node) { c.Clients = p.clients(n) },
@@ -171,12 +171,8 @@ func (p *parser) fileKeys(c *Config) map[string]func(*yaml.Node) {
 
 // clients parses the list of client profiles, each with its line.
 func (p *parser) clients(n *yaml.Node) []ClientRef {
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "clients must be a list of client profile names")
-		return nil
-	}
 	var out []ClientRef
-	for _, e := range n.Content {
+	for _, e := range p.entries(n, "clients must be a list of client profile names") {
 		s, ok := p.str(e, "clients entry")
 		if !ok {
 			continue

@@ -111,8 +111,28 @@ func TestParseEmpty(t *testing.T) {
 	}
 }
 
+// parseErrorCase is a configuration source and the one error it gets.
+type parseErrorCase struct{ name, src, want string }
+
+// checkParseErrors parses each case's source as .mcp-surface.yaml; each
+// must fail with exactly its error.
+func checkParseErrors(t *testing.T, cases []parseErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(".mcp-surface.yaml", []byte(tc.src))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := err.Error(); got != tc.want {
+				t.Errorf("error:\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestParseErrors(t *testing.T) {
-	for _, tc := range []struct{ name, src, want string }{
+	checkParseErrors(t, []parseErrorCase{
 		{"unknown top-level key", "version: 1\nseverty:\n  tool-removed: off\n",
 			`.mcp-surface.yaml:2: unknown key "severty" (did you mean "severity"?)`},
 		{"unknown key without suggestion", "colour: blue\n",
@@ -161,17 +181,7 @@ func TestParseErrors(t *testing.T) {
 			`.mcp-surface.yaml:2: server "a" needs exactly one of command and url`},
 		{"yaml syntax", "severity:\n  a: b\n c: d\n",
 			`.mcp-surface.yaml:2: did not find expected key`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse(".mcp-surface.yaml", []byte(tc.src))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if got := err.Error(); got != tc.want {
-				t.Errorf("error:\n got %s\nwant %s", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestParseReportsEveryError(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -24,6 +25,24 @@ func (p *parser) errf(n *yaml.Node, format string, args ...any) {
 
 // mapping walks a mapping node, calling the handler of each key and
 // reporting unknown and repeated keys.
+// entries are the entries of the sequence n; anything else is reported
+// (notList) and has none.
+func (p *parser) entries(n *yaml.Node, notList string) []*yaml.Node {
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "%s", notList)
+		return nil
+	}
+	return n.Content
+}
+
+// mapped parses the mapping n with keys (mapping) and says whether that
+// reported no error.
+func (p *parser) mapped(n *yaml.Node, what string, keys map[string]func(*yaml.Node)) bool {
+	before := len(p.errs)
+	p.mapping(n, what, keys)
+	return len(p.errs) == before
+}
+
 func (p *parser) mapping(n *yaml.Node, what string, keys map[string]func(*yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
 		p.errf(n, "%s must be a mapping", what)
@@ -139,41 +158,31 @@ func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 }
 
 func (p *parser) integer(n *yaml.Node, what string) (int, bool) {
-	s, ok := p.scalar(n, what)
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil || n.Tag != "!!int" {
-		p.errf(n, "%s must be an integer, not %q", what, s)
-		return 0, false
-	}
-	return v, true
+	return typed(p, n, what, "an integer", strconv.Atoi, "!!int")
 }
 
 func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
-	s, ok := p.scalar(n, what)
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || (n.Tag != "!!int" && n.Tag != "!!float") {
-		p.errf(n, "%s must be a number, not %q", what, s)
-		return 0, false
-	}
-	return v, true
+	return typed(p, n, what, "a number", func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "!!int", "!!float")
 }
 
 func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	return typed(p, n, what, "true or false", func(s string) (bool, error) { return s == "true" || s == "True" || s == "TRUE", nil }, "!!bool")
+}
+
+// typed reads a scalar that YAML resolved to one of tags, with parse;
+// anything else is reported as not being want.
+func typed[T any](p *parser, n *yaml.Node, what, want string, parse func(string) (T, error), tags ...string) (T, bool) {
+	var zero T
 	s, ok := p.scalar(n, what)
 	if !ok {
-		return false, false
+		return zero, false
 	}
-	if n.Tag != "!!bool" {
-		p.errf(n, "%s must be true or false, not %q", what, s)
-		return false, false
+	v, err := parse(s)
+	if err != nil || !slices.Contains(tags, n.Tag) {
+		p.errf(n, "%s must be %s, not %q", what, want, s)
+		return zero, false
 	}
-	return s == "true" || s == "True" || s == "TRUE", true
+	return v, true
 }
 
 func (p *parser) strings(n *yaml.Node, what string) []string {
@@ -209,7 +218,7 @@ func yamlJSON(n *yaml.Node) (json.RawMessage, error) {
 func didYouMean(s string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := levenshtein(strings.ToLower(s), strings.ToLower(c))
+		d := textdiff.Levenshtein([]rune(strings.ToLower(s)), []rune(strings.ToLower(c)))
 		if bestD < 0 || d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}
@@ -232,25 +241,4 @@ func suggestRule(id string) string {
 		return fmt.Sprintf(" (did you mean %q?)", sug[0])
 	}
 	return "; run `mcp-surface explain --list` for the rule IDs"
-}
-
-func levenshtein(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	prev := make([]int, len(y)+1)
-	cur := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			c := prev[j-1]
-			if x[i-1] != y[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(y)]
 }

@@ -54,17 +54,11 @@ type Probe struct {
 
 // probes parses a server's probes.
 func (p *parser) probes(n *yaml.Node) []Probe {
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "probes must be a list")
-		return nil
-	}
 	var out []Probe
 	ids := map[string]bool{}
-	for _, e := range n.Content {
+	for _, e := range p.entries(n, "probes must be a list") {
 		var pr Probe
-		before := len(p.errs)
-		p.mapping(e, "a probe", p.probeKeys(&pr))
-		if len(p.errs) > before {
+		if !p.mapped(e, "a probe", p.probeKeys(&pr)) {
 			continue
 		}
 		if pr.ID == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,15 +72,6 @@ func at(t *testing.T, root map[string]any, path ...string) map[string]any {
 	return cur
 }
 
-func tableKeys(keys map[string]func(*yaml.Node)) []string {
-	out := make([]string, 0, len(keys))
-	for k := range keys {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func TestSchemaKeysMatchTheLoader(t *testing.T) {
 	root := rawSchema(t)
 	p := &parser{file: "test"}
@@ -108,7 +100,7 @@ func TestSchemaKeysMatchTheLoader(t *testing.T) {
 			inSchema = append(inSchema, k)
 		}
 		slices.Sort(inSchema)
-		if d := cmp.Diff(tableKeys(tc.loader), inSchema); d != "" {
+		if d := cmp.Diff(slices.Sorted(maps.Keys(tc.loader)), inSchema); d != "" {
 			t.Errorf("%s: keys of the loader (-) and of the schema (+):\n%s", tc.name, d)
 		}
 	}

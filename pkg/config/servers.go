@@ -56,20 +56,14 @@ type Server struct {
 const RequireAllAdvertised = "all-advertised"
 
 func (p *parser) servers(n *yaml.Node) []Server {
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "servers must be a list")
-		return nil
-	}
 	var out []Server
 	names := map[string]bool{}
-	for _, e := range n.Content {
+	for _, e := range p.entries(n, "servers must be a list") {
 		se := serverEntry{Server: Server{Line: e.Line}, urlOnly: map[string]*yaml.Node{}, commandOnly: map[string]*yaml.Node{}}
-		before := len(p.errs)
-		p.mapping(e, "a server", p.serverKeys(&se))
-		s, urlOnly, commandOnly, commandScalar := se.Server, se.urlOnly, se.commandOnly, se.commandScalar
-		if len(p.errs) > before {
+		if !p.mapped(e, "a server", p.serverKeys(&se)) {
 			continue
 		}
+		s, urlOnly, commandOnly, commandScalar := se.Server, se.urlOnly, se.commandOnly, se.commandScalar
 		if s.Shell && commandScalar != nil {
 			// One string for the shell: keep its quoting.
 			s.Command = []string{strings.TrimSpace(commandScalar.Value)}

@@ -79,7 +79,7 @@ func TestParseServerOptions(t *testing.T) {
 
 func TestParseServerOptionErrors(t *testing.T) {
 	const head = "servers:\n  - name: a\n"
-	for _, tc := range []struct{ name, src, want string }{
+	checkParseErrors(t, []parseErrorCase{
 		{"headers with command", head + "    command: run\n    headers: {X-A: b}\n",
 			`.mcp-surface.yaml:4: headers applies only to a server with a url`},
 		{"sse with command", head + "    command: run\n    sse: true\n",
@@ -112,15 +112,5 @@ func TestParseServerOptionErrors(t *testing.T) {
 			`.mcp-surface.yaml:5: expect: is-error applies to tools/call only (other methods answer ok or rpc-error)`},
 		{"bad pin", head + "    command: run\n    probes:\n      - method: tools/call\n        name: x\n        pin: value\n",
 			`.mcp-surface.yaml:7: pin "value": the only pin is "shape"`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse(".mcp-surface.yaml", []byte(tc.src))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if got := err.Error(); got != tc.want {
-				t.Errorf("error:\n got %s\nwant %s", got, tc.want)
-			}
-		})
-	}
+	})
 }

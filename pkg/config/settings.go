@@ -48,24 +48,12 @@ type Text struct {
 	EncodedMinLength int
 }
 
-func (p *parser) lifecycle(n *yaml.Node) Lifecycle {
-	var l Lifecycle
-	p.mapping(n, "lifecycle", p.lifecycleKeys(&l))
-	return l
-}
-
 func (p *parser) lifecycleKeys(l *Lifecycle) map[string]func(*yaml.Node) {
 	return map[string]func(*yaml.Node){
 		"deprecatedMetaKey":  set(p, &l.DeprecatedMetaKey, "deprecatedMetaKey", (*parser).str),
 		"sunsetMetaKey":      set(p, &l.SunsetMetaKey, "sunsetMetaKey", (*parser).str),
 		"descriptionMarkers": func(v *yaml.Node) { l.DescriptionMarkers = p.strings(v, "descriptionMarkers") },
 	}
-}
-
-func (p *parser) rename(n *yaml.Node) Rename {
-	var r Rename
-	p.mapping(n, "rename", p.renameKeys(&r))
-	return r
 }
 
 func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
@@ -80,20 +68,10 @@ func (p *parser) renameKeys(r *Rename) map[string]func(*yaml.Node) {
 	}
 }
 
-func (p *parser) text(n *yaml.Node) Text {
-	var t Text
-	p.mapping(n, "text", p.textKeys(&t))
-	return t
-}
-
 func (p *parser) textKeys(t *Text) map[string]func(*yaml.Node) {
 	patterns := func(dst *[]string, what string) func(*yaml.Node) {
 		return func(v *yaml.Node) {
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, "%s must be a list of regular expressions", what)
-				return
-			}
-			for _, e := range v.Content {
+			for _, e := range p.entries(v, what+" must be a list of regular expressions") {
 				s, ok := p.str(e, what+" entry")
 				if !ok {
 					continue

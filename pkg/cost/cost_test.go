@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -58,10 +59,7 @@ func mustManifest(t testing.TB, v map[string]any) *manifest.Manifest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.FromCanonicalJSON(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, data)
 	return m
 }
 

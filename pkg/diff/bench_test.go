@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/benchsurface"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -16,10 +18,7 @@ func synthetic(tb testing.TB, n int, changed bool) *manifest.Manifest {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := manifest.FromCanonicalJSON(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m := capturetest.Read(tb, data)
 	return m
 }
 
@@ -49,17 +48,11 @@ func BenchmarkDiffLargePair(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	base, err := manifest.FromCanonicalJSON(bd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	head, err := manifest.FromCanonicalJSON(hd)
-	if err != nil {
-		b.Fatal(err)
-	}
+	base := capturetest.Read(b, bd)
+	head := capturetest.Read(b, hd)
 	runtime.GC()
 	var witnessed int
-	start := cpuTime()
+	start := cputime.Used()
 	for b.Loop() {
 		witnessed = 0
 		for _, f := range Diff(base, head, Options{}).Findings {
@@ -70,7 +63,7 @@ func BenchmarkDiffLargePair(b *testing.B) {
 	}
 	// CPU time measures the work on a machine shared with other jobs,
 	// where wall time also measures the wait for a core.
-	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(bd)+len(hd))/2/1e6, "MB/snapshot")
 	b.ReportMetric(float64(witnessed), "witnessed")
 }

@@ -24,11 +24,8 @@ var capabilityRules = map[string]struct{ added, removed string }{
 func (d *differ) capabilities() {
 	bc, hc := parseObject(d.base.Capabilities), parseObject(d.head.Capabilities)
 	s := serverSubject
-	for _, k := range unionKeys(bc, hc) {
+	for _, k := range changedKeys(bc, hc) {
 		b, h := bc.get(k), hc.get(k)
-		if rawEqual(b, h) {
-			continue
-		}
 		p := ptr("/capabilities", k)
 		switch k {
 		case "tools", "prompts", "resources", "completions", "logging":
@@ -179,11 +176,8 @@ func completable(m *manifest.Manifest) bool {
 // capabilityFlags compares the members of one capability present in both.
 func (d *differ) capabilityFlags(name string, b, h object) {
 	s := serverSubject
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
 		p := ptr("/capabilities", name, k)
 		bt, _ := b.flag(k)
 		ht, _ := h.flag(k)
@@ -268,11 +262,8 @@ func leaves(o object, prefix string, out map[string]bool) {
 // keyed compares a map of named capabilities (extensions, experimental).
 func (d *differ) keyed(p, what string, b, h object, removed, added, changed string) {
 	s := serverSubject
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
 		kp := ptr(p, k)
 		switch {
 		case isNull(bv):

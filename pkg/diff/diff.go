@@ -327,14 +327,21 @@ func match(base, head []manifest.Item) pairing {
 	return p
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
+// subject names an item of kind (a finding.Kind*) by its identity.
+func subject(kind, name string) finding.Subject {
+	return finding.Subject{Kind: kind, Name: name}
+}
+
+// changedKeys are the keys, sorted, of the members of b or h whose values
+// differ (an absent member and a null one are the same).
+func changedKeys(b, h object) []string {
+	var out []string
+	for _, k := range unionKeys(b, h) {
+		if !rawEqual(b.get(k), h.get(k)) {
+			out = append(out, k)
+		}
 	}
-	slices.Sort(ks)
-	return ks
+	return out
 }
 
 // unionKeys returns the sorted union of two maps' keys.

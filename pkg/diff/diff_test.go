@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -284,7 +285,7 @@ func restated(patch, doc any, at string, top bool) []string {
 	}
 	do, _ := doc.(map[string]any)
 	var out []string
-	for _, k := range sortedKeys(po) {
+	for _, k := range slices.Sorted(maps.Keys(po)) {
 		pv, dv := po[k], do[k]
 		p := ptr(at, k)
 		if key, keyed := itemKeys()[k]; top && keyed {
@@ -314,7 +315,7 @@ func restatedItems(patch map[string]any, list any, key, at string) []string {
 		}
 	}
 	var out []string
-	for _, id := range sortedKeys(patch) {
+	for _, id := range slices.Sorted(maps.Keys(patch)) {
 		out = append(out, restated(patch[id], byID[id], ptr(at, id), false)...)
 	}
 	return out

@@ -19,10 +19,6 @@ import (
 // move between placements is reported as such, instead of a removal and
 // an addition: a tool that moves into a group leaves tools/list.
 
-func groupSubject(key string) finding.Subject {
-	return finding.Subject{Kind: finding.KindGroup, Name: key}
-}
-
 // scopedSubject names an item scoped to a group: "group/identity".
 func scopedSubject(kind, group, id string) finding.Subject {
 	return finding.Subject{Kind: kind, Name: group + "/" + id}
@@ -41,13 +37,7 @@ func (d *differ) groups(unknown map[string]bool) {
 			return
 		}
 	}
-	var bgs, hgs []manifest.Group
-	if bx != nil {
-		bgs = bx.Groups
-	}
-	if hx != nil {
-		hgs = hx.Groups
-	}
+	bgs, hgs := extOf(bx).Groups, extOf(hx).Groups
 	index := func(gs []manifest.Group) map[string]manifest.Group {
 		m := make(map[string]manifest.Group, len(gs))
 		for _, g := range gs {
@@ -61,11 +51,11 @@ func (d *differ) groups(unknown map[string]bool) {
 		h, inH := hm[key]
 		switch {
 		case !inH:
-			d.emit(rules.GroupRemoved, groupSubject(key), "", fmt.Sprintf("group %s is no longer offered: groups/get for it fails", quote(key)), jsonString(key), nil)
+			d.emit(rules.GroupRemoved, subject(finding.KindGroup, key), "", fmt.Sprintf("group %s is no longer offered: groups/get for it fails", quote(key)), jsonString(key), nil)
 		case !inB:
-			d.emit(rules.GroupAdded, groupSubject(key), "", fmt.Sprintf("group %s is offered", quote(key)), nil, jsonString(key))
-			d.scanText(groupSubject(key), "/instructions", nil, h.Instructions, false)
-			d.scanText(groupSubject(key), "/group/description", nil, entryField(h, "description"), false)
+			d.emit(rules.GroupAdded, subject(finding.KindGroup, key), "", fmt.Sprintf("group %s is offered", quote(key)), nil, jsonString(key))
+			d.scanText(subject(finding.KindGroup, key), "/instructions", nil, h.Instructions, false)
+			d.scanText(subject(finding.KindGroup, key), "/group/description", nil, entryField(h, "description"), false)
 		default:
 			d.group(b, h)
 		}
@@ -90,7 +80,7 @@ func (d *differ) groups(unknown map[string]bool) {
 	}
 }
 
-func hasGroups(x *manifest.Extensions) bool { return x != nil && len(x.Groups) > 0 }
+func hasGroups(x *manifest.Extensions) bool { return len(extOf(x).Groups) > 0 }
 
 func isListedChange(rule string) bool {
 	switch rule {
@@ -110,7 +100,7 @@ func entryField(g manifest.Group, k string) json.RawMessage {
 
 // group compares one group offered on both sides.
 func (d *differ) group(b, h manifest.Group) {
-	subj := groupSubject(h.Key())
+	subj := subject(finding.KindGroup, h.Key())
 	if !rawEqual(b.Instructions, h.Instructions) {
 		d.emitText(rules.GroupInstructionsChanged, subj, "/instructions", fmt.Sprintf("the instructions of group %s changed", quote(h.Key())),
 			nilIfEmpty(b.Instructions), nilIfEmpty(h.Instructions))

@@ -7,18 +7,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/runetest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 // Visible (messages and spans) makes visible exactly what the detectors
 // report, plus the replacement character that stands for invalid UTF-8.
 func TestVisibleAgreesWithDetector(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
+	for r, detected := range runetest.Detected(textscan.HiddenRunes) {
 		s := string(r)
-		detected := len(textscan.HiddenRunes(s)) == 1
 		if escaped := visible(s) != s; escaped != (detected || r == utf8.RuneError) {
 			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)
 		}

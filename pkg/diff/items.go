@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -130,9 +131,9 @@ type fieldFunc func(d *differ, subj finding.Subject, p string, bv, hv json.RawMe
 // identity is compared by matching and renames, not here.
 func (d *differ) fields(ik *itemKind, subj finding.Subject, b, h object) {
 	r := &ik.fields
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) || k == ik.Identity {
+		if k == ik.Identity {
 			continue
 		}
 		if isNull(bv) {
@@ -212,7 +213,7 @@ func (d *differ) itemAdded(k *itemKind, it manifest.Item) {
 	subj := k.subject(it.ID)
 	d.emit(k.addedRule, subj, "", fmt.Sprintf("%s %s was added", k.Noun, quote(it.ID)), nil, jsonString(it.ID))
 	o := parseObject(it.Raw)
-	for _, key := range sortedKeys(o) {
+	for _, key := range slices.Sorted(maps.Keys(o)) {
 		d.featureMismatch(k.List, subj, key, o[key])
 	}
 	d.scanItemTexts(subj, nil, o)

@@ -69,9 +69,9 @@ func iconOrigins(raw json.RawMessage) (origins []string, svg bool) {
 
 // toolMeta compares a tool's _meta key by key.
 func (d *differ) toolMeta(subj finding.Subject, b, h object) {
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) || d.lifecycleKey(k) {
+		if d.lifecycleKey(k) {
 			continue
 		}
 		p := ptr("/_meta", k)
@@ -90,9 +90,9 @@ func (d *differ) toolMeta(subj finding.Subject, b, h object) {
 
 // itemMeta compares the _meta of a prompt, resource or template key by key.
 func (d *differ) itemMeta(subj finding.Subject, rule string, b, h object) {
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) || d.lifecycleKey(k) {
+		if d.lifecycleKey(k) {
 			continue
 		}
 		d.emit(rule, subj, ptr("/_meta", k), changedMsg("_meta key "+quote(k), bv, hv), bv, hv)

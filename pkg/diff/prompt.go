@@ -10,10 +10,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-func promptSubject(name string) finding.Subject {
-	return finding.Subject{Kind: finding.KindPrompt, Name: name}
-}
-
 // promptFields compare one prompt present in both snapshots.
 var promptFields = fieldRules{
 	title: rules.PromptTitleChanged, description: rules.PromptDescriptionChanged,

@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/base/textdiff"
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -32,7 +33,7 @@ func (d *differ) toolRenames(k *itemKind, removed, added []manifest.Item) ([]man
 	// 1. Case-only changes, whatever the content.
 	pairByName(removed, added, usedR, usedA, strings.ToLower, func(i, j int) {
 		it := removed[i]
-		d.emit(rules.ToolNameCaseChanged, toolSubject(it.ID), "/name",
+		d.emit(rules.ToolNameCaseChanged, subject(finding.KindTool, it.ID), "/name",
 			fmt.Sprintf("tool %s is now %s (only the letter case changed): calls with the old name fail", quote(it.ID), quote(added[j].ID)),
 			jsonString(it.ID), jsonString(added[j].ID))
 		d.compareAsOne(k, it, added[j])
@@ -117,7 +118,7 @@ func (d *differ) toolRenames(k *itemKind, removed, added []manifest.Item) ([]man
 // new name), so that what else changed, and the text the new tool brings,
 // is still reported.
 func (d *differ) renamed(k *itemKind, from, to manifest.Item, score float64) {
-	d.emit(rules.ToolRenamed, toolSubject(from.ID), "/name",
+	d.emit(rules.ToolRenamed, subject(finding.KindTool, from.ID), "/name",
 		fmt.Sprintf("tool %s looks renamed to %s (similarity %.2f): calls with the old name fail", quote(from.ID), quote(to.ID), score),
 		jsonString(from.ID), jsonString(to.ID))
 	d.compareAsOne(k, from, to)
@@ -385,7 +386,7 @@ func (d *differ) promptRenames(k *itemKind, removed, added []manifest.Item) ([]m
 		}
 		if best >= 0 {
 			usedR[i], usedA[best] = true, true
-			d.emit(rules.PromptRenamed, promptSubject(it.ID), "/name",
+			d.emit(rules.PromptRenamed, subject(finding.KindPrompt, it.ID), "/name",
 				fmt.Sprintf("prompt %s looks renamed to %s: prompts/get with the old name fails", quote(it.ID), quote(added[best].ID)),
 				jsonString(it.ID), jsonString(added[best].ID))
 			d.compareAsOne(k, it, added[best])

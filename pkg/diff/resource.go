@@ -9,14 +9,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-func resourceSubject(uri string) finding.Subject {
-	return finding.Subject{Kind: finding.KindResource, Name: uri}
-}
-
-func templateSubject(t string) finding.Subject {
-	return finding.Subject{Kind: finding.KindResourceTemplate, Name: t}
-}
-
 // itemRules names the rules shared by resources and resource templates.
 type itemRules struct {
 	name, title, description         string
@@ -80,7 +72,7 @@ func (d *differ) resourceRenames(k *itemKind, removed, added []manifest.Item) ([
 		return !bok || !hok || bm == hm
 	}
 	return pairUniqueNames(removed, added, sameType, func(r, a manifest.Item) {
-		subj := resourceSubject(r.ID)
+		subj := subject(finding.KindResource, r.ID)
 		d.emit(rules.ResourceUriChanged, subj, "/uri",
 			fmt.Sprintf("resource moved from %s to %s: stored URIs break", quote(r.ID), quote(a.ID)),
 			jsonString(r.ID), jsonString(a.ID))
@@ -92,7 +84,7 @@ func (d *differ) resourceRenames(k *itemKind, removed, added []manifest.Item) ([
 // name (unique on both sides) as one template whose uriTemplate changed.
 func (d *differ) templateRenames(k *itemKind, removed, added []manifest.Item) ([]manifest.Item, []manifest.Item) {
 	return pairUniqueNames(removed, added, nil, func(r, a manifest.Item) {
-		subj := templateSubject(r.ID)
+		subj := subject(finding.KindResourceTemplate, r.ID)
 		d.uriTemplate(subj, r.ID, a.ID)
 		d.fields(k, subj, parseObject(r.Raw), parseObject(a.Raw))
 	})
@@ -107,11 +99,8 @@ func (d *differ) emitOr(rule, fallback string, subj finding.Subject, p, msg stri
 }
 
 func (d *differ) itemAnnotations(r itemRules, subj finding.Subject, b, h object) {
-	for _, k := range unionKeys(b, h) {
+	for _, k := range changedKeys(b, h) {
 		bv, hv := b.get(k), h.get(k)
-		if rawEqual(bv, hv) {
-			continue
-		}
 		p := ptr("/annotations", k)
 		switch k {
 		case "audience":

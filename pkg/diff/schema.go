@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonschemakw"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -298,12 +298,4 @@ func provePattern(fd *finding.Finding, c schemadiff.Change, dir schemadiff.Direc
 }
 
 // clip bounds a message part to n bytes, cut at a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clip(s string, n int) string { return textscan.Clip(s, n, "…") }

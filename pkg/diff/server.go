@@ -20,11 +20,8 @@ func (d *differ) server() {
 	d.protocol()
 
 	bi, hi := parseObject(d.base.ServerInfo), parseObject(d.head.ServerInfo)
-	for _, k := range unionKeys(bi, hi) {
+	for _, k := range changedKeys(bi, hi) {
 		b, h := bi.get(k), hi.get(k)
-		if rawEqual(b, h) {
-			continue
-		}
 		p := ptr("/serverInfo", k)
 		switch k {
 		case "name":

@@ -17,10 +17,6 @@ import (
 // the manifest of files with their digests, and the SKILL.md text, which
 // goes through the text detectors as a tool description does.
 
-func skillSubject(uri string) finding.Subject {
-	return finding.Subject{Kind: finding.KindSkill, Name: uri}
-}
-
 // skills compares the skills of two snapshots. A side whose skills/list
 // failed (extension partial) is not compared: unknown is not empty.
 func (d *differ) skills() {
@@ -28,27 +24,21 @@ func (d *differ) skills() {
 	if extFailed(bx, "skills/list") || extFailed(hx, "skills/list") {
 		return
 	}
-	var bs, hs []manifest.Skill
-	if bx != nil {
-		bs = bx.Skills
-	}
-	if hx != nil {
-		hs = hx.Skills
-	}
+	bs, hs := extOf(bx).Skills, extOf(hx).Skills
 	i, j := 0, 0
 	for i < len(bs) || j < len(hs) {
 		switch {
 		case j >= len(hs) || (i < len(bs) && bs[i].URI < hs[j].URI):
-			d.emit(rules.SkillRemoved, skillSubject(bs[i].URI), "",
+			d.emit(rules.SkillRemoved, subject(finding.KindSkill, bs[i].URI), "",
 				fmt.Sprintf("skill %s (%s) is no longer listed: skills/get for it fails", quote(bs[i].Name), quote(bs[i].URI)), jsonString(bs[i].URI), nil)
 			i++
 		case i >= len(bs) || hs[j].URI < bs[i].URI:
 			s := hs[j]
-			d.emit(rules.SkillAdded, skillSubject(s.URI), "", fmt.Sprintf("skill %s (%s) is listed", quote(s.Name), quote(s.URI)), nil, jsonString(s.URI))
+			d.emit(rules.SkillAdded, subject(finding.KindSkill, s.URI), "", fmt.Sprintf("skill %s (%s) is listed", quote(s.Name), quote(s.URI)), nil, jsonString(s.URI))
 			fm := frontmatterOf(s)
-			d.scanText(skillSubject(s.URI), "/frontmatter/description", nil, fm["description"], false)
+			d.scanText(subject(finding.KindSkill, s.URI), "/frontmatter/description", nil, fm["description"], false)
 			if s.HasText {
-				d.scanText(skillSubject(s.URI), "/skillMd", nil, jsonString(s.Text), false)
+				d.scanText(subject(finding.KindSkill, s.URI), "/skillMd", nil, jsonString(s.Text), false)
 			}
 			j++
 		default:
@@ -60,11 +50,17 @@ func (d *differ) skills() {
 }
 
 func extFailed(x *manifest.Extensions, method string) bool {
-	if x == nil {
-		return false
-	}
-	_, ok := x.Partial[method]
+	_, ok := extOf(x).Partial[method]
 	return ok
+}
+
+// extOf is a snapshot's extensions, none (not nil) for a snapshot
+// without.
+func extOf(x *manifest.Extensions) *manifest.Extensions {
+	if x == nil {
+		return &manifest.Extensions{}
+	}
+	return x
 }
 
 func frontmatterOf(s manifest.Skill) map[string]json.RawMessage {
@@ -91,7 +87,7 @@ func canonRaw(v json.RawMessage) json.RawMessage {
 
 // skill compares one skill listed on both sides.
 func (d *differ) skill(b, h manifest.Skill) {
-	subj := skillSubject(h.URI)
+	subj := subject(finding.KindSkill, h.URI)
 	bf, hf := frontmatterOf(b), frontmatterOf(h)
 	for _, k := range unionKeys(bf, hf) {
 		bv, hv := bf[k], hf[k]

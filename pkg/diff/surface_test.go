@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -13,10 +14,7 @@ import (
 func snapshotOf(t *testing.T, tools ...string) *manifest.Manifest {
 	t.Helper()
 	raw := `{"snapshotVersion":1,"protocolVersion":"2025-11-25","serverInfo":{"name":"demo","version":"1.0.0"},"capabilities":{"tools":{}},"tools":[` + strings.Join(tools, ",") + `]}`
-	m, err := manifest.FromCanonicalJSON([]byte(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, []byte(raw))
 	return m
 }
 

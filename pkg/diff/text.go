@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -416,7 +417,7 @@ func (d *differ) scanSchemaTexts(subj finding.Subject, key string, b, h json.Raw
 		return
 	}
 	bt, _, _ := schemaTexts(d.schemas, b, "/"+key)
-	for _, p := range sortedKeys(ht) {
+	for _, p := range slices.Sorted(maps.Keys(ht)) {
 		// Valid UTF-8 survives the trip through JSON unchanged: scanned as
 		// decoded, without encoding each text to decode it again.
 		bs, inBase := bt[p]

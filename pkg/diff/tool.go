@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
@@ -11,10 +13,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
-
-func toolSubject(name string) finding.Subject {
-	return finding.Subject{Kind: finding.KindTool, Name: name}
-}
 
 // toolsAdded reports new tools, and those whose names are confusable
 // with a tool on both sides.
@@ -33,7 +31,7 @@ func (d *differ) toolsAdded(added []manifest.Item, both [][2]manifest.Item) {
 }
 
 func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
-	subj := toolSubject(it.ID)
+	subj := subject(finding.KindTool, it.ID)
 	d.emit(rules.ToolAdded, subj, "", fmt.Sprintf("tool %s was added", quote(it.ID)), nil, jsonString(it.ID))
 	if names := existing[skeleton(it.ID)]; len(names) > 0 {
 		d.emit(rules.ToolAddedConfusableName, subj, "/name",
@@ -41,7 +39,7 @@ func (d *differ) toolAdded(it manifest.Item, existing map[string][]string) {
 			jsonString(names[0]), jsonString(it.ID))
 	}
 	o := parseObject(it.Raw)
-	for _, k := range sortedKeys(o) {
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		d.featureMismatch("tools", subj, k, o[k])
 	}
 	d.outputSchemaMismatch(subj, nil, o.get("outputSchema"))
@@ -189,7 +187,7 @@ func (d *differ) dialect(subj finding.Subject, key, rule string, b, h json.RawMe
 func encodeObject(o object) json.RawMessage {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for i, k := range sortedKeys(o) {
+	for i, k := range slices.Sorted(maps.Keys(o)) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}

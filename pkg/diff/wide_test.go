@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/schemadiff"
 	"github.com/mcp-surface/mcp-surface/pkg/diff/witness"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -31,10 +33,7 @@ func wideSnapshots(tb testing.TB, n int) (base, head *manifest.Manifest) {
 			fmt.Fprintf(&b, `"p%06d":{"type":%q}`, i, typ)
 		}
 		b.WriteString(`}}}]}`)
-		m, err := manifest.FromCanonicalJSON([]byte(b.String()))
-		if err != nil {
-			tb.Fatal(err)
-		}
+		m := capturetest.Read(tb, []byte(b.String()))
 		return m
 	}
 	return mk(false), mk(true)
@@ -44,10 +43,7 @@ func wideSnapshots(tb testing.TB, n int) (base, head *manifest.Manifest) {
 // properties is proven by a call that sends that property alone; a
 // search that would give up must not lower the error.
 func TestWideSchemaTypeChanged(t *testing.T) {
-	n := 50000
-	if testing.Short() {
-		n = 2000
-	}
+	n := caseCount(50000, 2000)
 	base, head := wideSnapshots(t, n)
 	fs := Diff(base, head, Options{}).Findings
 	var got []finding.Finding
@@ -65,11 +61,11 @@ func TestWideSchemaTypeChanged(t *testing.T) {
 // BenchmarkWideSchemaDiff is the 50,000-property pair's whole diff.
 func BenchmarkWideSchemaDiff(b *testing.B) {
 	base, head := wideSnapshots(b, 50000)
-	start := cpuTime()
+	start := cputime.Used()
 	for b.Loop() {
 		Diff(base, head, Options{})
 	}
-	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // A search that gives up at a bound leaves a breaking change an error and

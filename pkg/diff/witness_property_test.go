@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -127,15 +128,7 @@ func decodeSchema(t *testing.T, s string) map[string]any {
 // sharing nothing with pkg/diff/witness.
 func plainValidator(t *testing.T, schema []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(schema)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///s.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("mem:///s.json")
+	sch, err := schematest.Compile(schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +207,15 @@ func sampleFor(r *rand.Rand, nested bool) any {
 	return o
 }
 
+// caseCount is how many cases a randomized test runs: full, or short
+// under -short.
+func caseCount(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
 // TestWitnessProperty edits the base schemas at random (seeded), diffs the
 // tool whose inputSchema and outputSchema both change, and checks that
 // (a) every witness validates as it claims under a fresh validator, and
@@ -221,10 +223,7 @@ func sampleFor(r *rand.Rand, nested bool) any {
 // accepts and the other rejects, the diff has an error with a witness on
 // that schema.
 func TestWitnessProperty(t *testing.T) {
-	cases := 240
-	if testing.Short() {
-		cases = 60
-	}
+	cases := caseCount(240, 60)
 	r := rand.New(rand.NewPCG(21, 2026))
 	var witnesses, wrong, neighbours, broken, missed int
 	for i := 0; i < cases; i++ {

@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
@@ -213,35 +214,13 @@ func tokens(t *testing.T, ptr string) []string {
 	return p.Tokens()
 }
 
-func lookup(v any, toks []string) (any, bool) {
-	for _, tok := range toks {
-		switch c := v.(type) {
-		case map[string]any:
-			x, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			v = x
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
 // replace sets (v != nil, del false) or deletes the value at toks in root,
 // creating objects on the way; insert adds an array element.
 func replace(root any, toks []string, v any, del, insert bool) bool {
 	if len(toks) == 0 {
 		return false
 	}
-	parent, ok := lookup(root, toks[:len(toks)-1])
+	parent, ok := jsonptr.Lookup(root, toks[:len(toks)-1])
 	if !ok {
 		// create the missing objects
 		cur := root
@@ -271,7 +250,7 @@ func replace(root any, toks []string, v any, del, insert bool) bool {
 		if err != nil || i < 0 || i > len(p) {
 			return false
 		}
-		gp, _ := lookup(root, toks[:len(toks)-2])
+		gp, _ := jsonptr.Lookup(root, toks[:len(toks)-2])
 		key := toks[len(toks)-2]
 		switch {
 		case insert:
@@ -304,14 +283,14 @@ func singleChange(t *testing.T, baseSrc string, head map[string]any, bp, hp stri
 	bt, ht := tokens(t, bp), tokens(t, hp)
 	if len(bt) >= 2 {
 		// a keyword added to a true schema: true is {}
-		if v, ok := lookup(b, bt[:len(bt)-1]); ok && v == true {
+		if v, ok := jsonptr.Lookup(b, bt[:len(bt)-1]); ok && v == true {
 			replace(b, bt[:len(bt)-1], map[string]any{}, false, false)
 		}
 	}
-	hv, hok := lookup(head, ht)
-	_, bok := lookup(b, bt)
-	_, bInHead := lookup(head, bt)
-	_, hInBase := lookup(b, ht)
+	hv, hok := jsonptr.Lookup(head, ht)
+	_, bok := jsonptr.Lookup(b, bt)
+	_, bInHead := jsonptr.Lookup(head, bt)
+	_, hInBase := jsonptr.Lookup(b, ht)
 	isIndex := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
 	switch {
 	case len(ht) == len(bt)+1 && slices.Equal(ht[:len(bt)], bt) && isIndex(ht[len(ht)-1]) && hok:
@@ -343,8 +322,8 @@ func requiredChange(one, head map[string]any, bp, hp string) bool {
 	}
 	name := jsonptr.Unescape(toks[len(toks)-1])
 	objToks := toks[:len(toks)-2]
-	hObj, ok1 := lookup(head, objToks)
-	bObj, ok2 := lookup(one, objToks)
+	hObj, ok1 := jsonptr.Lookup(head, objToks)
+	bObj, ok2 := jsonptr.Lookup(one, objToks)
 	hm, ok3 := hObj.(map[string]any)
 	bm, ok4 := bObj.(map[string]any)
 	if !ok1 || !ok2 || !ok3 || !ok4 {
@@ -374,7 +353,7 @@ func changeOnly(t *testing.T, src string, other map[string]any, rule, bp, hp str
 }
 
 func isArrayAt(v any, toks []string) bool {
-	x, ok := lookup(v, toks)
+	x, ok := jsonptr.Lookup(v, toks)
 	_, arr := x.([]any)
 	return ok && arr
 }
@@ -390,18 +369,7 @@ func copyAny(v any) any {
 
 func compileOrNil(t *testing.T, s map[string]any) *jsonschema.Schema {
 	raw, _ := json.Marshal(s)
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	if c.AddResource("mem:///s.json", doc) != nil {
-		return nil
-	}
-	sch, err := c.Compile("mem:///s.json")
-	if err != nil {
-		return nil
-	}
+	sch, _ := schematest.Compile(raw)
 	return sch
 }
 
@@ -412,10 +380,7 @@ func compileOrNil(t *testing.T, s map[string]any) *jsonschema.Schema {
 // output: base+C accepts it). A witness that does not is another change's
 // proof attached to this finding.
 func TestWitnessAttribution(t *testing.T) {
-	cases := 400
-	if testing.Short() {
-		cases = 100
-	}
+	cases := caseCount(400, 100)
 	r := rand.New(rand.NewPCG(21, 7))
 	var witnesses, raised, separated, joint, unbuilt int
 	byRule := map[string]int{}

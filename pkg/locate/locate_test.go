@@ -11,10 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 const tsServer = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -105,14 +105,7 @@ func repo(t *testing.T) (dir string, snapshot []byte) {
 	t.Helper()
 	r := gittest.New(t)
 	dir = r.Dir
-	m, err := manifest.FromCanonicalJSON([]byte(snapshotSource))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snapshot, err = manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snapshot = capturetest.Encode(t, capturetest.Read(t, []byte(snapshotSource)))
 	files := map[string]string{
 		"src/index.ts":                   tsServer,
 		"server.py":                      pyServer,

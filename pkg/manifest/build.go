@@ -213,16 +213,7 @@ func (m *Manifest) buildLists(raw map[string][]json.RawMessage, share bool, reco
 		shared += n
 		total += len(items)
 		prints[list] = ps
-		switch list {
-		case ListTools:
-			m.Tools = items
-		case ListPrompts:
-			m.Prompts = items
-		case ListResources:
-			m.Resources = items
-		case ListResourceTemplates:
-			m.ResourceTemplates = items
-		}
+		*ofList(list, &m.Tools, &m.Prompts, &m.Resources, &m.ResourceTemplates) = items
 	}
 	if shared > 0 && shared < total {
 		for _, list := range Lists {

@@ -81,13 +81,8 @@ func groupKey(ext, name string) string {
 
 // Scoped returns the group's items of a list.
 func (g Group) Scoped(list string) []Item {
-	switch list {
-	case ListTools:
-		return g.Tools
-	case ListPrompts:
-		return g.Prompts
-	case ListResources:
-		return g.Resources
+	if p := ofList(list, &g.Tools, &g.Prompts, &g.Resources, nil); p != nil {
+		return *p
 	}
 	return nil
 }
@@ -474,14 +469,7 @@ func (g *Group) setScoped(raw map[string][]json.RawMessage) error {
 		if err != nil {
 			return err
 		}
-		switch list {
-		case ListTools:
-			g.Tools = items
-		case ListPrompts:
-			g.Prompts = items
-		case ListResources:
-			g.Resources = items
-		}
+		*ofList(list, &g.Tools, &g.Prompts, &g.Resources, nil) = items
 	}
 	return nil
 }

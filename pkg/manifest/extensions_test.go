@@ -1,14 +1,11 @@
 package manifest_test
 
 import (
-	"path/filepath"
-
 	"bytes"
-	"context"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -16,19 +13,7 @@ import (
 
 func extManifest(t *testing.T, mode string, flat bool) *manifest.Manifest {
 	t.Helper()
-	srv, err := testserver.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{FlatView: flat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return capturetest.Build(t, capturetest.InProcess(t, mode, capture.Options{FlatView: flat}))
 }
 
 // Skills and groups are written, read back the same, and fingerprinted.
@@ -52,18 +37,9 @@ func TestExtensionsRoundTrip(t *testing.T) {
 	if len(m.Fingerprints.Skills) != 2 || len(m.Fingerprints.Groups) != 3 {
 		t.Errorf("fingerprints: %d skills, %d groups", len(m.Fingerprints.Skills), len(m.Fingerprints.Groups))
 	}
-	enc, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := manifest.FromCanonicalJSON(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := manifest.Encode(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc := capturetest.Encode(t, m)
+	back := capturetest.Read(t, enc)
+	again := capturetest.Encode(t, back)
 	if !bytes.Equal(enc, again) {
 		t.Errorf("round trip changed the file:\n%s\n---\n%s", enc, again)
 	}
@@ -84,31 +60,17 @@ func TestExtensionsRoundTrip(t *testing.T) {
 // A server without extensions keeps the snapshot it had.
 func TestNoExtensionsNoMember(t *testing.T) {
 	m := extManifest(t, testserver.ModeToolsOnly, false)
-	enc, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc := capturetest.Encode(t, m)
 	if m.Ext != nil || bytes.Contains(enc, []byte(`"extensions"`)) {
 		t.Errorf("a server without extensions got an extensions member")
 	}
 }
 
 func TestExtensionsMatchTheSnapshotSchema(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := snapshotSchema(t)
 	for _, mode := range []string{testserver.ModeExtensions, testserver.ModeExtensionsToolbox, testserver.ModeExtensionsUnknown} {
-		enc, err := manifest.Encode(extManifest(t, mode, true))
-		if err != nil {
-			t.Fatal(err)
-		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(enc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sch.Validate(inst); err != nil {
+		enc := capturetest.Encode(t, extManifest(t, mode, true))
+		if err := validateSnapshot(t, sch, enc); err != nil {
 			t.Errorf("%s: %v", mode, err)
 		}
 	}

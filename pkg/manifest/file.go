@@ -180,33 +180,27 @@ func (m *Manifest) CanonicalJSON() ([]byte, error) {
 
 // unhashed are the members outside the manifest hash, in canonical form.
 func (m *Manifest) unhashed() (map[string]json.RawMessage, error) {
-	fp, err := json.Marshal(m.Fingerprints)
-	if err != nil {
-		return nil, err
-	}
-	cfp, err := Canonicalize(fp)
-	if err != nil {
-		return nil, err
-	}
-	extra := map[string]json.RawMessage{"fingerprints": cfp}
-	if len(m.ProtocolTrials) > 0 {
+	extra := map[string]json.RawMessage{}
+	for _, x := range []struct {
+		key  string
+		v    any
+		keep bool
+	}{
+		{"fingerprints", m.Fingerprints, true},
 		// Like the fingerprints, outside the manifest hash: a trial is
-		// what one run observed, not what the server advertises.
-		tr, err := json.Marshal(m.ProtocolTrials)
+		// what one run observed, not what the server advertises; a
+		// capability trial, whether a call worked in one run.
+		{"protocolTrials", m.ProtocolTrials, len(m.ProtocolTrials) > 0},
+		{"capabilityTrials", m.CapabilityTrials, len(m.CapabilityTrials) > 0},
+	} {
+		if !x.keep {
+			continue
+		}
+		b, err := json.Marshal(x.v)
 		if err != nil {
 			return nil, err
 		}
-		if extra["protocolTrials"], err = Canonicalize(tr); err != nil {
-			return nil, err
-		}
-	}
-	if len(m.CapabilityTrials) > 0 {
-		// Outside the hash too: whether a call worked in one run.
-		tr, err := json.Marshal(m.CapabilityTrials)
-		if err != nil {
-			return nil, err
-		}
-		if extra["capabilityTrials"], err = Canonicalize(tr); err != nil {
+		if extra[x.key], err = Canonicalize(b); err != nil {
 			return nil, err
 		}
 	}

@@ -46,10 +46,7 @@ func TestEncodeToMatchesEncode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := m.CanonicalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustCanonical(t, m)
 	want, err := Indent(c)
 	if err != nil {
 		t.Fatal(err)

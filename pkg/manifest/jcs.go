@@ -132,16 +132,7 @@ func (m *Manifest) setDigests(itemPrints map[string][]Prints) *SetDigests {
 		if ok {
 			digest, _ = setDigest(defs)
 		}
-		switch list {
-		case ListTools:
-			d.Tools = digest
-		case ListPrompts:
-			d.Prompts = digest
-		case ListResources:
-			d.Resources = digest
-		case ListResourceTemplates:
-			d.ResourceTemplates = digest
-		}
+		*ofList(list, &d.Tools, &d.Prompts, &d.Resources, &d.ResourceTemplates) = digest
 	}
 	return d
 }

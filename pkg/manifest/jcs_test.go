@@ -105,10 +105,7 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 			{Method: capture.MethodToolsList, Index: 0, Result: json.RawMessage(`{"tools":[` + alerts + `],"nextCursor":"2"}`)},
 			{Method: capture.MethodToolsList, Index: 1, Result: json.RawMessage(`{"tools":[` + weather + `]}`)},
 		}}
-	m, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustBuild(t, c)
 	fp := m.Fingerprints
 	if fp.Tools["weather"].JCS != "f6d1913a45f2a5ea95ceb161b4e08eed245a1808044f3a358705d2641b6fb37d" || fp.JCS == nil ||
 		fp.JCS.Tools != "dbc6a9bbec4bcc2a77ce357dc0d96d15a053da10ddefc0b4bdc1a48507df7521" ||
@@ -116,14 +113,8 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 		fp.JCS.Instructions == nil || *fp.JCS.Instructions != "59b91e0aff7e5e13f5c7eb890497066a703efae55ff61eee2151081704b8ff64" {
 		t.Fatalf("digests: %+v %+v", fp.Tools, fp.JCS)
 	}
-	data, err := Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := FromCanonicalJSON(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := mustEncode(t, m)
+	back := mustRead(t, data)
 	if back.Fingerprints.Tools["alerts"].JCS != fp.Tools["alerts"].JCS || back.Fingerprints.JCS.Tools != fp.JCS.Tools || back.Fingerprints.Manifest != fp.Manifest {
 		t.Errorf("read back: %+v %+v", back.Fingerprints.Tools, back.Fingerprints.JCS)
 	}
@@ -139,10 +130,7 @@ func TestBuildRecordsTheInteroperableDigests(t *testing.T) {
 		delete(p.(map[string]any), "jcs")
 	}
 	old, _ := json.Marshal(doc)
-	om, err := FromCanonicalJSON(old)
-	if err != nil {
-		t.Fatal(err)
-	}
+	om := mustRead(t, old)
 	if om.Fingerprints.Manifest != fp.Manifest || om.Fingerprints.JCS != nil || om.Fingerprints.Tools["weather"].JCS != "" {
 		t.Errorf("an old file: %+v %+v", om.Fingerprints.Manifest, om.Fingerprints.JCS)
 	}
@@ -166,10 +154,7 @@ func TestDefinitionHashIsOfTheItemAsServed(t *testing.T) {
 			{Method: capture.MethodToolsList, Result: json.RawMessage(`{"tools":[` + served + `]}`)},
 			{Method: capture.MethodPromptsList, Result: json.RawMessage(`{"prompts":[{"name":"p","description":"a","description":"b"}]}`)},
 		}}
-	m, err := Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustBuild(t, c)
 	want, _ := canonjson.JCSHash([]byte(served))
 	canon, _ := canonjson.JCSHash(m.Tools[0].Raw)
 	if got := m.Fingerprints.Tools["t"].JCS; got != want || got == canon {

@@ -119,12 +119,7 @@ type Manifest struct {
 
 // CapabilityTrial returns the recorded trial of a method, if one was made.
 func (m *Manifest) CapabilityTrial(method string) (capture.CapabilityTrial, bool) {
-	for _, t := range m.CapabilityTrials {
-		if t.Method == method {
-			return t, true
-		}
-	}
-	return capture.CapabilityTrial{}, false
+	return first(m.CapabilityTrials, func(t capture.CapabilityTrial) bool { return t.Method == method })
 }
 
 // addCapabilityTrial records a trial, replacing an earlier one of the same
@@ -137,12 +132,16 @@ func (m *Manifest) addCapabilityTrial(t capture.CapabilityTrial) {
 
 // Trial returns the trial of a revision, if one was made.
 func (m *Manifest) Trial(revision string) (capture.Trial, bool) {
-	for _, t := range m.ProtocolTrials {
-		if t.Revision == revision {
-			return t, true
-		}
+	return first(m.ProtocolTrials, func(t capture.Trial) bool { return t.Revision == revision })
+}
+
+// first is the first element of xs that match accepts, if there is one.
+func first[T any](xs []T, match func(T) bool) (T, bool) {
+	if i := slices.IndexFunc(xs, match); i >= 0 {
+		return xs[i], true
 	}
-	return capture.Trial{}, false
+	var zero T
+	return zero, false
 }
 
 // AddTrial records a trial, replacing an earlier one of the same revision.
@@ -170,15 +169,25 @@ var Lists = []string{ListPrompts, ListResourceTemplates, ListResources, ListTool
 
 // Items returns the items of a list.
 func (m *Manifest) Items(list string) []Item {
+	if p := ofList(list, &m.Tools, &m.Prompts, &m.Resources, &m.ResourceTemplates); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// ofList is the one of tools, prompts, resources and templates that
+// holds list, for the types kept once per list; nil for a list that is
+// none of them (templates is nil where there are none).
+func ofList[T any](list string, tools, prompts, resources, templates *T) *T {
 	switch list {
 	case ListTools:
-		return m.Tools
+		return tools
 	case ListPrompts:
-		return m.Prompts
+		return prompts
 	case ListResources:
-		return m.Resources
+		return resources
 	case ListResourceTemplates:
-		return m.ResourceTemplates
+		return templates
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package manifest_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,49 +12,25 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
+// captureMode captures testserver's mode in process, asking for version.
 func captureMode(t testing.TB, mode, version string) *capture.Capture {
 	t.Helper()
-	srv, err := testserver.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func build(t testing.TB, c *capture.Capture) *manifest.Manifest {
-	t.Helper()
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func encode(t testing.TB, m *manifest.Manifest) []byte {
-	t.Helper()
-	b, err := manifest.Encode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return capturetest.InProcess(t, mode, capture.Options{ProtocolVersion: version})
 }
 
 // Property: the server's ordering of lists and of schema keys changes no
 // byte of the snapshot.
 func TestShuffledServersGiveIdenticalSnapshots(t *testing.T) {
-	want := encode(t, build(t, captureMode(t, testserver.ModeFull, "2025-11-25")))
+	want := capturetest.Encode(t, capturetest.Build(t, captureMode(t, testserver.ModeFull, "2025-11-25")))
 	for seed := 1; seed <= 8; seed++ {
-		got := encode(t, build(t, captureMode(t, fmt.Sprintf("shuffled-%d", seed), "2025-11-25")))
+		got := capturetest.Encode(t, capturetest.Build(t, captureMode(t, fmt.Sprintf("shuffled-%d", seed), "2025-11-25")))
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Fatalf("seed %d changes the snapshot (-full +shuffled):\n%s", seed, diff)
 		}
@@ -67,7 +42,7 @@ func TestShuffledServersGiveIdenticalSnapshots(t *testing.T) {
 // server's own shuffling).
 func TestShuffledPagesGiveIdenticalSnapshots(t *testing.T) {
 	c := captureMode(t, testserver.ModeFull, "2025-06-18")
-	want := encode(t, build(t, c))
+	want := capturetest.Encode(t, capturetest.Build(t, c))
 	for seed := int64(1); seed <= 5; seed++ {
 		cp := *c
 		cp.Pages = nil
@@ -79,7 +54,7 @@ func TestShuffledPagesGiveIdenticalSnapshots(t *testing.T) {
 		for i, j := 0, len(cp.Pages)-1; i < j; i, j = i+1, j-1 {
 			cp.Pages[i], cp.Pages[j] = cp.Pages[j], cp.Pages[i]
 		}
-		if got := encode(t, build(t, &cp)); !bytes.Equal(got, want) {
+		if got := capturetest.Encode(t, capturetest.Build(t, &cp)); !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: reordered pages change the snapshot", seed)
 		}
 	}
@@ -148,13 +123,10 @@ func writeReordered(buf *bytes.Buffer, v any, seed int64, top bool) {
 func TestRoundTrip(t *testing.T) {
 	for _, mode := range []string{testserver.ModeFull, testserver.ModeToolsOnly} {
 		for _, v := range []string{"2025-03-26", "2026-07-28"} {
-			m := build(t, captureMode(t, mode, v))
-			file := encode(t, m)
-			back, err := manifest.FromCanonicalJSON(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(file), string(encode(t, back))); diff != "" {
+			m := capturetest.Build(t, captureMode(t, mode, v))
+			file := capturetest.Encode(t, m)
+			back := capturetest.Read(t, file)
+			if diff := cmp.Diff(string(file), string(capturetest.Encode(t, back))); diff != "" {
 				t.Errorf("%s %s: FromCanonicalJSON(Encode(m)) differs (-want +got):\n%s", mode, v, diff)
 			}
 			compact, err := m.CanonicalJSON()
@@ -169,19 +141,31 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestSnapshotFileMatchesItsSchema(t *testing.T) {
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
+// snapshotSchema is schema/snapshot.schema.json, compiled.
+func snapshotSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch
+}
+
+// validateSnapshot validates a snapshot file against sch.
+func validateSnapshot(t testing.TB, sch *jsonschema.Schema, file []byte) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch.Validate(inst)
+}
+
+func TestSnapshotFileMatchesItsSchema(t *testing.T) {
+	sch := snapshotSchema(t)
 	for _, v := range []string{"2025-06-18", "2026-07-28"} {
-		file := encode(t, build(t, captureMode(t, testserver.ModeFull, v)))
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sch.Validate(inst); err != nil {
+		file := capturetest.Encode(t, capturetest.Build(t, captureMode(t, testserver.ModeFull, v)))
+		if err := validateSnapshot(t, sch, file); err != nil {
 			t.Errorf("%s: snapshot does not match schema/snapshot.schema.json: %v", v, err)
 		}
 	}
@@ -222,10 +206,7 @@ func TestFromCanonicalJSONRefuses(t *testing.T) {
 
 func TestFingerprintsSeparateContractFromProse(t *testing.T) {
 	mk := func(tool string) manifest.Prints {
-		m, err := manifest.FromCanonicalJSON([]byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[` + tool + `]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := capturetest.Read(t, []byte(`{"snapshotVersion":1,"protocolVersion":"2025-06-18","tools":[`+tool+`]}`))
 		return m.Fingerprints.Tools["t"]
 	}
 	base := mk(`{"name":"t","description":"Reads a file","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"where"}}}}`)
@@ -253,7 +234,7 @@ func TestFingerprintsSeparateContractFromProse(t *testing.T) {
 }
 
 func TestWriteFileIsAtomicAndStable(t *testing.T) {
-	m := build(t, captureMode(t, testserver.ModeFull, "2025-06-18"))
+	m := capturetest.Build(t, captureMode(t, testserver.ModeFull, "2025-06-18"))
 	path := filepath.Join(t.TempDir(), "mcp-surface.json")
 	if err := os.WriteFile(path, bytes.Repeat([]byte("x"), 10<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -265,7 +246,7 @@ func TestWriteFileIsAtomicAndStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, encode(t, m)) {
+	if !bytes.Equal(got, capturetest.Encode(t, m)) {
 		t.Errorf("written file differs from Encode (stale bytes left?)")
 	}
 	back, err := manifest.ReadFile(path)
@@ -317,10 +298,7 @@ func BenchmarkBuild5000Tools(b *testing.B) {
 }
 
 func BenchmarkEncode5000Tools(b *testing.B) {
-	m, err := manifest.Build(synthetic(5000))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := capturetest.Build(b, synthetic(5000))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := manifest.Encode(m); err != nil {
@@ -361,14 +339,8 @@ func TestBuildRefusesMalformedPages(t *testing.T) {
 }
 
 func BenchmarkRead5000Tools(b *testing.B) {
-	m, err := manifest.Build(synthetic(5000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := manifest.Encode(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := capturetest.Build(b, synthetic(5000))
+	data := capturetest.Encode(b, m)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -24,15 +24,8 @@ func Outline(base, head *Manifest) []string {
 	field("capabilities", base.Capabilities, head.Capabilities)
 	field("instructions", base.Instructions, head.Instructions)
 	prints := func(m *Manifest, list string) map[string]Prints {
-		switch list {
-		case ListTools:
-			return m.Fingerprints.Tools
-		case ListPrompts:
-			return m.Fingerprints.Prompts
-		case ListResources:
-			return m.Fingerprints.Resources
-		}
-		return m.Fingerprints.ResourceTemplates
+		f := &m.Fingerprints
+		return *ofList(list, &f.Tools, &f.Prompts, &f.Resources, &f.ResourceTemplates)
 	}
 	for _, list := range Lists {
 		b, h := prints(base, list), prints(head, list)

@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
 func TestOutline(t *testing.T) {
-	full := build(t, captureMode(t, testserver.ModeFull, "2025-06-18"))
-	only := build(t, captureMode(t, testserver.ModeToolsOnly, "2025-06-18"))
+	full := capturetest.Build(t, captureMode(t, testserver.ModeFull, "2025-06-18"))
+	only := capturetest.Build(t, captureMode(t, testserver.ModeToolsOnly, "2025-06-18"))
 	if got := manifest.Outline(full, full); got != nil {
 		t.Errorf("same snapshot: %q", got)
 	}

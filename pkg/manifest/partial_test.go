@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -36,7 +36,7 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 	if fs := c.ListFailures(); len(fs) != 1 || fs[0] != (capture.ListFailure{Method: capture.MethodToolsList, Page: 2, Code: -32603, Message: "db down"}) {
 		t.Fatalf("ListFailures = %+v", fs)
 	}
-	m := build(t, c)
+	m := capturetest.Build(t, c)
 	want := map[string]manifest.ListFailure{capture.MethodToolsList: {Page: 2, Code: -32603, Message: "db down"}}
 	if !m.Incomplete() || len(m.Tools) != 0 || len(m.Partial) != 1 || m.Partial[capture.MethodToolsList] != want[capture.MethodToolsList] {
 		t.Errorf("partial %+v, %d tools", m.Partial, len(m.Tools))
@@ -47,29 +47,10 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 	if s := manifest.Summary(c, m); !strings.Contains(s, "tools unknown (tools/list failed)") || !strings.Contains(s, "PARTIAL") || strings.Contains(s, "0 tools") {
 		t.Errorf("summary %q", s)
 	}
-	file := encode(t, m)
-	back, err := manifest.FromCanonicalJSON(file)
-	if err != nil {
-		t.Fatal(err)
+	if back := checkSnapshotFile(t, m, func(m *manifest.Manifest) { m.Partial = nil }); !back.Incomplete() {
+		t.Errorf("the partial snapshot reads back complete")
 	}
-	if !bytes.Equal(encode(t, back), file) || !back.Incomplete() || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
-		t.Errorf("a partial snapshot does not round-trip:\n%s", file)
-	}
-	complete := *m
-	complete.Partial = nil
-	again, err := manifest.FromCanonicalJSON(encode(t, &complete))
-	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
-		t.Errorf("the partial snapshot hashes as the complete one (%v)", err)
-	}
-
-	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-	if err := sch.Validate(inst); err != nil {
-		t.Errorf("a partial snapshot does not match its schema: %v", err)
-	}
+	sch := snapshotSchema(t)
 	bad, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"snapshotVersion":1,"protocolVersion":"x","tools":[],"prompts":[],"resources":[],"resourceTemplates":[],` +
 		`"fingerprints":{"manifest":"` + strings.Repeat("0", 64) + `","tools":{},"prompts":{},"resources":{},"resourceTemplates":{}},"partial":{"tools/call":{"page":1,"code":1,"message":""}}}`))
 	if sch.Validate(bad) == nil {
@@ -82,7 +63,7 @@ func TestBuildMarksAFailedListPartial(t *testing.T) {
 func TestMethodNotFoundOnALaterPageIsAFailure(t *testing.T) {
 	c := failedCapture()
 	c.Diagnostics[0].RPCCode = capture.CodeMethodNotFound
-	m := build(t, c)
+	m := capturetest.Build(t, c)
 	if f, ok := m.Partial[capture.MethodToolsList]; !ok || f.Page != 2 {
 		t.Errorf("partial %+v", m.Partial)
 	}
@@ -106,10 +87,7 @@ func TestPartialIsReadStrictly(t *testing.T) {
 			t.Errorf("%s: error %v, want it to mention %q", name, err, c.want)
 		}
 	}
-	m, err := manifest.FromCanonicalJSON([]byte(head + `"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Read(t, []byte(head+`"tools":[],"partial":{"resources/list":{"page":3,"code":-32000,"message":"slow"}}}`))
 	if method, f, ok := m.FailedList(manifest.ListResources); !ok || method != capture.MethodResourcesList || f.Page != 3 {
 		t.Errorf("FailedList = %s %+v %v", method, f, ok)
 	}
@@ -145,26 +123,29 @@ func TestBuildPartialRecordsUnidentifiedItems(t *testing.T) {
 	if len(m.Tools) != 2 || len(m.Resources) != 1 || !reflect.DeepEqual(m.Unidentified, want) {
 		t.Fatalf("%d tools, %d resources, unidentified %+v", len(m.Tools), len(m.Resources), m.Unidentified)
 	}
-	file := encode(t, m)
-	back, err := manifest.FromCanonicalJSON(file)
-	if err != nil {
-		t.Fatal(err)
+	if back := checkSnapshotFile(t, m, func(m *manifest.Manifest) { m.Unidentified = nil }); !reflect.DeepEqual(back.Unidentified, want) {
+		t.Errorf("unidentified read back as %+v", back.Unidentified)
 	}
-	if !bytes.Equal(encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest || !reflect.DeepEqual(back.Unidentified, want) {
+}
+
+// checkSnapshotFile encodes m and checks that the file reads back the
+// same (bytes and fingerprint), hashes apart from m without what strip
+// removes, and matches the snapshot schema; it returns what was read
+// back.
+func checkSnapshotFile(t *testing.T, m *manifest.Manifest, strip func(*manifest.Manifest)) *manifest.Manifest {
+	t.Helper()
+	file := capturetest.Encode(t, m)
+	back := capturetest.Read(t, file)
+	if !bytes.Equal(capturetest.Encode(t, back), file) || back.Fingerprints.Manifest != m.Fingerprints.Manifest {
 		t.Errorf("does not round-trip:\n%s", file)
 	}
-	without := *back
-	without.Unidentified = nil
-	again, err := manifest.FromCanonicalJSON(encode(t, &without))
-	if err != nil || again.Fingerprints.Manifest == m.Fingerprints.Manifest {
-		t.Errorf("the snapshot hashes as the one without its unidentified item (%v)", err)
+	without := *m
+	strip(&without)
+	if again := capturetest.Read(t, capturetest.Encode(t, &without)); again.Fingerprints.Manifest == m.Fingerprints.Manifest {
+		t.Errorf("hashes as the snapshot without what strip removes")
 	}
-	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "schema", "snapshot.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(file))
-	if err := sch.Validate(inst); err != nil {
+	if err := validateSnapshot(t, snapshotSchema(t), file); err != nil {
 		t.Errorf("does not match the snapshot schema: %v", err)
 	}
+	return back
 }

@@ -34,21 +34,12 @@ func TestReadEncodeRoundTrip(t *testing.T) {
 		if len(m.Tools)+len(m.Prompts)+len(m.Resources)+len(m.ResourceTemplates) == 0 {
 			t.Fatalf("%s: no items read", path)
 		}
-		got, err := Encode(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := mustEncode(t, m)
 		if !bytes.Equal(got, data) {
 			t.Errorf("%s: Encode(FromCanonicalJSON(file)) differs from the file", filepath.Base(path))
 		}
-		compact, err := m.CanonicalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2, err := FromCanonicalJSON(compact)
-		if err != nil {
-			t.Fatal(err)
-		}
+		compact := mustCanonical(t, m)
+		m2 := mustRead(t, compact)
 		if got2, _ := Encode(m2); !bytes.Equal(got2, data) {
 			t.Errorf("%s: through the compact form, the encoding differs from the file", filepath.Base(path))
 		}
@@ -161,14 +152,8 @@ func sameAsOld(t *testing.T, data []byte) {
 		}
 		return
 	}
-	a, err := Encode(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Encode(want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustEncode(t, got)
+	b := mustEncode(t, want)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("%.200q: read as\n%s\nthe old reader read\n%s", data, a, b)
 	}
@@ -219,21 +204,12 @@ func benchSnapshot(b *testing.B, n int, compact bool) []byte {
 		s.WriteString(`}}}`)
 	}
 	s.WriteString(`]}`)
-	m, err := FromCanonicalJSON([]byte(s.String()))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := mustRead(b, []byte(s.String()))
 	if compact {
-		data, err := m.CanonicalJSON()
-		if err != nil {
-			b.Fatal(err)
-		}
+		data := mustCanonical(b, m)
 		return data
 	}
-	data, err := Encode(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := mustEncode(b, m)
 	return data
 }
 

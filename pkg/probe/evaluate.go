@@ -3,6 +3,8 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
@@ -127,7 +129,7 @@ func describe(r capture.ProbeResult) string {
 		s := subjectOf(r)
 		fmt.Fprintf(&b, " of %s %s, argument %s", s.Kind, s.Name, p.ArgumentName)
 		if len(p.Context) > 0 {
-			fmt.Fprintf(&b, ", context %s", strings.Join(sortedKeys(p.Context), ", "))
+			fmt.Fprintf(&b, ", context %s", strings.Join(slices.Sorted(maps.Keys(p.Context)), ", "))
 		}
 	default:
 		if r.Target != "" {

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/lazyre"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -66,7 +67,7 @@ func Expand(probes []capture.Probe, lookup func(string) string) (out []capture.P
 		q.ArgumentValue = expand(p, "argumentValue", p.ArgumentValue)
 		if len(p.Context) > 0 {
 			q.Context = make(map[string]string, len(p.Context))
-			for _, k := range sortedKeys(p.Context) {
+			for _, k := range slices.Sorted(maps.Keys(p.Context)) {
 				q.Context[k] = expand(p, "context "+k, p.Context[k])
 			}
 		}
@@ -87,7 +88,7 @@ func walkStrings(v any, path string, f func(path, s string) string) any {
 	case string:
 		return f(path, x)
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			p := k
 			if path != "" {
 				p = path + "." + k
@@ -100,15 +101,6 @@ func walkStrings(v any, path string, f func(path, s string) string) any {
 		}
 	}
 	return v
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // decode parses JSON keeping numbers exact.
@@ -129,7 +121,7 @@ func argumentNames(p capture.Probe) []string {
 	if len(p.Arguments) > 0 {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(p.Arguments, &m) == nil {
-			names = sortedKeys(m)
+			names = slices.Sorted(maps.Keys(m))
 		}
 	}
 	return names
@@ -164,13 +156,5 @@ func scrub(p capture.Probe, s string) string {
 		s = strings.ReplaceAll(s, v, "…")
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	const max = 160
-	if len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xc0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return textscan.Clip(s, 160, "…")
 }

@@ -2,7 +2,6 @@ package probe
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
@@ -38,10 +36,7 @@ func TestFixtures(t *testing.T) {
 	txtartest.Run(t, fixtures, func(t *testing.T, fx *txtartest.Fixture) []txtartest.Got {
 		ar := fx.Archive
 		c := fixtureCapture(t, ar)
-		m, err := manifest.Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := capturetest.Build(t, c)
 		o := fixtureOptions(t, ar)
 		fs, cov := Evaluate(c, m, o)
 		for _, f := range fs {
@@ -132,25 +127,14 @@ func fixtureCapture(t *testing.T, ar *txtar.Archive) *capture.Capture {
 			calls = append(calls, i)
 		}
 	}
-	n := 0
-	for _, line := range strings.Split(string(txtartest.Data(ar, "probes")), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var r capture.ProbeResult
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("probe %q: %v", line, err)
-		}
-		r.Exchange = -1
-		if n < len(calls) {
-			r.Exchange = calls[n]
-		}
-		n++
-		c.Probes = append(c.Probes, r)
+	probes := txtartest.JSONLines[capture.ProbeResult](t, ar, "probes")
+	if len(probes) != len(calls) {
+		t.Fatalf("%d probes declared for %d probe calls in the frames", len(probes), len(calls))
 	}
-	if n != len(calls) {
-		t.Fatalf("%d probes declared for %d probe calls in the frames", n, len(calls))
+	for i := range probes {
+		probes[i].Exchange = calls[i]
 	}
+	c.Probes = append(c.Probes, probes...)
 	return c
 }
 

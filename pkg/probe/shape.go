@@ -2,6 +2,7 @@ package probe
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -69,7 +70,7 @@ func shapeOf(v any, depth int) *shape {
 		s.objects = 1
 		s.props = map[string]*shape{}
 		s.required = map[string]bool{}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if len(s.props) == MaxShapeProperties {
 				break
 			}
@@ -146,7 +147,7 @@ func (s *shape) value() map[string]any {
 			out["properties"] = props
 		}
 		var req []any
-		for _, k := range sortedKeys(s.required) {
+		for _, k := range slices.Sorted(maps.Keys(s.required)) {
 			req = append(req, k)
 		}
 		if len(req) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/pkg/diff"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -46,10 +47,7 @@ func everything(t *testing.T) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, err := manifest.FromCanonicalJSON(headData)
-	if err != nil {
-		t.Fatal(err)
-	}
+	head := capturetest.Read(t, headData)
 	res := diff.Diff(base, head, diff.Options{Cost: &diff.CostOptions{}}) // as check compares
 	costBase, err := cost.Compute(base, cost.Options{})
 	if err != nil {

@@ -18,15 +18,7 @@ import (
 const annotationsPerKind = 10
 
 // command is the workflow command of a level.
-func command(l rules.Level) string {
-	switch l {
-	case rules.LevelError:
-		return "error"
-	case rules.LevelWarning:
-		return "warning"
-	}
-	return "notice"
-}
+func command(l rules.Level) string { return l.Pick("error", "warning", "notice", "notice") }
 
 // renderGitHub writes workflow commands (::error file=...,line=...,
 // title=...::message), worst first and tools first, at most 10 of each

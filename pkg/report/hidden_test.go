@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/runetest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 )
 
@@ -13,12 +14,8 @@ import (
 // (textscan.HiddenRunes, on the code point alone), apart from the line
 // breaks and tabs that one-line output escapes as layout.
 func TestEscaperAgreesWithDetector(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
+	for r, detected := range runetest.Detected(textscan.HiddenRunes) {
 		s := string(r)
-		detected := len(textscan.HiddenRunes(s)) == 1
 		layout := r == '\n' || r == '\r' || r == '\t'
 		if escaped := textscan.Visible(s, textscan.Escapes) != s; escaped != (detected || layout) {
 			t.Errorf("%U: Visible escapes it = %v, the detector reports it = %v", r, escaped, detected)

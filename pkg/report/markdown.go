@@ -11,6 +11,7 @@ import (
 	"sync"
 	"text/template"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
@@ -511,13 +512,7 @@ func excerpt(v json.RawMessage) string {
 }
 
 func boundLines(s string) string {
-	if len(s) > maxExcerptBytes {
-		cut := maxExcerptBytes
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "\n…"
-	}
+	s = textscan.Clip(s, maxExcerptBytes, "\n…")
 	lines := strings.Split(s, "\n")
 	if len(lines) > maxExcerptLines {
 		more := len(lines) - maxExcerptLines

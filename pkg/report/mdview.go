@@ -29,29 +29,13 @@ type mdServer struct {
 }
 
 // ShownDetails are the details the budget kept.
-func (s *mdServer) ShownDetails() []*mdDetail {
-	var out []*mdDetail
-	for _, d := range s.Details {
-		if !d.cut {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func (s *mdServer) ShownDetails() []*mdDetail { return kept(s.Details) }
 
 // DetailsOmitted counts the details the budget left out.
 func (s *mdServer) DetailsOmitted() int { return len(s.Details) - len(s.ShownDetails()) }
 
 // ShownAcknowledged are the acknowledged rows the budget kept.
-func (s *mdServer) ShownAcknowledged() []*mdAck {
-	var out []*mdAck
-	for _, a := range s.Acknowledged {
-		if !a.cut {
-			out = append(out, a)
-		}
-	}
-	return out
-}
+func (s *mdServer) ShownAcknowledged() []*mdAck { return kept(s.Acknowledged) }
 
 // AcknowledgedOmitted counts the acknowledged rows left out.
 func (s *mdServer) AcknowledgedOmitted() int {
@@ -66,29 +50,37 @@ type mdTable struct {
 }
 
 // Shown are the rows the budget kept.
-func (t *mdTable) Shown() []*mdRow {
-	var out []*mdRow
-	for _, r := range t.Rows {
-		if !r.cut {
-			out = append(out, r)
+func (t *mdTable) Shown() []*mdRow { return kept(t.Rows) }
+
+// Omitted counts the rows the budget left out.
+func (t *mdTable) Omitted() int { return len(t.Rows) - len(t.Shown()) }
+
+// budgeted marks a part of the comment the budget can cut.
+type budgeted struct{ cut bool }
+
+func (b *budgeted) wasCut() bool { return b.cut }
+
+// kept are the parts the budget did not cut.
+func kept[T interface{ wasCut() bool }](parts []T) []T {
+	var out []T
+	for _, p := range parts {
+		if !p.wasCut() {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// Omitted counts the rows the budget left out.
-func (t *mdTable) Omitted() int { return len(t.Rows) - len(t.Shown()) }
-
 type mdRow struct {
 	Icon, What, Breaks, Fix, Rule string
-	cut                           bool
+	budgeted
 }
 
 type mdDetail struct {
-	Summary    string
-	Entries    []mdEntry
-	Omitted    int
-	cut        bool
+	Summary string
+	Entries []mdEntry
+	Omitted int
+	budgeted
 	rank, kind int // the subject's worst level and kind, for the cut order
 }
 
@@ -99,7 +91,7 @@ type mdEntry struct {
 
 type mdAck struct {
 	Subject, Rule, Reason string
-	cut                   bool
+	budgeted
 }
 
 // mdAccept says what turns an intended change green.
@@ -124,14 +116,4 @@ func (a *mdAccept) YAMLCut() bool { return a.yamlCut && len(a.YAML) > 0 }
 type mdYAML struct{ Heading, Block string }
 
 // levelIcon marks a level in tables and summaries.
-func levelIcon(l rules.Level) string {
-	switch l {
-	case rules.LevelError:
-		return "🔴"
-	case rules.LevelWarning:
-		return "🟠"
-	case rules.LevelNote:
-		return "🔵"
-	}
-	return "⚪"
-}
+func levelIcon(l rules.Level) string { return l.Pick("🔴", "🟠", "🔵", "⚪") }

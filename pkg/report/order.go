@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -188,6 +189,19 @@ func classOf(rule string) (int, bool) {
 		return classAdded, true
 	}
 	return 0, false
+}
+
+// changedKinds yields, in kindOrder, each kind with changes among items
+// and its counts by class (kindCounts).
+func changedKinds(items []Item) iter.Seq2[string, *[numClasses]int] {
+	counts := kindCounts(ofCategory(items, CategoryChange))
+	return func(yield func(string, *[numClasses]int) bool) {
+		for _, k := range kindOrder {
+			if c := counts[k]; c != nil && !yield(k, c) {
+				return
+			}
+		}
+	}
 }
 
 // kindCounts counts, per kind, the subjects of each change class. A

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -23,27 +23,10 @@ import (
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
+// golden compares got with testdata/name (go test -update rewrites it).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
+	txtartest.Golden(t, filepath.Join("testdata", name), got)
 }
 
 // render renders twice and insists on identical bytes.

@@ -189,12 +189,4 @@ func reviewBody(items []Item) string {
 
 // reviewIcon marks a level in a review comment, where the line already
 // shows the finding: stop, warning or information.
-func reviewIcon(l rules.Level) string {
-	switch l {
-	case rules.LevelError:
-		return "🛑"
-	case rules.LevelWarning:
-		return "⚠️"
-	}
-	return "ℹ️"
-}
+func reviewIcon(l rules.Level) string { return l.Pick("🛑", "⚠️", "ℹ️", "ℹ️") }

@@ -155,15 +155,22 @@ func renderText(w io.Writer, r *Report, o Options) error {
 
 // textCounts is one line per kind with changes, then spec and lint.
 func textCounts(items []Item) []string {
-	counts := kindCounts(ofCategory(items, CategoryChange))
-	var out []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
+	return kindCountLines(items, func(k string) string {
 		if k == finding.KindServer {
-			out = append(out, "server: "+plural(serverChanges(items), "change", "changes"))
+			return "server"
+		}
+		return kindLabel(k) + "s"
+	})
+}
+
+// kindCountLines is one line per kind with changes among items, headed
+// by heading(kind): the counts by class ("7 removed · 3 renamed"), the
+// server's as one count of changes.
+func kindCountLines(items []Item, heading func(kind string) string) []string {
+	var out []string
+	for k, c := range changedKinds(items) {
+		if k == finding.KindServer {
+			out = append(out, heading(k)+": "+plural(serverChanges(items), "change", "changes"))
 			continue
 		}
 		var parts []string
@@ -172,7 +179,7 @@ func textCounts(items []Item) []string {
 				parts = append(parts, classCount(cl, n))
 			}
 		}
-		out = append(out, kindLabel(k)+"s: "+strings.Join(parts, " · "))
+		out = append(out, heading(k)+": "+strings.Join(parts, " · "))
 	}
 	return out
 }

@@ -208,13 +208,8 @@ func summaryOf(items []Item) Summary {
 // changePhrase is "3 tools added, 2 text edits": the first few non-zero
 // change counts, tools first.
 func (b *mdBuilder) changePhrase(i int) string {
-	counts := kindCounts(ofCategory(b.items[i], CategoryChange))
 	var parts []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
+	for k, c := range changedKinds(b.items[i]) {
 		if k == finding.KindServer {
 			parts = append(parts, kindNoun(k, serverChanges(b.items[i])))
 			continue
@@ -268,29 +263,11 @@ func serverChanges(items []Item) int {
 // comment leaves out included), so the comment, the job summary and the
 // terminal say the same numbers.
 func (b *mdBuilder) countLines(i int) []string {
-	counts := kindCounts(ofCategory(b.all[i], CategoryChange))
 	title := map[string]string{
 		finding.KindTool: "Tools", finding.KindPrompt: "Prompts", finding.KindResource: "Resources",
 		finding.KindResourceTemplate: "Templates", finding.KindSkill: "Skills", finding.KindGroup: "Groups", finding.KindServer: "Server",
 	}
-	var out []string
-	for _, k := range kindOrder {
-		c := counts[k]
-		if c == nil {
-			continue
-		}
-		if k == finding.KindServer {
-			out = append(out, "**Server**: "+plural(serverChanges(b.all[i]), "change", "changes"))
-			continue
-		}
-		var parts []string
-		for cl, n := range c {
-			if n > 0 {
-				parts = append(parts, classCount(cl, n))
-			}
-		}
-		out = append(out, "**"+title[k]+"**: "+strings.Join(parts, " · "))
-	}
+	out := kindCountLines(b.all[i], func(k string) string { return "**" + title[k] + "**" })
 	if p := countsPhrase(summaryOf(withoutStale(ofCategory(b.items[i], ""))), b.o.ShowInfo); p != "" {
 		out = append(out, "**Spec and lint**: "+p)
 	}

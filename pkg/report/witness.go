@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
@@ -45,15 +46,7 @@ func WitnessLine(f finding.Finding, max int) string {
 	if f.Witness == nil {
 		return ""
 	}
-	v := compactJSON(f.Witness.Value)
-	if len(v) > max {
-		cut := max
-		for cut > 0 && v[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		v = v[:cut] + "…"
-	}
-	return v
+	return textscan.Clip(compactJSON(f.Witness.Value), max, "…")
 }
 
 func compactJSON(v json.RawMessage) string {

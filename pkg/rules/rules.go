@@ -33,6 +33,21 @@ func (l Level) Rank() int {
 	return 0
 }
 
+// Pick returns l's word in a vocabulary of four (a renderer's names or
+// marks for the levels): e for error, w for warning, n for note, and
+// other for info and any unknown level.
+func (l Level) Pick(e, w, n, other string) string {
+	switch l {
+	case LevelError:
+		return e
+	case LevelWarning:
+		return w
+	case LevelNote:
+		return n
+	}
+	return other
+}
+
 // ParseLevel accepts a level name, the severity aliases `breaking` (error)
 // and `risky` (warning), and `none` (which returns "" and ok).
 func ParseLevel(s string) (Level, error) {

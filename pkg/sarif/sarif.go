@@ -112,15 +112,7 @@ func Render(w io.Writer, r *report.Report, o report.Options) error {
 // sarifLevel maps our level onto SARIF's: error, warning and note are the same;
 // info becomes note (SARIF's "none" means "not a problem", and GitHub
 // shows nothing useful for it).
-func sarifLevel(l rules.Level) string {
-	switch l {
-	case rules.LevelError:
-		return "error"
-	case rules.LevelWarning:
-		return "warning"
-	}
-	return "note"
-}
+func sarifLevel(l rules.Level) string { return l.Pick("error", "warning", "note", "note") }
 
 // securitySeverity is GitHub's security-severity for a rule tagged sec (a
 // number as a string: 8.0 for breaking or error rules, 5.0 for risky or

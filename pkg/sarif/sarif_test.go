@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,13 +16,12 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/mcp-surface/mcp-surface/pkg/sarif"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var schema *jsonschema.Schema
 
@@ -227,23 +224,10 @@ func check(t *testing.T, data []byte) log {
 	return l
 }
 
+// golden compares got with testdata/name (go test -update rewrites it).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
+	txtartest.Golden(t, filepath.Join("testdata", name), got)
 }
 
 func TestGolden(t *testing.T) {

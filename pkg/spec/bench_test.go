@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -103,18 +102,8 @@ note description-missing tool "tool_0937" "/description"
 // BenchmarkValidate5000Tools validates a capture of 5,000 distinct tools
 // in 50 pages, after the schemas are loaded. The target is under 0.5 s.
 func BenchmarkValidate5000Tools(b *testing.B) {
-	schemas := testSchemas(b)
 	c := bigCapture(b, "2025-11-25", 5000, 100, nil)
-	if fs, err := validate(c, schemas); err != nil || len(fs) != 0 {
-		b.Fatalf("the benchmark capture is not clean: %v %s", err, render(fs))
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := validate(c, schemas); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchmarkClean(b, c, testSchemas(b))
 }
 
 // BenchmarkValidate5000ToolsDistinctShapes is the worst case for the
@@ -122,7 +111,6 @@ func BenchmarkValidate5000Tools(b *testing.B) {
 // maxLength and maximum), so every one is validated against the
 // meta-schema.
 func BenchmarkValidate5000ToolsDistinctShapes(b *testing.B) {
-	schemas := testSchemas(b)
 	c := bigCapture(b, "2025-11-25", 5000, 100, func(i int, tool map[string]any) {
 		props := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
 		props["n"].(map[string]any)["maximum"] = 1000 + i
@@ -131,30 +119,14 @@ func BenchmarkValidate5000ToolsDistinctShapes(b *testing.B) {
 			out["maxProperties"] = i
 		}
 	})
-	if fs, err := validate(c, schemas); err != nil || len(fs) != 0 {
-		b.Fatalf("the benchmark capture is not clean: %v %s", err, render(fs))
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := validate(c, schemas); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchmarkClean(b, c, testSchemas(b))
 }
 
 // BenchmarkValidate5000ToolsSDK validates the capture of a real SDK server
 // with 5,000 tools (internal/testkit/testserver's big mode, 50 pages).
 func BenchmarkValidate5000ToolsSDK(b *testing.B) {
 	schemas := testSchemas(b)
-	srv, err := testserver.New(testserver.ModeBig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := capturetest.InProcess(b, testserver.ModeBig, capture.Options{ProtocolVersion: "2025-11-25"})
 	if n := len(c.Pages); n < 50 {
 		b.Fatalf("%d pages", n)
 	}
@@ -169,6 +141,20 @@ func BenchmarkValidate5000ToolsSDK(b *testing.B) {
 			if f.Level == "error" {
 				b.Fatalf("error finding: %s %s", f.Rule, f.Message)
 			}
+		}
+	}
+}
+
+// benchmarkClean validates c, which must have no finding, b.N times.
+func benchmarkClean(b *testing.B, c *capture.Capture, schemas *Schemas) {
+	if fs, err := validate(c, schemas); err != nil || len(fs) != 0 {
+		b.Fatalf("the benchmark capture is not clean: %v %s", err, render(fs))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := validate(c, schemas); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 )
 
 // Fetch makes sure the cache holds the verified schema of a revision,
@@ -37,29 +38,7 @@ func Fetch(ctx context.Context, opts Options, name string) (string, error) {
 }
 
 func download(ctx context.Context, client *http.Client, url string) ([]byte, error) {
-	if client == nil {
-		client = http.DefaultClient
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxSchemaBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxSchemaBytes {
-		return nil, fmt.Errorf("response larger than %d bytes", maxSchemaBytes)
-	}
-	return data, nil
+	return infile.Get(ctx, client, url, maxSchemaBytes)
 }
 
 // writeCache writes verified bytes to <dir>/<revision>/schema.json through

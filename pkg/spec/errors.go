@@ -33,6 +33,20 @@ type leaf struct {
 	types []string
 }
 
+// places are the instance locations l is reported at: its own, or for
+// missing required properties the location of each property.
+func (l leaf) places() [][]string {
+	req, ok := l.kind.(*kind.Required)
+	if !ok {
+		return [][]string{l.loc}
+	}
+	var out [][]string
+	for _, m := range req.Missing {
+		out = append(out, append(slices.Clone(l.loc), m))
+	}
+	return out
+}
+
 // flatten reduces the validator's error tree to the failures worth
 // reporting. Wrappers (a $ref, allOf, the root) are looked through. For
 // anyOf/oneOf it reports the one branch the value was evidently meant to
@@ -249,13 +263,9 @@ func (k *checker) validateValue(def string, v any, loc locator) {
 		panic(fmt.Sprintf("spec: %v", err))
 	}
 	for _, l := range flatten(ve) {
-		if req, ok := l.kind.(*kind.Required); ok {
-			for _, m := range req.Missing {
-				k.violation(v, append(slices.Clone(l.loc), m), l, loc)
-			}
-			continue
+		for _, at := range l.places() {
+			k.violation(v, at, l, loc)
 		}
-		k.violation(v, l.loc, l, loc)
 	}
 }
 

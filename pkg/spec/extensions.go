@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -212,7 +213,7 @@ func (k *checker) flatView(m *manifest.Manifest) {
 				}
 			}
 		}
-		for _, id := range groupKeys(scoped) {
+		for _, id := range slices.Sorted(maps.Keys(scoped)) {
 			if !slices.Contains(flat, id) {
 				k.add(rules.GroupFlatViewDiffers, finding.Subject{Kind: kind.Subject, Name: id}, "",
 					fmt.Sprintf("%s %q, scoped to group %q, is not in %s for a client that did not declare groups: hidden from it rather than flattened", kind.Noun, id, scoped[id], kind.Method))
@@ -225,13 +226,4 @@ func (k *checker) flatView(m *manifest.Manifest) {
 			}
 		}
 	}
-}
-
-func groupKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"bufio"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -98,16 +97,7 @@ func runFixture(t *testing.T, ar *txtar.Archive, schemas *Schemas) []finding.Fin
 			t.Fatalf("unknown capture key %q", k)
 		}
 	}
-	for _, line := range strings.Split(string(txtartest.Data(ar, "diagnostics")), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var d capture.Diagnostic
-		if err := json.Unmarshal([]byte(line), &d); err != nil {
-			t.Fatalf("diagnostic %q: %v", line, err)
-		}
-		c.Diagnostics = append(c.Diagnostics, d)
-	}
+	c.Diagnostics = append(c.Diagnostics, txtartest.JSONLines[capture.Diagnostic](t, ar, "diagnostics")...)
 	fs, err := validate(c, schemas)
 	if err != nil {
 		t.Fatal(err)

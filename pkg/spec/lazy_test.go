@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
 )
 
 // onlyRevisions makes a schema directory holding just the named
@@ -40,6 +42,21 @@ const (
     "outputSchema": {"type": "object"}, "x-vendor": true}]}`
 )
 
+// validateOpened opens 2025-03-26 with opts and validates the snapshot
+// src against it.
+func validateOpened(t *testing.T, opts Options, src string) (*Schemas, []finding.Finding) {
+	t.Helper()
+	s, err := Open(context.Background(), opts, "2025-03-26")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ValidateManifest(manifestFromJSON(t, []byte(src)), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, got
+}
+
 func TestValidateSnapshotWithOneRevision(t *testing.T) {
 	opts := Options{Dir: onlyRevisions(t, "2025-03-26"), NoDownload: true}
 	ctx := context.Background()
@@ -48,14 +65,7 @@ func TestValidateSnapshotWithOneRevision(t *testing.T) {
 	}
 
 	t.Run("clean", func(t *testing.T) {
-		s, err := Open(ctx, opts, "2025-03-26")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ValidateManifest(manifestFromJSON(t, []byte(cleanSnapshot)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, got := validateOpened(t, opts, cleanSnapshot)
 		if len(got) != 0 {
 			t.Errorf("findings:\n%s", render(got))
 		}
@@ -65,14 +75,7 @@ func TestValidateSnapshotWithOneRevision(t *testing.T) {
 	})
 
 	t.Run("a member the revision does not define", func(t *testing.T) {
-		s, err := Open(ctx, opts, "2025-03-26")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ValidateManifest(manifestFromJSON(t, []byte(foreignSnapshot)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, got := validateOpened(t, opts, foreignSnapshot)
 		if len(got) != 1 || got[0].Rule != "protocol-feature-version-mismatch" || got[0].Subject != server {
 			t.Fatalf("want one finding about the incomplete comparison, got:\n%s", render(got))
 		}
@@ -84,14 +87,7 @@ func TestValidateSnapshotWithOneRevision(t *testing.T) {
 	})
 
 	t.Run("the revision that defines it", func(t *testing.T) {
-		s, err := Open(ctx, Options{Dir: onlyRevisions(t, "2025-03-26", "2025-06-18"), NoDownload: true}, "2025-03-26")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ValidateManifest(manifestFromJSON(t, []byte(foreignSnapshot)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, got := validateOpened(t, Options{Dir: onlyRevisions(t, "2025-03-26", "2025-06-18"), NoDownload: true}, foreignSnapshot)
 		out := render(got)
 		if len(got) != 2 {
 			t.Fatalf("want the mismatch and the incomplete comparison, got:\n%s", out)

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -217,15 +216,6 @@ func matchesPattern(m map[string]any, name string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // subjectLabel names a subject in messages.

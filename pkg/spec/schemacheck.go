@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -222,7 +223,7 @@ func (n *normalizer) node(m map[string]any) {
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, key := range sortedKeys(m) {
+	for i, key := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -241,7 +242,7 @@ func (n *normalizer) node(m map[string]any) {
 				break
 			}
 			b.WriteByte('{')
-			for j, name := range sortedKeys(obj) {
+			for j, name := range slices.Sorted(maps.Keys(obj)) {
 				if j > 0 {
 					b.WriteByte(',')
 				}
@@ -283,7 +284,7 @@ func (n *normalizer) node(m map[string]any) {
 				break
 			}
 			r := map[string]any{}
-			for j, name := range sortedKeys(obj) {
+			for j, name := range slices.Sorted(maps.Keys(obj)) {
 				r["k"+strconv.Itoa(j)] = tokens(obj[name])
 			}
 			writeJSON(&b, r)

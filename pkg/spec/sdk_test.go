@@ -21,14 +21,7 @@ func TestSDKServersAreConformant(t *testing.T) {
 	for _, mode := range []string{testserver.ModeFull, testserver.ModeToolsOnly} {
 		for _, rev := range RevisionNames() {
 			t.Run(mode+"/"+rev, func(t *testing.T) {
-				srv, err := testserver.New(mode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: rev})
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := capturetest.InProcess(t, mode, capture.Options{ProtocolVersion: rev})
 				if len(c.Pages) == 0 {
 					t.Fatal("no pages captured")
 				}

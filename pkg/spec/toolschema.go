@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // toolSchemaBase is the base URI a tool schema is compiled under. It is
@@ -118,14 +116,7 @@ func (k *checker) reportToolSchema(it *item, field string, sc *schemaCheck) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
 			for _, l := range flatten(ve) {
-				locs := [][]string{l.loc}
-				if req, ok := l.kind.(*kind.Required); ok {
-					locs = nil
-					for _, m := range req.Missing {
-						locs = append(locs, append(slices.Clone(l.loc), m))
-					}
-				}
-				for _, loc := range locs {
+				for _, loc := range l.places() {
 					where := pathOf(append([]string{field}, loc...))
 					k.add(invalid, it.subj, base+pointerOf(loc),
 						fmt.Sprintf("%s: %s is not a valid schema: %s", it.label(), field, describe(l, where, "the "+authority+" meta-schema")))
@@ -207,14 +198,7 @@ func (k *checker) structuredContent(subj finding.Subject, result any) {
 		return
 	}
 	for _, l := range flatten(ve) {
-		locs := [][]string{l.loc}
-		if req, ok := l.kind.(*kind.Required); ok {
-			locs = nil
-			for _, m := range req.Missing {
-				locs = append(locs, append(slices.Clone(l.loc), m))
-			}
-		}
-		for _, loc := range locs {
+		for _, loc := range l.places() {
 			where := pathOf(append([]string{"structuredContent"}, loc...))
 			k.add(rules.ToolResultStructuredContentInvalid, subj, "/structuredContent"+pointerOf(loc),
 				label+": "+describe(l, where, "the tool's outputSchema"))

@@ -175,29 +175,17 @@ func units(raw []byte) []uint16 {
 		if i+1 >= len(raw) {
 			break
 		}
-		switch e := raw[i+1]; e {
-		case 'b':
-			u = append(u, '\b')
-		case 'f':
-			u = append(u, '\f')
-		case 'n':
-			u = append(u, '\n')
-		case 'r':
-			u = append(u, '\r')
-		case 't':
-			u = append(u, '\t')
-		case 'u':
-			r, ok := hex4(raw, i+2)
-			if !ok {
-				return u
-			}
-			u = append(u, uint16(r))
-			i += 6
+		if e := raw[i+1]; e != 'u' {
+			u = append(u, uint16(unescape(e)))
+			i += 2
 			continue
-		default: // '"', '\\', '/'
-			u = append(u, uint16(e))
 		}
-		i += 2
+		r, ok := hex4(raw, i+2)
+		if !ok {
+			return u
+		}
+		u = append(u, uint16(r))
+		i += 6
 	}
 	return u
 }

@@ -46,12 +46,7 @@ func plainInteger[T string | []byte](lit T) bool {
 	if len(s) == 0 || len(s) > 21 || (s[0] == '0' && (len(s) > 1 || len(lit) > 1)) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return allDigits(s)
 }
 
 func slowNumber(s string) (string, error) {
@@ -114,7 +109,7 @@ func slowNumber(s string) (string, error) {
 	return out, nil
 }
 
-func allDigits(s string) bool {
+func allDigits[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

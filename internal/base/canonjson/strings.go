@@ -80,43 +80,49 @@ func Unquote(raw []byte) string {
 		if i+1 >= len(raw) {
 			break
 		}
-		switch e := raw[i+1]; e {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(raw, i+2)
-			if !ok {
-				return string(b)
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					if r2, ok2 := hex4(raw, i+2); ok2 {
-						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							b = utf8.AppendRune(b, d)
-							i += 6
-							continue
-						}
+		if e := raw[i+1]; e != 'u' {
+			b = append(b, unescape(e))
+			i += 2
+			continue
+		}
+		r, ok := hex4(raw, i+2)
+		if !ok {
+			return string(b)
+		}
+		i += 6
+		if utf16.IsSurrogate(r) {
+			if i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+				if r2, ok2 := hex4(raw, i+2); ok2 {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						b = utf8.AppendRune(b, d)
+						i += 6
+						continue
 					}
 				}
-				r = utf8.RuneError
 			}
-			b = utf8.AppendRune(b, r)
-			continue
-		default: // '"', '\\', '/'
-			b = append(b, e)
+			r = utf8.RuneError
 		}
-		i += 2
+		b = utf8.AppendRune(b, r)
 	}
 	return string(b)
+}
+
+// unescape is the byte a one-character escape stands for: \b \f \n \r
+// \t, and '"', '\\' and '/' for themselves.
+func unescape(e byte) byte {
+	switch e {
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	}
+	return e
 }
 
 func hex4(raw []byte, at int) (rune, bool) {

@@ -143,10 +143,8 @@ func worktreeCount(t *testing.T, r *gittest.Repo) int {
 func TestWorktreeRemovedAfterCallerFails(t *testing.T) {
 	ctx := context.Background()
 	r := gittest.New(t)
-	r.Write("server/main.go", []byte("package main // v1\n"))
-	base := r.Commit("v1")
-	r.Write("server/main.go", []byte("package main // v2\n"))
-	r.Commit("v2")
+	base := r.CommitFiles("v1", map[string][]byte{"server/main.go": []byte("package main // v1\n")})
+	r.CommitFiles("v2", map[string][]byte{"server/main.go": []byte("package main // v2\n")})
 
 	var seen string
 	errBuild := errors.New("build failed")
@@ -331,10 +329,8 @@ func TestChangedLines(t *testing.T) {
 func TestShallowCloneFetch(t *testing.T) {
 	ctx := context.Background()
 	origin := gittest.New(t)
-	origin.Write("mcp-surface.json", []byte("{\"v\":1}\n"))
-	base := origin.Commit("base")
-	origin.Write("mcp-surface.json", []byte("{\"v\":2}\n"))
-	origin.Commit("head")
+	base := origin.CommitFiles("base", map[string][]byte{"mcp-surface.json": []byte("{\"v\":1}\n")})
+	origin.CommitFiles("head", map[string][]byte{"mcp-surface.json": []byte("{\"v\":2}\n")})
 
 	clone := t.TempDir()
 	gittest.Run(t, clone, "clone", "--quiet", "--depth=1", "file://"+origin.Dir, ".")

@@ -103,3 +103,28 @@ func Unescape(token string) string {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
 }
+
+// Lookup resolves tokens in a decoded JSON value (objects as
+// map[string]any, arrays as []any): the value they name, and whether
+// there is one.
+func Lookup(v any, tokens []string) (any, bool) {
+	for _, tok := range tokens {
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}

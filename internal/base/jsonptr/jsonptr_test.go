@@ -1,6 +1,7 @@
 package jsonptr
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -26,5 +27,28 @@ func TestPointer(t *testing.T) {
 	}
 	if _, err := Parse("/x~0~1"); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	doc := map[string]any{"a": []any{"x", map[string]any{"b/c": 1.0}}}
+	for _, c := range []struct {
+		toks []string
+		want any
+		ok   bool
+	}{
+		{nil, doc, true},
+		{[]string{"a", "0"}, "x", true},
+		{[]string{"a", "1", "b/c"}, 1.0, true},
+		{[]string{"a", "2"}, nil, false},
+		{[]string{"a", "-1"}, nil, false},
+		{[]string{"a", "x"}, nil, false},
+		{[]string{"z"}, nil, false},
+		{[]string{"a", "0", "q"}, nil, false},
+	} {
+		got, ok := Lookup(doc, c.toks)
+		if ok != c.ok || (ok && fmt.Sprint(got) != fmt.Sprint(c.want)) {
+			t.Errorf("Lookup(%q) = %v, %v; want %v, %v", c.toks, got, ok, c.want, c.ok)
+		}
 	}
 }

@@ -36,9 +36,7 @@ func TestReplacesARegularFileWhole(t *testing.T) {
 	if string(got) != "short" || fi.Mode().Perm() != 0o600 {
 		t.Errorf("got %q mode %v, want \"short\" mode 0600", got, fi.Mode().Perm())
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v, want only out.json", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 func TestANewFileIs0644(t *testing.T) {
@@ -81,22 +79,8 @@ func TestDevicesAreWrittenInPlace(t *testing.T) {
 }
 
 func TestAFIFOIsWrittenInPlace(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
+	fifo, got := outfiletest.FIFO(t)
 	want := bytes.Repeat([]byte("frame\n"), 100_000) // more than a pipe holds
-	got := make(chan []byte, 1)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		defer f.Close()
-		b, _ := io.ReadAll(f)
-		got <- b
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := Write(ctx, fifo, want); err != nil {
@@ -192,9 +176,7 @@ func TestCheckNamesThePathAndTheFix(t *testing.T) {
 	if err := Check(filepath.Join(dir, "out.json")); err != nil {
 		t.Errorf("a writable directory: %v", err)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("Check left %v", names)
-	}
+	outfiletest.Holds(t, dir, "file")
 }
 
 func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
@@ -215,9 +197,7 @@ func TestACancelledWriteLeavesTheOldFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("the file holds %q, want the old content", got)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 // faultyWriter passes the first n bytes on, then fails every write with
@@ -261,9 +241,7 @@ func TestAFailedWriteLeavesTheOldFile(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("the file holds %q, want the old content", got)
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }
 
 // Two runs writing the same file at once: whoever renames last wins, and
@@ -306,7 +284,5 @@ func TestConcurrentWritersLeaveOneWholeFile(t *testing.T) {
 	if b, _ := os.ReadFile(path); !whole(b) {
 		t.Errorf("the file holds %d bytes, not one whole file", len(b))
 	}
-	if names := outfiletest.Names(t, dir); len(names) != 1 {
-		t.Errorf("directory holds %v", names)
-	}
+	outfiletest.Holds(t, dir, "out.json")
 }

@@ -43,14 +43,7 @@ func Diff(a, b string) string {
 	} else {
 		out = lineDiff(a, b)
 	}
-	if len(out) > maxDiffOutput {
-		cut := maxDiffOutput
-		for cut > 0 && out[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		out = out[:cut] + "\n" + textDiffMarker
-	}
-	return out
+	return textscan.Clip(out, maxDiffOutput, "\n"+textDiffMarker)
 }
 
 // IsLineDiff reports whether Diff(a, b) is a line diff (for choosing

@@ -6,16 +6,15 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/runetest"
 )
 
 // The detector reports, for a code point on its own, exactly the code
 // points of the one definition: the legitimate-sequence exceptions need a
 // neighbour.
 func TestHiddenRunesAloneMatchHidden(t *testing.T) {
-	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
+	for r := range runetest.Scalars() {
 		got := HiddenRunes(string(r))
 		want := Hidden(r)
 		if (len(got) == 1 && got[0].R == r) != want || len(got) > 1 {

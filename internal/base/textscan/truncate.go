@@ -18,3 +18,16 @@ func Truncate(s string, max int, mark string) string {
 	}
 	return s
 }
+
+// Clip cuts s to at most max bytes, at a rune boundary, ending with mark
+// when it cut: for bounds on size rather than on what a reader sees.
+func Clip(s string, max int, mark string) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
+}

@@ -15,13 +15,19 @@ import (
 // a required property, loses one and has its description rewritten, and
 // every 500th tool is renamed with a new description.
 func Snapshot(n int, changed bool) ([]byte, error) {
+	return snapshotOf("bench", n, func(i int) map[string]any { return tool(i, changed) })
+}
+
+// snapshotOf is the snapshot file of server name with n tools, the i-th
+// made by tool(i).
+func snapshotOf(name string, n int, tool func(i int) map[string]any) ([]byte, error) {
 	tools := make([]any, 0, n)
 	for i := range n {
-		tools = append(tools, tool(i, changed))
+		tools = append(tools, tool(i))
 	}
 	return json.Marshal(map[string]any{
 		"snapshotVersion": 1, "protocolVersion": "2025-11-25", "handshake": "initialize",
-		"serverInfo":   map[string]any{"name": "bench", "version": "1.0.0"},
+		"serverInfo":   map[string]any{"name": name, "version": "1.0.0"},
 		"capabilities": map[string]any{"tools": map[string]any{}},
 		"tools":        tools,
 	})

@@ -1,7 +1,6 @@
 package benchsurface
 
 import (
-	"encoding/json"
 	"fmt"
 )
 
@@ -15,16 +14,7 @@ import (
 // value; each of them is witnessed. Generated, deterministic.
 func LargePair(tools int) (base, head []byte, err error) {
 	mk := func(changed bool) ([]byte, error) {
-		ts := make([]any, 0, tools)
-		for i := range tools {
-			ts = append(ts, largeTool(i, changed))
-		}
-		return json.Marshal(map[string]any{
-			"snapshotVersion": 1, "protocolVersion": "2025-11-25", "handshake": "initialize",
-			"serverInfo":   map[string]any{"name": "bench-large", "version": "1.0.0"},
-			"capabilities": map[string]any{"tools": map[string]any{}},
-			"tools":        ts,
-		})
+		return snapshotOf("bench-large", tools, func(i int) map[string]any { return largeTool(i, changed) })
 	}
 	if base, err = mk(false); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 // Package capturetest builds, from a fixture's frames, the capture the
 // recorder would have made of them, for the tests of the packages that
-// judge captures (pkg/spec, pkg/probe).
+// judge captures (pkg/spec, pkg/probe); and captures testserver's servers
+// in process and snapshots them, for the tests that need a real capture.
 package capturetest
 
 import (

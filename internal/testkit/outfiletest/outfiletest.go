@@ -5,9 +5,11 @@
 package outfiletest
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -24,6 +26,30 @@ func NullDevice(t testing.TB) string {
 	return null
 }
 
+// FIFO makes a named pipe in a new temporary directory and starts its
+// reader: the channel gets everything written to the pipe once the writer
+// closes it (nil if it could not be opened). It skips the test where
+// named pipes cannot be made.
+func FIFO(t testing.TB) (string, <-chan []byte) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	return fifo, got
+}
+
 // IsCharDevice fails the test unless path is still a character device,
 // and reports whether it is.
 func IsCharDevice(t testing.TB, path string) bool {
@@ -37,6 +63,15 @@ func IsCharDevice(t testing.TB, path string) bool {
 		return false
 	}
 	return true
+}
+
+// Holds fails the test unless dir holds exactly the files named (sorted):
+// a write left nothing beside them, no temporary file.
+func Holds(t testing.TB, dir string, names ...string) {
+	t.Helper()
+	if got := Names(t, dir); !slices.Equal(got, names) {
+		t.Errorf("%s holds %v, want only %v", dir, got, names)
+	}
 }
 
 // Names lists the names in dir, sorted.

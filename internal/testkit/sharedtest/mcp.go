@@ -40,32 +40,19 @@ func findMCPSchemas(fill FillFunc) (string, error) {
 		cache = "the user cache directory"
 	}
 	ue.Fix = fixText(fmt.Sprintf("or run `mcp-surface schemas fetch` where the network is reachable (it fills %s), or run the tests once with network", cache))
-
-	data, err := dataDir()
-	if err != nil {
-		ue.Tried = append(ue.Tried, err.Error())
-		return "", ue
-	}
-	if data != "" {
-		// A directory the user named is the answer or an error: falling
-		// through to the cache would hide a mistake in it.
+	return lookup(ue, rootErr, func(data string) (string, error) {
 		dir := filepath.Join(data, "mcp-schema")
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: %s has no mcp-schema directory", DataEnv, data))
-			return "", ue
+			return "", fmt.Errorf("%s has no mcp-schema directory", data)
 		}
 		return dir, nil
-	}
-	ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: not set", DataEnv))
-	if rootErr != nil {
-		ue.Tried = append(ue.Tried, "the cache: "+rootErr.Error())
-		return "", ue
-	}
-	ctx, cancel := Context()
-	defer cancel()
-	if err := fill(ctx, cache, Client()); err != nil {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("the cache %s, then the published location: %v", cache, err))
-		return "", ue
-	}
-	return cache, nil
+	}, func() (string, bool) {
+		ctx, cancel := Context()
+		defer cancel()
+		if err := fill(ctx, cache, Client()); err != nil {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("the cache %s, then the published location: %v", cache, err))
+			return "", false
+		}
+		return cache, true
+	})
 }

@@ -45,47 +45,33 @@ func findSARIF() (string, error) {
 		where = "the user cache directory"
 	}
 	ue.Fix = fixText(fmt.Sprintf("or run the tests once where the network is reachable (they keep the file in %s)", where))
-
-	data, err := dataDir()
-	if err != nil {
-		ue.Tried = append(ue.Tried, err.Error())
-		return "", ue
-	}
-	if data != "" {
+	return lookup(ue, rootErr, func(data string) (string, error) {
 		path := filepath.Join(data, "sarif", sarifFile)
-		if err := checkSARIF(path); err != nil {
-			ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: %v", DataEnv, err))
-			return "", ue
+		return path, checkSARIF(path)
+	}, func() (string, bool) {
+		err := checkSARIF(cached)
+		if err == nil {
+			return cached, true
 		}
-		return path, nil
-	}
-	ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: not set", DataEnv))
-	if rootErr != nil {
-		ue.Tried = append(ue.Tried, "the cache: "+rootErr.Error())
-		return "", ue
-	}
-	err = checkSARIF(cached)
-	if err == nil {
-		return cached, nil
-	}
-	ue.Tried = append(ue.Tried, "the cache: "+err.Error())
-	ctx, cancel := Context()
-	defer cancel()
-	url := sarifDownloadURL
-	body, err := download(ctx, url)
-	if err != nil {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: %v", url, err))
-		return "", ue
-	}
-	if got := sha256Hex(body); got != SARIFSHA256 {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: SHA-256 %s, but the file is pinned to %s", url, got, SARIFSHA256))
-		return "", ue
-	}
-	if err := writeAtomic(cached, body); err != nil {
-		ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: verified, but it cannot be cached: %v", url, err))
-		return "", ue
-	}
-	return cached, nil
+		ue.Tried = append(ue.Tried, "the cache: "+err.Error())
+		ctx, cancel := Context()
+		defer cancel()
+		url := sarifDownloadURL
+		body, err := download(ctx, url)
+		if err != nil {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: %v", url, err))
+			return "", false
+		}
+		if got := sha256Hex(body); got != SARIFSHA256 {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: SHA-256 %s, but the file is pinned to %s", url, got, SARIFSHA256))
+			return "", false
+		}
+		if err := writeAtomic(cached, body); err != nil {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("download %s: verified, but it cannot be cached: %v", url, err))
+			return "", false
+		}
+		return cached, true
+	})
 }
 
 // checkSARIF reads the file at path and compares its digest with the pin.

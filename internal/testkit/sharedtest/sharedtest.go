@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -87,6 +86,36 @@ func cacheRoot() (string, error) {
 		return "", fmt.Errorf("no user cache directory: %w", err)
 	}
 	return filepath.Join(d, "mcp-surface"), nil
+}
+
+// lookup finds the test data ue names: under $MCP_SURFACE_TEST_DATA
+// (inData, given that directory; a directory the user named is the answer
+// or an error, since falling through to the cache would hide a mistake in
+// it), else through the cache (fromCache, which adds to ue.Tried what it
+// tried). rootErr is why there is no cache, if there is none.
+func lookup(ue *UnavailableError, rootErr error, inData func(data string) (string, error), fromCache func() (string, bool)) (string, error) {
+	data, err := dataDir()
+	if err != nil {
+		ue.Tried = append(ue.Tried, err.Error())
+		return "", ue
+	}
+	if data != "" {
+		path, err := inData(data)
+		if err != nil {
+			ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: %v", DataEnv, err))
+			return "", ue
+		}
+		return path, nil
+	}
+	ue.Tried = append(ue.Tried, fmt.Sprintf("$%s: not set", DataEnv))
+	if rootErr != nil {
+		ue.Tried = append(ue.Tried, "the cache: "+rootErr.Error())
+		return "", ue
+	}
+	if path, ok := fromCache(); ok {
+		return path, nil
+	}
+	return "", ue
 }
 
 // Client downloads test data with short timeouts: where the network is
@@ -174,26 +203,7 @@ func readBounded(path string) ([]byte, error) {
 
 // download fetches url with Client.
 func download(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Client().Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxDataBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxDataBytes {
-		return nil, fmt.Errorf("response larger than %d bytes", maxDataBytes)
-	}
-	return data, nil
+	return infile.Get(ctx, Client(), url, maxDataBytes)
 }
 
 // writeAtomic writes data to path through a temporary file and a rename,

@@ -19,11 +19,13 @@
 //
 // A section a package does not know is an error naming the ones it does.
 // The test binary's -update flag (go test -run TestFixtures -update) makes
-// Run rewrite the want sections instead of comparing them.
+// Run rewrite the want sections instead of comparing them, and Golden
+// rewrite its file.
 package txtartest
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -40,6 +42,28 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/*
 
 // Updating says the test binary runs with -update.
 func Updating() bool { return *update }
+
+// Golden compares got with the golden file at path, showing a diff; with
+// -update it writes got there instead (creating the directory).
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
 
 // ParseFile reads the txtar fixture at path. A file that is not in the
 // form txtar.Format writes (a section without its final newline, say) is
@@ -71,6 +95,24 @@ func Section(a *txtar.Archive, name string) ([]byte, bool) {
 func Data(a *txtar.Archive, name string) []byte {
 	d, _ := Section(a, name)
 	return d
+}
+
+// JSONLines decodes the section called name as one JSON value a line,
+// blank lines passed over; a line that does not decode fails the test.
+func JSONLines[T any](t testing.TB, a *txtar.Archive, name string) []T {
+	t.Helper()
+	var out []T
+	for _, line := range strings.Split(string(Data(a, name)), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%s: %q: %v", name, line, err)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // Set replaces the data of the section called name, or adds the section

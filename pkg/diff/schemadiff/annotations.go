@@ -49,14 +49,7 @@ func (c *walker) annotations(bo, ho, b, h *node) {
 				c.emit(c.rule(rules.InputDefaultChanged, rules.OutputDefaultChanged), bp, hp, bv, hv, "default %s", describeChange(bv, hv))
 				break
 			}
-			switch {
-			case bv == nil:
-				c.emit(rules.InputDefaultAdded, bp, hp, bv, hv, "default %s added", short(hv))
-			case hv == nil:
-				c.emit(rules.InputDefaultRemoved, bp, hp, bv, hv, "default %s removed", short(bv))
-			default:
-				c.emit(c.rule(rules.InputDefaultChanged, rules.OutputDefaultChanged), bp, hp, bv, hv, "default changed from %s to %s", short(bv), short(hv))
-			}
+			c.valueChange(kw, rules.InputDefaultAdded, rules.InputDefaultRemoved, rules.InputDefaultChanged, bp, hp, bv, hv)
 		case "examples", "example":
 			if c.dir == Input {
 				c.emit(rules.InputExamplesChanged, bp, hp, bv, hv, "%s %s", kw, what)
@@ -72,18 +65,23 @@ func (c *walker) annotations(bo, ho, b, h *node) {
 				c.emit(rules.InputReadWriteOnlyChanged, bp, hp, bv, hv, "%s %s", kw, describeChange(bv, hv))
 			}
 		case "x-mcp-header":
-			if c.dir != Input {
-				break
-			}
-			switch {
-			case bv == nil:
-				c.emit(rules.InputMcpHeaderAdded, bp, hp, bv, hv, "x-mcp-header %s added", short(hv))
-			case hv == nil:
-				c.emit(rules.InputMcpHeaderRemoved, bp, hp, bv, hv, "x-mcp-header %s removed", short(bv))
-			default:
-				c.emit(rules.InputMcpHeaderChanged, bp, hp, bv, hv, "x-mcp-header changed from %s to %s", short(bv), short(hv))
+			if c.dir == Input {
+				c.valueChange(kw, rules.InputMcpHeaderAdded, rules.InputMcpHeaderRemoved, rules.InputMcpHeaderChanged, bp, hp, bv, hv)
 			}
 		}
+	}
+}
+
+// valueChange reports keyword kw's value added, removed or changed, with
+// the rule for each.
+func (c *walker) valueChange(kw, added, removed, changed, bp, hp string, bv, hv *value) {
+	switch {
+	case bv == nil:
+		c.emit(added, bp, hp, bv, hv, "%s %s added", kw, short(hv))
+	case hv == nil:
+		c.emit(removed, bp, hp, bv, hv, "%s %s removed", kw, short(bv))
+	default:
+		c.emit(changed, bp, hp, bv, hv, "%s changed from %s to %s", kw, short(bv), short(hv))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 )
 
 // toolSchema builds a realistic 50-property tool input schema. variant
@@ -68,11 +70,11 @@ func benchCompare(b *testing.B, base, head json.RawMessage, dir Direction) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(base) + len(head)))
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		Compare(base, head, dir, Options{})
 	}
-	if c := cpuTime() - c0; c > 0 {
+	if c := cputime.Used() - c0; c > 0 {
 		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -102,13 +104,13 @@ func BenchmarkCompare50PropsUnchanged(b *testing.B) {
 func BenchmarkParse(b *testing.B) {
 	base := toolSchema(0)
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		if _, err := parseJSON(base); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if c := cpuTime() - c0; c > 0 {
+	if c := cputime.Used() - c0; c > 0 {
 		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -116,14 +118,14 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkStdlibUnmarshalForScale(b *testing.B) {
 	base := toolSchema(0)
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		var v any
 		if err := json.Unmarshal(base, &v); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if c := cpuTime() - c0; c > 0 {
+	if c := cputime.Used() - c0; c > 0 {
 		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -92,12 +92,8 @@ func (c *walker) emitNP(id, bp, hp string, before, after *value, format string, 
 }
 
 func (c *walker) emitFull(id, bp, hp string, before, after *value, format string, args ...any) {
-	c.n++
-	c.local++
 	if c.sandbox {
-		if unprovenRule(id) {
-			c.unsafe = true
-		}
+		c.emitRaw(id, bp, hp, nil, nil, "")
 		return
 	}
 	msg := format
@@ -107,7 +103,7 @@ func (c *walker) emitFull(id, bp, hp string, before, after *value, format string
 	if w := c.where(); w != "" {
 		msg = strconv.Quote(w) + ": " + msg
 	}
-	c.out = append(c.out, Change{Rule: id, BasePointer: bp, HeadPointer: hp, Before: canon(before), After: canon(after), Message: msg})
+	c.emitRaw(id, bp, hp, before, after, msg)
 }
 
 // emitRaw records a change with a finished message and no location prefix.

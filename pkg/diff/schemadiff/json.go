@@ -4,11 +4,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonptr"
+	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 )
 
 // A small JSON reader of our own: schemas are compared as trees of values
@@ -611,16 +611,7 @@ func short(v *value) string {
 	if v == nil {
 		return "(absent)"
 	}
-	b := appendCanon(nil, v)
-	const max = 80
-	if len(b) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(b[cut]) {
-			cut--
-		}
-		return string(b[:cut]) + "…"
-	}
-	return string(b)
+	return textscan.Clip(string(appendCanon(nil, v)), 80, "…")
 }
 
 // ptrJoin appends reference tokens to a pointer.

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -18,6 +21,18 @@ var (
 	propertySeed    = flag.Int64("property.seed", 13, "seed of TestVerdictAgreesWithValidator")
 	propertyVerbose = flag.Bool("property.verbose", false, "log samples of comparisons flagged without a witness")
 )
+
+// caseCount is how many cases a property test generates: full, or short
+// under -short; -property.count, when set, overrides both.
+func caseCount(full, short int) int {
+	switch {
+	case *propertyCount > 0:
+		return *propertyCount
+	case testing.Short():
+		return short
+	}
+	return full
+}
 
 // TestVerdictAgreesWithValidator generates a small schema, derives a
 // variant by one edit of a known class (narrowing, widening, a union added
@@ -28,13 +43,7 @@ var (
 // under head but not base a risky or worse output finding, and a
 // tautology edit no finding above info at all.
 func TestVerdictAgreesWithValidator(t *testing.T) {
-	n := 1500
-	if testing.Short() {
-		n = 300
-	}
-	if *propertyCount > 0 {
-		n = *propertyCount
-	}
+	n := caseCount(1500, 300)
 	g := &propGen{r: rand.New(rand.NewSource(*propertySeed))}
 	type tally struct{ pairs, witnessed, missed, strictOnly, falseAlarm, noWitness int }
 	byEdit := map[string]*tally{}
@@ -45,21 +54,7 @@ func TestVerdictAgreesWithValidator(t *testing.T) {
 		bb, _ := json.Marshal(base)
 		hb, _ := json.Marshal(head)
 		bs, hs := compileForTest(t, bb), compileForTest(t, hb)
-		var insts []any
-		for k := 0; k < 24; k++ {
-			insts = append(insts, g.instance(base, 3), g.instance(head, 3))
-		}
-		insts = append(insts, fixedInstances()...)
-		lost, gained := "", "" // witnesses: valid only under base / only under head
-		for _, v := range insts {
-			vb, vh := bs.Validate(v) == nil, hs.Validate(v) == nil
-			if vb && !vh && lost == "" {
-				lost = mustJSON(v)
-			}
-			if vh && !vb && gained == "" {
-				gained = mustJSON(v)
-			}
-		}
+		lost, gained := g.separate(base, head, bs, hs)
 		tl := byEdit[edit]
 		if tl == nil {
 			tl = &tally{}
@@ -140,15 +135,7 @@ func onlyInfo(cs []Change) bool {
 
 func compileForTest(t *testing.T, b []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem://s.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("mem://s.json")
+	s, err := schematest.Compile(b)
 	if err != nil {
 		t.Fatalf("compile %s: %v", b, err)
 	}
@@ -156,18 +143,7 @@ func compileForTest(t *testing.T, b []byte) *jsonschema.Schema {
 }
 
 func tryCompile(b []byte) *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	if c.AddResource("mem://s.json", doc) != nil {
-		return nil
-	}
-	s, err := c.Compile("mem://s.json")
-	if err != nil {
-		return nil
-	}
+	s, _ := schematest.Compile(b)
 	return s
 }
 
@@ -298,7 +274,7 @@ func clone(v any) any {
 func subschemas(s obj) []obj {
 	out := []obj{s}
 	if ps, ok := s["properties"].(obj); ok {
-		for _, k := range sortedKeys(ps) {
+		for _, k := range slices.Sorted(maps.Keys(ps)) {
 			if c, ok := ps[k].(obj); ok {
 				out = append(out, subschemas(c)...)
 			}
@@ -317,15 +293,6 @@ func subschemas(s obj) []obj {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m obj) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // replaceIn empties dst and copies src's keywords into it (an in-place
@@ -366,7 +333,7 @@ func (g *propGen) edit(s obj) (string, obj) {
 		}
 		return "narrow", h
 	case 1: // widen
-		ks := sortedKeys(at)
+		ks := slices.Sorted(maps.Keys(at))
 		if len(ks) == 0 {
 			at["description"] = "x"
 			return "widen", h
@@ -497,6 +464,28 @@ func (g *propGen) mutateAny(h obj) obj {
 }
 
 // instance makes a value that s probably accepts, with random deviations.
+// separate runs the validator on instances drawn from base and head
+// and on the fixed ones, and returns the first valid only under base
+// (lost) and the first valid only under head (gained): the witnesses a
+// comparison should find, "" where there is none.
+func (g *propGen) separate(base, head obj, bs, hs *jsonschema.Schema) (lost, gained string) {
+	var insts []any
+	for k := 0; k < 24; k++ {
+		insts = append(insts, g.instance(base, 3), g.instance(head, 3))
+	}
+	insts = append(insts, fixedInstances()...)
+	for _, v := range insts {
+		vb, vh := bs.Validate(v) == nil, hs.Validate(v) == nil
+		if vb && !vh && lost == "" {
+			lost = mustJSON(v)
+		}
+		if vh && !vb && gained == "" {
+			gained = mustJSON(v)
+		}
+	}
+	return lost, gained
+}
+
 func (g *propGen) instance(s obj, depth int) any {
 	return toInstance(g.value(s, depth))
 }
@@ -558,7 +547,7 @@ func (g *propGen) value(s obj, depth int) any {
 		}
 		out := obj{}
 		ps, _ := s["properties"].(obj)
-		for _, k := range sortedKeys(ps) {
+		for _, k := range slices.Sorted(maps.Keys(ps)) {
 			if g.r.Intn(3) > 0 {
 				out[k] = g.value(asObj(ps[k]), depth-1)
 			}
@@ -599,13 +588,7 @@ func (g *propGen) anyValue() any {
 // logged with their rate rather than failed on: they mark the classes the
 // engine still judges by convention (see the test's log).
 func TestRandomSchemasAgainstValidator(t *testing.T) {
-	n := 600
-	if testing.Short() {
-		n = 100
-	}
-	if *propertyCount > 0 {
-		n = *propertyCount
-	}
+	n := caseCount(600, 100)
 	g := schemaGen{rand.New(rand.NewSource(*propertySeed))}
 	pg := &propGen{r: rand.New(rand.NewSource(*propertySeed + 1))}
 	total, witnessed, missed, logged := 0, 0, 0, 0
@@ -618,21 +601,7 @@ func TestRandomSchemasAgainstValidator(t *testing.T) {
 		if as == nil || bs == nil {
 			continue // not a valid schema (the generator does not promise one)
 		}
-		var insts []any
-		for k := 0; k < 24; k++ {
-			insts = append(insts, pg.instance(a, 3), pg.instance(b, 3))
-		}
-		insts = append(insts, fixedInstances()...)
-		lost, gained := "", ""
-		for _, v := range insts {
-			va, vb := as.Validate(v) == nil, bs.Validate(v) == nil
-			if va && !vb && lost == "" {
-				lost = mustJSON(v)
-			}
-			if vb && !va && gained == "" {
-				gained = mustJSON(v)
-			}
-		}
+		lost, gained := pg.separate(a, b, as, bs)
 		for _, d := range []struct {
 			dir     Direction
 			witness string

@@ -3,7 +3,9 @@ package schemadiff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,43 +98,20 @@ func (g schemaGen) mutate(v any, depth int) any {
 	if !ok || depth > 6 {
 		return g.schema(1)
 	}
-	out := map[string]any{}
-	for k, x := range m {
-		out[k] = x
-	}
-	keys := make([]string, 0, len(out))
-	for k := range out {
-		keys = append(keys, k)
-	}
+	out := maps.Clone(m)
+	keys := slices.Sorted(maps.Keys(out)) // a deterministic key choice
 	if len(keys) == 0 || g.r.Intn(5) == 0 {
 		out[g.pick("maxLength", "minimum", "type", "required", "additionalProperties", "description").(string)] =
 			g.pick(3, 5, "string", []any{"p1"}, false, "zz")
 		return out
 	}
-	// deterministic key choice
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
 	k := keys[g.r.Intn(len(keys))]
 	switch x := out[k].(type) {
 	case map[string]any:
 		if k == "properties" || k == "$defs" {
-			inner := map[string]any{}
-			for a, b := range x {
-				inner[a] = b
-			}
-			names := make([]string, 0, len(inner))
-			for a := range inner {
-				names = append(names, a)
-			}
+			inner := maps.Clone(x)
+			names := slices.Sorted(maps.Keys(inner))
 			if len(names) > 0 {
-				for i := 1; i < len(names); i++ {
-					for j := i; j > 0 && names[j] < names[j-1]; j-- {
-						names[j], names[j-1] = names[j-1], names[j]
-					}
-				}
 				n := names[g.r.Intn(len(names))]
 				switch g.r.Intn(4) {
 				case 0:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/cputime"
 )
 
 // Does schemadiff need its own JSON reader, or would the project's one
@@ -83,9 +84,9 @@ func BenchmarkCompareLarge(b *testing.B) {
 // reportCPU starts counting the process's CPU time; the function it
 // returns reports it per operation (wall time suffers on a shared machine).
 func reportCPU(b *testing.B) func() {
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	return func() {
-		if c := cpuTime() - c0; c > 0 && b.N > 0 {
+		if c := cputime.Used() - c0; c > 0 && b.N > 0 {
 			b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}

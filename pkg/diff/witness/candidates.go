@@ -153,16 +153,7 @@ func (g *gen) strings(a, fa, fr []sref, add func(any, bool)) {
 			rejPats = append(rejPats, p)
 		}
 	}
-	lo, hi := 0, -1
-	for _, f := range fa {
-		m := f.v.(map[string]any)
-		if v, ok := intKw(m, "minLength"); ok && v > lo {
-			lo = v
-		}
-		if v, ok := intKw(m, "maxLength"); ok && (hi < 0 || v < hi) {
-			hi = v
-		}
-	}
+	lo, hi := lengthBounds(fa)
 	var acc []*nfa
 	for _, p := range accPats {
 		n, ok := newNFA(p)

@@ -291,11 +291,10 @@ func typeOf(v any) string {
 	return ""
 }
 
-// str is the shortest string of the conjunction (of exactly length n
-// runes when n >= 0).
-func (g *gen) str(flat []sref, n int) (any, bool) {
-	lo, hi := 0, -1
-	var pats []string
+// lengthBounds are the string length bounds of a conjunction: the largest
+// minLength (0 without one) and the smallest maxLength (-1 without one).
+func lengthBounds(flat []sref) (lo, hi int) {
+	lo, hi = 0, -1
 	for _, f := range flat {
 		m := f.v.(map[string]any)
 		if v, ok := intKw(m, "minLength"); ok && v > lo {
@@ -304,7 +303,17 @@ func (g *gen) str(flat []sref, n int) (any, bool) {
 		if v, ok := intKw(m, "maxLength"); ok && (hi < 0 || v < hi) {
 			hi = v
 		}
-		if p, ok := m["pattern"].(string); ok {
+	}
+	return lo, hi
+}
+
+// str is the shortest string of the conjunction (of exactly length n
+// runes when n >= 0).
+func (g *gen) str(flat []sref, n int) (any, bool) {
+	lo, hi := lengthBounds(flat)
+	var pats []string
+	for _, f := range flat {
+		if p, ok := f.v.(map[string]any)["pattern"].(string); ok {
 			pats = append(pats, p)
 		}
 	}

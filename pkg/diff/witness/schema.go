@@ -56,26 +56,7 @@ func (d *doc) at(ptr string) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	cur := d.root
-	for _, tok := range p.Tokens() {
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return jsonptr.Lookup(d.root, p.Tokens())
 }
 
 // deref follows a local $ref ("#", "#/json/pointer", "#anchor"). Other

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
+	"golang.org/x/tools/txtar"
 )
 
 // A fixture is testdata/<constraint>.txtar, in the vocabulary of
@@ -32,11 +33,11 @@ func TestFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		counts := strings.Fields(string(txtartest.Data(a, "count")))
-		accept := tools(t, txtartest.Data(a, "accept"), counts, 0)
+		accept := tools(t, a, "accept", counts, 0)
 		if vs := Violations("demo-server", accept, ps); len(vs) > 0 {
 			t.Errorf("accept is rejected:\n%s", render(vs))
 		}
-		reject := tools(t, txtartest.Data(a, "reject"), counts, 1)
+		reject := tools(t, a, "reject", counts, 1)
 		vs := Violations("demo-server", reject, ps)
 		for _, v := range vs {
 			seen[v.Constraint.Rule()] = true
@@ -70,14 +71,10 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-func tools(t *testing.T, data []byte, counts []string, which int) []Tool {
+func tools(t *testing.T, a *txtar.Archive, section string, counts []string, which int) []Tool {
 	t.Helper()
 	var out []Tool
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var v map[string]any
-		if err := json.Unmarshal([]byte(line), &v); err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
+	for _, v := range txtartest.JSONLines[map[string]any](t, a, section) {
 		out = append(out, Tool{Name: v["name"].(string), Value: v})
 	}
 	if len(counts) == 2 {

@@ -1,15 +1,15 @@
 //go:build unix
 
-package schemadiff
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user+system CPU time: on a loaded machine it
-// measures the work, where wall time also measures the wait for a CPU.
-func cpuTime() time.Duration {
+// Used is the process's user+system CPU time so far; 0 where it cannot
+// be read.
+func Used() time.Duration {
 	var r syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
 		return 0
