@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,12 +29,23 @@ func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpo
 // streams.
 func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool) (endpoint, server string, stop func() error) {
 	t.Helper()
+	return httpGuardWrapped(t, mode, onChange, log, jsonResponse, nil)
+}
+
+// httpGuardWrapped is httpGuardUpstream with the server's handler wrapped
+// (nil: as it is).
+func httpGuardWrapped(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool, wrap func(http.Handler) http.Handler) (endpoint, server string, stop func() error) {
+	t.Helper()
 	srv, err := testserver.New(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
-	upstream := httptest.NewServer(h)
+	var hh http.Handler = h
+	if wrap != nil {
+		hh = wrap(h)
+	}
+	upstream := httptest.NewServer(hh)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
@@ -152,5 +164,51 @@ func TestGuardListenLoopback(t *testing.T) {
 			ln.Close()
 			t.Errorf("%s accepted", addr)
 		}
+	}
+}
+
+// TestGuardHTTPStop: stopping the guard while a client keeps its session
+// (and its event stream) open returns, and ends the session upstream; a
+// request naming a session the server does not know is not kept.
+func TestGuardHTTPStop(t *testing.T) {
+	var log syncBuffer
+	var mu sync.Mutex
+	deleted := map[string]bool{}
+	endpoint, _, stop := httpGuardWrapped(t, testserver.ModeRugPull, ModeBlock, &log, false, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodDelete {
+				mu.Lock()
+				deleted[r.Header.Get(sessionHeader)] = true
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
+	defer cs.Close()
+	toolNames(t, cs)
+	// A made-up session id: the server refuses it, and the guard keeps
+	// nothing for it.
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set(sessionHeader, "made-up")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the guard did not stop")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !deleted[cs.ID()] || deleted["made-up"] {
+		t.Errorf("sessions ended upstream: %v, want %q", deleted, cs.ID())
 	}
 }
