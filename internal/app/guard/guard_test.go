@@ -314,3 +314,21 @@ func TestGuardEndsStubbornServer(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardServerStderr: the server's stderr reaches the guard's stderr
+// line by line with control characters escaped, a last line without its
+// end included.
+func TestGuardServerStderr(t *testing.T) {
+	l := lockOf(t, testserver.ModeRugPull)
+	var stderr syncBuffer
+	err := Run(context.Background(), Config{
+		Server:  capture.Command{Argv: []string{"/bin/sh", "-c", `printf 'starting\n\033[1A\033[2Kall clear\nlast' >&2`}, Env: os.Environ()},
+		Session: NewSession(Options{Entry: &l.Entries[0]}), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := stderr.String()
+	if strings.ContainsRune(got, '\033') || !strings.Contains(got, "starting\n") || !strings.Contains(got, "all clear\n") || !strings.HasSuffix(got, "last\n") {
+		t.Errorf("the server's stderr came through as %q", got)
+	}
+}

@@ -29,7 +29,7 @@ type Config struct {
 	// closed, and again after SIGTERM (0: the capture's default).
 	Grace time.Duration
 	// Stdin and Stdout are the client's side; Stderr gets the server's
-	// stderr and the guard's decisions.
+	// stderr (line by line, each escaped) and the guard's decisions.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -69,10 +69,12 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Stderr == nil {
 		stderr.w = io.Discard
 	}
-	p, err := capture.StartProcess(cfg.Server, capture.Limits{ShutdownGrace: cfg.Grace}, stderr)
+	serverStderr := &escapedLines{w: stderr}
+	p, err := capture.StartProcess(cfg.Server, capture.Limits{ShutdownGrace: cfg.Grace}, serverStderr)
 	if err != nil {
 		return &StartError{err}
 	}
+	defer serverStderr.Flush()
 	client := &lockedWriter{w: cfg.Stdout}
 	server := p.Stdin()
 
