@@ -197,7 +197,7 @@ func (s *Session) fromClient(msg []byte) Out {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := request{method: env.Method}
-	if kind, name, ok := calledItem(env.Method, msg); ok {
+	if kind, name, ok := s.calledItem(env.Method, msg); ok {
 		req.name = name
 		if a := s.refusal(env, kind, name); a != nil {
 			return Out{Answers: [][]byte{a}}
@@ -222,7 +222,7 @@ func (s *Session) fromClient(msg []byte) Out {
 // checks says whether the guard checks the answer to a request of method.
 func (s *Session) checks(method string) bool {
 	switch method {
-	case capture.HandshakeInitialize, capture.HandshakeDiscover, capture.MethodSkillsList, capture.MethodGroupsList:
+	case capture.HandshakeInitialize, capture.HandshakeDiscover, capture.MethodSkillsList, capture.MethodGroupsList, capture.MethodGroupsGet:
 		return true
 	case capture.MethodResourcesRead:
 		// Only a locked skill's SKILL.md is checked where it is read.
@@ -307,7 +307,7 @@ func (s *Session) verdictForCall(kind, name string) (verdict, string) {
 		// unlisted one is the server's business.
 		return verdict{}, ""
 	}
-	if _, locked := s.j.locked(k.List, name); locked {
+	if s.holds(kind, name) {
 		// Approved by the lock; what the server lists of it now, the
 		// guard checks when it is listed.
 		return verdict{}, ""
@@ -357,10 +357,13 @@ func (s *Session) holds(kind, name string) bool {
 	return ok
 }
 
-// calledItem is the item a request uses, for the methods that use one.
-func calledItem(method string, msg []byte) (kind, name string, ok bool) {
+// calledItem is the item a request uses, for the methods that use one
+// (groups/get: the group, by its key).
+func (s *Session) calledItem(method string, msg []byte) (kind, name string, ok bool) {
 	var kindOf string
 	switch method {
+	case capture.MethodGroupsGet:
+		kindOf = finding.KindGroup
 	case capture.MethodToolsCall:
 		kindOf = finding.KindTool
 	case capture.MethodPromptsGet:
@@ -374,8 +377,11 @@ func calledItem(method string, msg []byte) (kind, name string, ok bool) {
 	if json.Unmarshal(msg, &p) != nil {
 		return "", "", false
 	}
-	if kindOf == finding.KindResource {
+	switch kindOf {
+	case finding.KindResource:
 		return kindOf, p.Params.URI, true
+	case finding.KindGroup:
+		return kindOf, manifest.Group{Extension: s.j.groupExt(), Name: p.Params.Name}.Key(), true
 	}
 	return kindOf, p.Params.Name, true
 }
@@ -409,6 +415,8 @@ func (s *Session) fromServer(msg []byte) Out {
 		return s.page(msg, env, method, "groups", "group", s.j.groups)
 	case capture.MethodResourcesRead:
 		return s.read(msg, env, req.name)
+	case capture.MethodGroupsGet:
+		return s.groupGet(msg, env, req.name)
 	}
 	return Out{Forward: msg}
 }
