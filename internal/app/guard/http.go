@@ -84,7 +84,9 @@ func RunHTTP(ctx context.Context, cfg HTTPConfig) error {
 	// The sessions the guard carried end upstream too, as a client that
 	// goes away ends its own.
 	for id := range p.sessions {
-		p.deleteUpstream(sctx, id)
+		if id != "" {
+			p.deleteUpstream(sctx, id)
+		}
 	}
 	return p.failed
 }
@@ -106,17 +108,24 @@ func (p *httpProxy) deleteUpstream(ctx context.Context, id string) {
 
 // session returns the Session of an MCP session id: the one kept for it,
 // or a new one (kept is false) that is kept once the server's answer
-// names it as its session.
+// names it as its session. Requests with no session id share one Session
+// (a server that gives none is followed as one session), until an answer
+// names a session: that Session becomes the named one's.
 func (p *httpProxy) session(id string) (s *Session, kept bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.ended[id]; err != nil && id != "" {
 		return nil, false, err
 	}
-	if s := p.sessions[id]; s != nil && id != "" {
+	if s := p.sessions[id]; s != nil {
 		return s, true, nil
 	}
-	return NewSession(p.cfg.Options), false, nil
+	s = NewSession(p.cfg.Options)
+	if id == "" {
+		p.sessions[""] = s
+		return s, true, nil
+	}
+	return s, false, nil
 }
 
 // keep keeps the Session of the server's session id, up to maxSessions
@@ -125,6 +134,10 @@ func (p *httpProxy) session(id string) (s *Session, kept bool, err error) {
 func (p *httpProxy) keep(id string, s *Session) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.sessions[""] == s {
+		// The requests with no session id start afresh.
+		delete(p.sessions, "")
+	}
 	if _, had := p.sessions[id]; had || len(p.sessions) < maxSessions {
 		p.sessions[id] = s
 	}

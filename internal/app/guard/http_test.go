@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -210,5 +211,56 @@ func TestGuardHTTPStop(t *testing.T) {
 	defer mu.Unlock()
 	if !deleted[cs.ID()] || deleted["made-up"] {
 		t.Errorf("sessions ended upstream: %v, want %q", deleted, cs.ID())
+	}
+}
+
+// TestGuardHTTPStateless: a server that gives no session id is followed
+// as one session: a new tool one request listed (harmless, so passed) is
+// called in the next, and a call of a tool nothing listed and the lock
+// lacks is still refused.
+func TestGuardHTTPStateless(t *testing.T) {
+	srv, err := testserver.New(testserver.ModeRugPull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer upstream.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lock lacks search_files: to the guard it is a new tool.
+	m.Tools = slices.DeleteFunc(slices.Clone(m.Tools), func(it manifest.Item) bool { return it.ID == "search_files" })
+	l := &lock.Lock{}
+	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: "stateless", Transport: "http", Snapshot: m})
+	ln, err := ListenLoopback("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gctx, gcancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(gctx, HTTPConfig{Upstream: upstream.URL, Listener: ln, Options: Options{Entry: &l.Entries[0], All: l}})
+	}()
+	defer func() {
+		gcancel()
+		<-done
+	}()
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()})
+	defer cs.Close()
+	if d := toolNames(t, cs); len(d) != 4 {
+		t.Fatalf("tools %v", d)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_files", Arguments: map[string]any{"pattern": "x"}}); err != nil {
+		t.Errorf("the listed new tool: %v", err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "not in the lock") {
+		t.Errorf("an unlisted tool the lock lacks: %v", err)
 	}
 }
