@@ -247,6 +247,12 @@ func (p *httpProxy) json(w http.ResponseWriter, resp *http.Response, s *Session,
 		return
 	}
 	out := s.FromServer(bytes.TrimRight(data, "\r\n"))
+	if out.Forward == nil {
+		// Dropped (a second answer to a request): nothing for the client.
+		w.Header().Del("Content-Type")
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	if out.Forward != nil && !bytes.Equal(out.Forward, bytes.TrimRight(data, "\r\n")) {
 		data = out.Forward
 	}

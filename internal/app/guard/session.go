@@ -83,6 +83,11 @@ type Session struct {
 	// (the lock bounds them); the server's other items up to maxSeenBytes.
 	seen      map[string]map[string]seenItem
 	seenBytes int
+	// answered are the ids of the last maxPending checked answers, oldest
+	// first, so that a second answer to one is dropped, not passed
+	// unchecked; a new request of the client with the id frees it.
+	answered     map[string]bool
+	answeredKeys []string
 }
 
 // seenItem is an item as this session's last listing of it served it.
@@ -105,7 +110,7 @@ func NewSession(o Options) *Session {
 		o.Mode = ModeBlock
 	}
 	return &Session{opts: o, j: judge{entry: o.Entry, all: o.All, version: o.Version},
-		pending: map[string]request{}, seen: map[string]map[string]seenItem{}}
+		pending: map[string]request{}, seen: map[string]map[string]seenItem{}, answered: map[string]bool{}}
 }
 
 // request is an open request of the client: its method, and the item it
@@ -196,6 +201,7 @@ func (s *Session) fromClient(msg []byte) Out {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.answered, idKey(env.ID))
 	req := request{method: env.Method}
 	if kind, name, ok := s.calledItem(env.Method, msg); ok {
 		req.name = name
@@ -398,9 +404,24 @@ func (s *Session) fromServer(msg []byte) Out {
 	key := idKey(env.ID)
 	req, ok := s.pending[key]
 	if !ok {
+		if s.answered[key] {
+			// The server answered this request already, and that answer
+			// was checked: a second one would reach the client unchecked.
+			s.log(Decision{Decision: DecisionRefused, Message: "dropped a second answer of the server to a request it had answered"})
+			return Out{}
+		}
 		return Out{Forward: msg}
 	}
 	delete(s.pending, key)
+	s.answered[key] = true
+	s.answeredKeys = append(s.answeredKeys, key)
+	if len(s.answeredKeys) > maxPending {
+		old := s.answeredKeys[0]
+		s.answeredKeys = s.answeredKeys[1:]
+		if _, open := s.pending[old]; !open {
+			delete(s.answered, old)
+		}
+	}
 	method := req.method
 	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
 		return s.initialized(msg, env, method)
