@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"slices"
 
@@ -38,8 +40,21 @@ func runGuard(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, usagef("--on-change %q: use block, fail or warn", *onChange)
 	case *maxBytes <= 0:
 		return 0, usagef("--max-bytes %d: give a positive number of bytes", *maxBytes)
+	case *upstream == "" && *listen != "":
+		return 0, usagef("--listen goes with --url (a streamable HTTP server); a server started with -- CMD speaks to the client on stdio")
+	}
+	if *upstream != "" {
+		if u, uerr := url.Parse(*upstream); uerr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return 0, usagef("--url %q: give the server's MCP endpoint as an http:// or https:// URL", *upstream)
+		}
+		if _, _, herr := net.SplitHostPort(*listen); herr != nil {
+			return 0, usagef("--listen %q: give HOST:PORT, e.g. 127.0.0.1:8931", *listen)
+		}
 	}
 	l, err := lock.ReadFile(ctx, *lockFile, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("no lock file %s: write it with `mcp-surface lock`, or name it with --lock", *lockFile)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%w (write it with `mcp-surface lock`, or name it with --lock)", err)
 	}

@@ -50,12 +50,15 @@ func TestGuardUsage(t *testing.T) {
 		want []string
 	}{
 		{"no server command", []string{"guard", "--lock", path, "--server", ".mcp.json:files"}, []string{"no server command", "after --"}},
-		{"no lock", append([]string{"guard", "--lock", filepath.Join(t.TempDir(), "none.json")}, server...), []string{"none.json", "mcp-surface lock"}},
+		{"no lock", append([]string{"guard", "--lock", filepath.Join(t.TempDir(), "none.json")}, server...), []string{"no lock file", "none.json", "mcp-surface lock"}},
 		{"entry not named", append([]string{"guard", "--lock", path}, server...), []string{"2 entries", "--server", `".mcp.json:files"`, `".vscode/mcp.json:search"`}},
 		{"no such entry", append([]string{"guard", "--lock", path, "--server", ".mcp.json:search"}, server...), []string{`no entry ".mcp.json:search"`, `".mcp.json:files"`, `".vscode/mcp.json:search"`}},
 		{"bad mode", append([]string{"guard", "--lock", path, "--server", ".mcp.json:files", "--on-change", "drop"}, server...), []string{`--on-change "drop"`, "block, fail or warn"}},
 		{"url without listen", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "http://127.0.0.1:1/mcp"}, []string{"--url needs --listen"}},
 		{"listen beyond this machine", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "http://127.0.0.1:1/mcp", "--listen", "0.0.0.0:0"}, []string{"loopback"}},
+		{"listen without url", append([]string{"guard", "--lock", path, "--server", ".mcp.json:files", "--listen", "127.0.0.1:0"}, server...), []string{"--listen goes with --url"}},
+		{"url not http", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "ftp://127.0.0.1/mcp", "--listen", "127.0.0.1:0"}, []string{`--url "ftp://127.0.0.1/mcp"`, "http://"}},
+		{"listen not host:port", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--url", "http://127.0.0.1:1/mcp", "--listen", "8931"}, []string{`--listen "8931"`, "HOST:PORT"}},
 		{"server does not start", []string{"guard", "--lock", path, "--server", ".mcp.json:files", "--", filepath.Join(t.TempDir(), "missing")}, []string{"starting", "missing"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

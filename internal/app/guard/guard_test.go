@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -279,5 +282,53 @@ func TestGuardWarnPasses(t *testing.T) {
 	}
 	if !strings.Contains(g.stderr.String(), `warning, passed changed tool "read_file"`) || !strings.Contains(g.log.String(), `"decision":"warned"`) {
 		t.Errorf("the change was not logged:\n%s\n%s", g.stderr, g.log)
+	}
+}
+
+// TestGuardEndsStubbornServer: a server that ignores the end of its
+// input, or closes its output and stays, is stopped once the client has
+// gone or the output ended: the guard returns.
+func TestGuardEndsStubbornServer(t *testing.T) {
+	l := lockOf(t, testserver.ModeRugPull)
+	for name, script := range map[string]string{
+		"ignores EOF":          "exec sleep 1000",
+		"closes its output":    "exec sleep 1000 >&-",
+		"ignores EOF and TERM": "trap '' TERM; sleep 1000; sleep 1000",
+	} {
+		done := make(chan error, 1)
+		stdin, keep := io.Pipe()
+		if name == "ignores EOF" || name == "ignores EOF and TERM" {
+			keep.Close() // the client is gone at once
+		} else {
+			defer keep.Close() // the client stays
+		}
+		go func() {
+			done <- Run(context.Background(), Config{Server: capture.Command{Argv: []string{"/bin/sh", "-c", script}, Env: os.Environ()},
+				Session: NewSession(Options{Entry: &l.Entries[0]}), Grace: 20 * time.Millisecond,
+				Stdin: stdin, Stdout: io.Discard, Stderr: io.Discard})
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the guard did not end", name)
+		}
+	}
+}
+
+// TestGuardServerStderr: the server's stderr reaches the guard's stderr
+// line by line with control characters escaped, a last line without its
+// end included.
+func TestGuardServerStderr(t *testing.T) {
+	l := lockOf(t, testserver.ModeRugPull)
+	var stderr syncBuffer
+	err := Run(context.Background(), Config{
+		Server:  capture.Command{Argv: []string{"/bin/sh", "-c", `printf 'starting\n\033[1A\033[2Kall clear\nlast' >&2`}, Env: os.Environ()},
+		Session: NewSession(Options{Entry: &l.Entries[0]}), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := stderr.String()
+	if strings.ContainsRune(got, '\033') || !strings.Contains(got, "starting\n") || !strings.Contains(got, "all clear\n") || !strings.HasSuffix(got, "last\n") {
+		t.Errorf("the server's stderr came through as %q", got)
 	}
 }

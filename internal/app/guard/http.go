@@ -59,7 +59,13 @@ func RunHTTP(ctx context.Context, cfg HTTPConfig) error {
 	if p.cfg.Client == nil {
 		p.cfg.Client = &http.Client{}
 	}
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	// The handlers' requests, upstream ones included, end with base: a
+	// stop ends the event streams a session keeps open, which a graceful
+	// shutdown alone would wait for.
+	base, endRequests := context.WithCancel(context.Background())
+	defer endRequests()
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(cfg.Listener) }()
 	select {
@@ -67,37 +73,82 @@ func RunHTTP(ctx context.Context, cfg HTTPConfig) error {
 		return err
 	case <-ctx.Done():
 	}
+	endRequests()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = srv.Shutdown(sctx)
+	if srv.Shutdown(sctx) != nil {
+		_ = srv.Close()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// The sessions the guard carried end upstream too, as a client that
+	// goes away ends its own.
+	for id := range p.sessions {
+		if id != "" {
+			p.deleteUpstream(sctx, id)
+		}
+	}
 	return p.failed
 }
 
-// session returns the Session of an MCP session id ("" before the
-// handshake gives one: a new Session, kept once the answer names it).
-func (p *httpProxy) session(id string) (*Session, error) {
+// maxSessions bounds the MCP sessions the proxy keeps state for.
+const maxSessions = 1024
+
+// deleteUpstream ends the upstream session id (best effort).
+func (p *httpProxy) deleteUpstream(ctx context.Context, id string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, p.cfg.Upstream, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(sessionHeader, id)
+	if resp, err := p.cfg.Client.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
+
+// session returns the Session of an MCP session id: the one kept for it,
+// or a new one (kept is false) that is kept once the server's answer
+// names it as its session. Requests with no session id share one Session
+// (a server that gives none is followed as one session), until an answer
+// names a session: that Session becomes the named one's.
+func (p *httpProxy) session(id string) (s *Session, kept bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.ended[id]; err != nil && id != "" {
-		return nil, err
+		return nil, false, err
 	}
-	if s := p.sessions[id]; s != nil && id != "" {
-		return s, nil
+	if s := p.sessions[id]; s != nil {
+		return s, true, nil
 	}
-	s := NewSession(p.cfg.Options)
-	if id != "" {
+	s = NewSession(p.cfg.Options)
+	if id == "" {
+		p.sessions[""] = s
+		return s, true, nil
+	}
+	return s, false, nil
+}
+
+// keep keeps the Session of the server's session id, up to maxSessions
+// (past that a session gets fresh state each request, as one the server
+// gives no id does).
+func (p *httpProxy) keep(id string, s *Session) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sessions[""] == s {
+		// The requests with no session id start afresh.
+		delete(p.sessions, "")
+	}
+	if _, had := p.sessions[id]; had || len(p.sessions) < maxSessions {
 		p.sessions[id] = s
 	}
-	return s, nil
 }
 
 func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(sessionHeader)
-	s, err := p.session(id)
+	s, kept, err := p.session(id)
 	if err != nil {
-		http.Error(w, "mcp-surface guard: this session was ended: "+err.Error(), http.StatusNotFound)
+		// Not the reason itself: it may name what the server served.
+		http.Error(w, fmt.Sprintf("mcp-surface guard: this session was ended (--on-change fail): %v; review it with `%s`", ErrChanged, ReviewCommand), http.StatusNotFound)
 		return
 	}
 	var body []byte
@@ -133,10 +184,13 @@ func (p *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	if sid := resp.Header.Get(sessionHeader); sid != "" && id == "" {
-		p.mu.Lock()
-		p.sessions[sid] = s
-		p.mu.Unlock()
+		// The handshake's answer names the session.
+		p.keep(sid, s)
 		id = sid
+	} else if id != "" && !kept && resp.StatusCode/100 == 2 && r.Method != http.MethodDelete {
+		// A session the server knows and the guard did not carry from its
+		// start (the guard was restarted): its state from now on.
+		p.keep(id, s)
 	}
 	if r.Method == http.MethodDelete {
 		p.mu.Lock()
@@ -193,6 +247,12 @@ func (p *httpProxy) json(w http.ResponseWriter, resp *http.Response, s *Session,
 		return
 	}
 	out := s.FromServer(bytes.TrimRight(data, "\r\n"))
+	if out.Forward == nil {
+		// Dropped (a second answer to a request): nothing for the client.
+		w.Header().Del("Content-Type")
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	if out.Forward != nil && !bytes.Equal(out.Forward, bytes.TrimRight(data, "\r\n")) {
 		data = out.Forward
 	}
@@ -305,13 +365,9 @@ func (p *httpProxy) end(id string, err error) {
 	if id != "" {
 		// The upstream session is ended too (the answer in flight is
 		// ours already).
-		req, rerr := http.NewRequest(http.MethodDelete, p.cfg.Upstream, nil)
-		if rerr == nil {
-			req.Header.Set(sessionHeader, id)
-			if resp, derr := p.cfg.Client.Do(req); derr == nil {
-				resp.Body.Close()
-			}
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		p.deleteUpstream(ctx, id)
 	}
 }
 

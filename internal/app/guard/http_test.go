@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,12 +30,23 @@ func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpo
 // streams.
 func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool) (endpoint, server string, stop func() error) {
 	t.Helper()
+	return httpGuardWrapped(t, mode, onChange, log, jsonResponse, nil)
+}
+
+// httpGuardWrapped is httpGuardUpstream with the server's handler wrapped
+// (nil: as it is).
+func httpGuardWrapped(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool, wrap func(http.Handler) http.Handler) (endpoint, server string, stop func() error) {
+	t.Helper()
 	srv, err := testserver.New(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
-	upstream := httptest.NewServer(h)
+	var hh http.Handler = h
+	if wrap != nil {
+		hh = wrap(h)
+	}
+	upstream := httptest.NewServer(hh)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
@@ -152,5 +165,102 @@ func TestGuardListenLoopback(t *testing.T) {
 			ln.Close()
 			t.Errorf("%s accepted", addr)
 		}
+	}
+}
+
+// TestGuardHTTPStop: stopping the guard while a client keeps its session
+// (and its event stream) open returns, and ends the session upstream; a
+// request naming a session the server does not know is not kept.
+func TestGuardHTTPStop(t *testing.T) {
+	var log syncBuffer
+	var mu sync.Mutex
+	deleted := map[string]bool{}
+	endpoint, _, stop := httpGuardWrapped(t, testserver.ModeRugPull, ModeBlock, &log, false, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodDelete {
+				mu.Lock()
+				deleted[r.Header.Get(sessionHeader)] = true
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
+	defer cs.Close()
+	toolNames(t, cs)
+	// A made-up session id: the server refuses it, and the guard keeps
+	// nothing for it.
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set(sessionHeader, "made-up")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the guard did not stop")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !deleted[cs.ID()] || deleted["made-up"] {
+		t.Errorf("sessions ended upstream: %v, want %q", deleted, cs.ID())
+	}
+}
+
+// TestGuardHTTPStateless: a server that gives no session id is followed
+// as one session: a new tool one request listed (harmless, so passed) is
+// called in the next, and a call of a tool nothing listed and the lock
+// lacks is still refused.
+func TestGuardHTTPStateless(t *testing.T) {
+	srv, err := testserver.New(testserver.ModeRugPull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer upstream.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lock lacks search_files: to the guard it is a new tool.
+	m.Tools = slices.DeleteFunc(slices.Clone(m.Tools), func(it manifest.Item) bool { return it.ID == "search_files" })
+	l := &lock.Lock{}
+	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: "stateless", Transport: "http", Snapshot: m})
+	ln, err := ListenLoopback("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gctx, gcancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(gctx, HTTPConfig{Upstream: upstream.URL, Listener: ln, Options: Options{Entry: &l.Entries[0], All: l}})
+	}()
+	defer func() {
+		gcancel()
+		<-done
+	}()
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()})
+	defer cs.Close()
+	if d := toolNames(t, cs); len(d) != 4 {
+		t.Fatalf("tools %v", d)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_files", Arguments: map[string]any{"pattern": "x"}}); err != nil {
+		t.Errorf("the listed new tool: %v", err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "not in the lock") {
+		t.Errorf("an unlisted tool the lock lacks: %v", err)
 	}
 }

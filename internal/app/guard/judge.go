@@ -217,6 +217,25 @@ func (j *judge) compare(head *manifest.Manifest) *lock.Outcome {
 	return o
 }
 
+// guardRisky are the rules the guard holds risky beyond the consumer
+// ranking: a change that passes has to be one the model reads as prose,
+// and these give the model somewhere new to go (a URL added to its text),
+// room for instructions the text rules may miss (a text far longer than
+// the locked one), or a skill more tools to run. lock --check reports
+// them for review; at run time, with no one reviewing, they are held.
+var guardRisky = map[string]bool{
+	rules.TextUrlAdded:             true,
+	rules.TextLengthSpike:          true,
+	rules.SkillAllowedToolsChanged: true,
+}
+
+// guardThreat says each of guardRisky in the guard's words, for the client.
+var guardThreat = map[string]string{
+	rules.TextUrlAdded:             "a URL added to text the model reads",
+	rules.TextLengthSpike:          "text the model reads grown far beyond the locked one",
+	rules.SkillAllowedToolsChanged: "a skill's allowed tools changed",
+}
+
 // verdictOf is the verdict on the findings of o that mine selects.
 func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding.Finding) bool) verdict {
 	v := verdict{Kind: kind, Name: name}
@@ -233,7 +252,7 @@ func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding
 		if !slices.Contains(v.Rules, f.Rule) {
 			v.Rules = append(v.Rules, f.Rule)
 		}
-		if c := lock.ClassOf(f); c == lock.ClassDanger || c == lock.ClassBreak || f.Severity == rules.SeverityRisky || f.Severity == rules.SeverityBreaking {
+		if c := lock.ClassOf(f); c == lock.ClassDanger || c == lock.ClassBreak || f.Severity == rules.SeverityRisky || f.Severity == rules.SeverityBreaking || guardRisky[f.Rule] {
 			v.Risky = true
 		}
 	}
@@ -251,6 +270,8 @@ func (j *judge) verdictOf(o *lock.Outcome, kind, name string, mine func(*finding
 			v.Why = h
 		} else if i := slices.IndexFunc(ranked, func(f finding.Finding) bool { return f.Severity == rules.SeverityRisky }); i >= 0 {
 			v.Why = ranked[i].Message
+		} else if i := slices.IndexFunc(ranked, func(f finding.Finding) bool { return guardRisky[f.Rule] }); i >= 0 {
+			v.Why, v.Threat = ranked[i].Message, guardThreat[ranked[i].Rule]
 		}
 	case len(ranked) > 0:
 		v.Why = ranked[0].Message

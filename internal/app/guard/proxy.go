@@ -29,7 +29,7 @@ type Config struct {
 	// closed, and again after SIGTERM (0: the capture's default).
 	Grace time.Duration
 	// Stdin and Stdout are the client's side; Stderr gets the server's
-	// stderr and the guard's decisions.
+	// stderr (line by line, each escaped) and the guard's decisions.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -69,10 +69,12 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Stderr == nil {
 		stderr.w = io.Discard
 	}
-	p, err := capture.StartProcess(cfg.Server, capture.Limits{ShutdownGrace: cfg.Grace}, stderr)
+	serverStderr := &escapedLines{w: stderr}
+	p, err := capture.StartProcess(cfg.Server, capture.Limits{ShutdownGrace: cfg.Grace}, serverStderr)
 	if err != nil {
 		return &StartError{err}
 	}
+	defer serverStderr.Flush()
 	client := &lockedWriter{w: cfg.Stdout}
 	server := p.Stdin()
 
@@ -172,17 +174,47 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}()
 
+	grace := cfg.Grace
+	if grace <= 0 {
+		grace = capture.DefaultLimits.ShutdownGrace
+	}
+	// within waits for c at most d: a server that ignores the end of its
+	// input, or closes its output and stays, is stopped all the same.
+	within := func(c <-chan struct{}, d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-c:
+			return true
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
 	var result error
 	select {
 	case result = <-ended:
+	case <-clientDone:
+		// The client closed its side (or the session was ended from it).
+		// The server, its stdin closed, is given drainGrace to answer what
+		// is in flight and close its output before it is stopped.
+		select {
+		case result = <-ended:
+		default:
+			within(serverDone, drainGraces*grace)
+			select {
+			case result = <-ended:
+			default:
+			}
+		}
 	case <-serverDone:
 		// The server closed its stdout: it ended (or will).
 		select {
 		case result = <-ended:
 		default:
 		}
-		if result == nil {
-			<-p.Exited()
+		if result == nil && within(p.Exited(), drainGraces*grace) {
 			if werr := p.ExitErr(); werr != nil {
 				select {
 				case <-clientDone:
@@ -200,6 +232,12 @@ func Run(ctx context.Context, cfg Config) error {
 	<-serverDone
 	return result
 }
+
+// drainGraces is how many shutdown graces a server is given, once the
+// client closed its side, to answer what is in flight and close its
+// output, or once it closed its output, to exit; then it is stopped
+// (which gives it its grace again before SIGTERM).
+const drainGraces = 10
 
 // readLine reads one line (with its end), failing with a *TooLongError
 // once it passes limit: never more than limit bytes are held.

@@ -77,9 +77,32 @@ type Session struct {
 	j    judge
 
 	mu      sync.Mutex
-	pending map[string]request            // the client's open requests, by id
-	blocked map[string]map[string]verdict // subject kind → identity → why
+	pending map[string]request // the client's open requests the guard checks the answers of, by id
+	// seen holds what the session's listings made of each item: subject
+	// kind → identity → its state. Items the lock holds are always kept
+	// (the lock bounds them); the server's other items up to maxSeenBytes.
+	seen      map[string]map[string]seenItem
+	seenBytes int
+	// answered are the ids of the last maxPending checked answers, oldest
+	// first, so that a second answer to one is dropped, not passed
+	// unchecked; a new request of the client with the id frees it.
+	answered     map[string]bool
+	answeredKeys []string
 }
+
+// seenItem is an item as this session's last listing of it served it.
+type seenItem struct {
+	blocked bool
+	v       verdict // why, when blocked
+}
+
+// maxPending bounds the client's requests the guard waits for the answer
+// of: a client that sends listings the server never answers gets the
+// guard's error once this many are open, not unbounded memory.
+const maxPending = 1024
+
+// maxSeenBytes bounds what seen holds of the items the lock does not.
+const maxSeenBytes = 16 << 20
 
 // NewSession starts the follow of one session.
 func NewSession(o Options) *Session {
@@ -87,7 +110,7 @@ func NewSession(o Options) *Session {
 		o.Mode = ModeBlock
 	}
 	return &Session{opts: o, j: judge{entry: o.Entry, all: o.All, version: o.Version},
-		pending: map[string]request{}, blocked: map[string]map[string]verdict{}}
+		pending: map[string]request{}, seen: map[string]map[string]seenItem{}, answered: map[string]bool{}}
 }
 
 // request is an open request of the client: its method, and the item it
@@ -178,30 +201,175 @@ func (s *Session) fromClient(msg []byte) Out {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.answered, idKey(env.ID))
 	req := request{method: env.Method}
-	if kind, name, ok := calledItem(env.Method, msg); ok {
+	if kind, name, ok := s.calledItem(env.Method, msg); ok {
 		req.name = name
-		v, blocked := s.blocked[kind][name]
-		if !blocked && kind == finding.KindResource {
-			// A skill's SKILL.md is read as a resource.
-			v, blocked = s.blocked[finding.KindSkill][name]
-		}
-		if blocked {
-			s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: v.Kind, Name: name, Rules: v.Rules,
-				Message: fmt.Sprintf("refused %s of %s %q: it is blocked (%s)", env.Method, v.Kind, name, v.Why)})
-			return Out{Answers: [][]byte{errorAnswer(env.ID, fmt.Sprintf(
-				"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
-				v.Kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, name)}}
+		if a := s.refusal(env, kind, name); a != nil {
+			return Out{Answers: [][]byte{a}}
 		}
 	}
-	s.pending[idKey(env.ID)] = req
+	if !s.checks(req.method) {
+		// Its answer passes as it is: nothing to wait for.
+		return Out{Forward: msg}
+	}
+	key := idKey(env.ID)
+	if _, open := s.pending[key]; !open && len(s.pending) >= maxPending {
+		s.log(Decision{Decision: DecisionRefused, Method: env.Method,
+			Message: fmt.Sprintf("refused %s: %d requests are waiting for the server's answer", env.Method, maxPending)})
+		return Out{Answers: [][]byte{errorAnswer(env.ID, fmt.Sprintf(
+			"mcp-surface guard: not sent: %d requests to server %s are waiting for an answer; send it again once they are answered",
+			maxPending, s.opts.Entry.Key()), "", "")}}
+	}
+	s.pending[key] = req
 	return Out{Forward: msg}
 }
 
-// calledItem is the item a request uses, for the methods that use one.
-func calledItem(method string, msg []byte) (kind, name string, ok bool) {
+// checks says whether the guard checks the answer to a request of method.
+func (s *Session) checks(method string) bool {
+	switch method {
+	case capture.HandshakeInitialize, capture.HandshakeDiscover, capture.MethodSkillsList, capture.MethodGroupsList, capture.MethodGroupsGet:
+		return true
+	case capture.MethodResourcesRead:
+		// Only a locked skill's SKILL.md is checked where it is read.
+		x := s.opts.Entry.Snapshot.Ext
+		return x != nil && len(x.Skills) > 0
+	}
+	_, ok := manifest.KindOfMethod(method)
+	return ok
+}
+
+// refusal is the guard's answer to a request that uses an item, or nil
+// to forward it. Under block and fail, an item this session's listings
+// blocked is refused; so is a tool or prompt that no listing of the
+// session served and the lock does not hold (a client that kept a
+// listing from another session calls what nobody checked); and a
+// resource read through a blocked resource template. Under warn each of
+// them is logged and forwarded.
+func (s *Session) refusal(env header, kind, name string) []byte {
+	v, why := s.verdictForCall(kind, name)
+	if why == "" {
+		return nil
+	}
+	if s.opts.Mode == ModeWarn {
+		s.log(Decision{Decision: DecisionWarned, Method: env.Method, Kind: kind, Name: name, Rules: v.Rules,
+			Message: fmt.Sprintf("warning, forwarded %s of %s %q: %s", env.Method, kind, name, why)})
+		return nil
+	}
+	s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: v.Kind, Name: name, Rules: v.Rules,
+		Message: fmt.Sprintf("refused %s of %s %q: %s", env.Method, v.Kind, name, why)})
+	if v.Threat == "" {
+		// Not blocked, unknown: the item's name is the client's own text.
+		return errorAnswer(env.ID, fmt.Sprintf(
+			"mcp-surface guard: %s %q is not in the lock of server %s and no listing of this session served it: list the %ss first (the guard checks them) or lock the server again; review it with `%s`",
+			v.Kind, name, s.opts.Entry.Key(), v.Kind, ReviewCommand), v.Kind, name)
+	}
+	if v.Kind == finding.KindResourceTemplate && kind == finding.KindResource {
+		return errorAnswer(env.ID, fmt.Sprintf(
+			"mcp-surface guard: resource %q is read through a resource template of server %s that changed since it was locked and is blocked: %s%s; review it with `%s`",
+			name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), kind, name)
+	}
+	return errorAnswer(env.ID, fmt.Sprintf(
+		"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
+		v.Kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, name)
+}
+
+// clientName names an item in what the client is told: by its name when
+// the lock holds it (approved text), else only as a new one (a name the
+// server made up is changed text too).
+func (s *Session) clientName(kind, name string) string {
+	if name != "" && s.holds(kind, name) {
+		return fmt.Sprintf("%s %q", kind, name)
+	}
+	return "a new " + kind
+}
+
+// verdictForCall is why a call of the item kind name is not to be
+// forwarded ("" to forward it), with the verdict that says so.
+func (s *Session) verdictForCall(kind, name string) (verdict, string) {
+	if it, ok := s.seen[kind][name]; ok {
+		if it.blocked {
+			return it.v, "it is blocked (" + it.v.Why + ")"
+		}
+		return verdict{}, ""
+	}
+	k, _ := manifest.KindOfSubject(kind)
+	if kind == finding.KindResource {
+		// A skill's SKILL.md is read as a resource.
+		if it, ok := s.seen[finding.KindSkill][name]; ok && it.blocked {
+			return it.v, "it is blocked (" + it.v.Why + ")"
+		}
+		if _, locked := s.j.locked(k.List, name); locked {
+			return verdict{}, ""
+		}
+		for tmpl, it := range s.seen[finding.KindResourceTemplate] {
+			if it.blocked && templateMatches(tmpl, name) {
+				v := it.v
+				v.Kind = finding.KindResourceTemplate
+				return v, fmt.Sprintf("it is read through resource template %q, which is blocked (%s)", tmpl, it.v.Why)
+			}
+		}
+		// Resources are also reached through links and templates: an
+		// unlisted one is the server's business.
+		return verdict{}, ""
+	}
+	if s.holds(kind, name) {
+		// Approved by the lock; what the server lists of it now, the
+		// guard checks when it is listed.
+		return verdict{}, ""
+	}
+	return verdict{Kind: kind}, "it is not in the lock and no listing of this session served it"
+}
+
+// note records what a listing made of an item (v.Status, and blocked).
+func (s *Session) note(v verdict, blocked bool) {
+	if v.Name == "" {
+		return
+	}
+	it := seenItem{blocked: blocked}
+	if blocked {
+		it.v = v
+	}
+	if s.seen[v.Kind] == nil {
+		s.seen[v.Kind] = map[string]seenItem{}
+	}
+	if _, had := s.seen[v.Kind][v.Name]; !had && !s.holds(v.Kind, v.Name) {
+		cost := len(v.Name) + len(it.v.Why) + 64
+		if s.seenBytes+cost > maxSeenBytes {
+			// Not remembered: a call to it is refused under block and
+			// fail as to an item no listing served.
+			return
+		}
+		s.seenBytes += cost
+	}
+	s.seen[v.Kind][v.Name] = it
+}
+
+// holds says whether the lock holds the item.
+func (s *Session) holds(kind, name string) bool {
+	switch kind {
+	case finding.KindSkill:
+		_, ok := s.opts.Entry.Snapshot.Ext.Skill(name)
+		return ok
+	case finding.KindGroup:
+		_, ok := s.opts.Entry.Snapshot.Ext.Group(name)
+		return ok
+	}
+	k, ok := manifest.KindOfSubject(kind)
+	if !ok {
+		return false
+	}
+	_, ok = s.j.locked(k.List, name)
+	return ok
+}
+
+// calledItem is the item a request uses, for the methods that use one
+// (groups/get: the group, by its key).
+func (s *Session) calledItem(method string, msg []byte) (kind, name string, ok bool) {
 	var kindOf string
 	switch method {
+	case capture.MethodGroupsGet:
+		kindOf = finding.KindGroup
 	case capture.MethodToolsCall:
 		kindOf = finding.KindTool
 	case capture.MethodPromptsGet:
@@ -215,8 +383,11 @@ func calledItem(method string, msg []byte) (kind, name string, ok bool) {
 	if json.Unmarshal(msg, &p) != nil {
 		return "", "", false
 	}
-	if kindOf == finding.KindResource {
+	switch kindOf {
+	case finding.KindResource:
 		return kindOf, p.Params.URI, true
+	case finding.KindGroup:
+		return kindOf, manifest.Group{Extension: s.j.groupExt(), Name: p.Params.Name}.Key(), true
 	}
 	return kindOf, p.Params.Name, true
 }
@@ -233,9 +404,24 @@ func (s *Session) fromServer(msg []byte) Out {
 	key := idKey(env.ID)
 	req, ok := s.pending[key]
 	if !ok {
+		if s.answered[key] {
+			// The server answered this request already, and that answer
+			// was checked: a second one would reach the client unchecked.
+			s.log(Decision{Decision: DecisionRefused, Message: "dropped a second answer of the server to a request it had answered"})
+			return Out{}
+		}
 		return Out{Forward: msg}
 	}
 	delete(s.pending, key)
+	s.answered[key] = true
+	s.answeredKeys = append(s.answeredKeys, key)
+	if len(s.answeredKeys) > maxPending {
+		old := s.answeredKeys[0]
+		s.answeredKeys = s.answeredKeys[1:]
+		if _, open := s.pending[old]; !open {
+			delete(s.answered, old)
+		}
+	}
 	method := req.method
 	if method == capture.HandshakeInitialize || method == capture.HandshakeDiscover {
 		return s.initialized(msg, env, method)
@@ -250,6 +436,8 @@ func (s *Session) fromServer(msg []byte) Out {
 		return s.page(msg, env, method, "groups", "group", s.j.groups)
 	case capture.MethodResourcesRead:
 		return s.read(msg, env, req.name)
+	case capture.MethodGroupsGet:
+		return s.groupGet(msg, env, req.name)
 	}
 	return Out{Forward: msg}
 }
@@ -308,7 +496,7 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 		if v.Status == statusUnchanged {
 			unchanged++
 			keep = append(keep, elems[i])
-			delete(s.blocked[v.Kind], v.Name)
+			s.note(v, false)
 			continue
 		}
 		d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
@@ -317,21 +505,19 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 		case !v.Risky:
 			d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
 			keep = append(keep, elems[i])
-			delete(s.blocked[v.Kind], v.Name)
+			s.note(v, false)
 		case s.opts.Mode == ModeWarn:
 			d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 			keep = append(keep, elems[i])
+			s.note(v, false)
 		case s.opts.Mode == ModeFail:
 			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 			if end == nil {
-				end = fmt.Errorf("%w: %s %q: %s%s", ErrChanged, v.Kind, v.Name, v.Threat, rulesNote(v.Rules))
+				end = fmt.Errorf("%w: %s: %s%s", ErrChanged, s.clientName(v.Kind, v.Name), v.Threat, rulesNote(v.Rules))
 			}
 		default:
 			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			if s.blocked[v.Kind] == nil {
-				s.blocked[v.Kind] = map[string]verdict{}
-			}
-			s.blocked[v.Kind][v.Name] = v
+			s.note(v, true)
 		}
 		s.log(d)
 	}
@@ -378,10 +564,7 @@ func (s *Session) read(msg []byte, h header, uri string) Out {
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 	s.log(d)
-	if s.blocked[v.Kind] == nil {
-		s.blocked[v.Kind] = map[string]verdict{}
-	}
-	s.blocked[v.Kind][v.Name] = *v
+	s.note(*v, true)
 	return Out{Forward: errorAnswer(h.ID, fmt.Sprintf(
 		"mcp-surface guard: skill %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
 		v.Name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, v.Name)}
@@ -408,11 +591,13 @@ func (s *Session) unreadable(msg []byte, id []byte, method string, err error) Ou
 		d.Message = fmt.Sprintf("could not check a %s answer, ending the session: %v", method, err)
 		s.log(d)
 		end := fmt.Errorf("%w: a %s answer could not be checked: %v", ErrChanged, method, err)
-		return Out{Forward: errorAnswer(id, "mcp-surface guard: "+end.Error(), "", ""), End: end}
+		// The client is told no more than that: the reason may quote the
+		// server (a repeated member's name); stderr and the log say it.
+		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v: a %s answer could not be checked against the lock; the session ends (--on-change fail); the guard's log says why", ErrChanged, method), "", ""), End: end}
 	}
 	d.Message = fmt.Sprintf("could not check a %s answer, answered an error instead: %v", method, err)
 	s.log(d)
-	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: the server's %s answer could not be checked against the lock (%v); review the server with `%s`", method, err, ReviewCommand), "", "")}
+	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: the server's %s answer could not be checked against the lock (the guard's log says why); review the server with `%s`", method, ReviewCommand), "", "")}
 }
 
 // initialized checks the instructions of a handshake (initialize, or
@@ -471,8 +656,8 @@ func (s *Session) log(d Decision) {
 	s.opts.Log.Log(d)
 }
 
-// errorAnswer is a JSON-RPC error response to id; data names the item
-// when there is one.
+// errorAnswer is a JSON-RPC error response to id, the id spelled as the
+// request spelled it; data names the item when there is one.
 func errorAnswer(id []byte, message, kind, name string) []byte {
 	type data struct {
 		Kind   string `json:"kind,omitempty"`
@@ -484,10 +669,17 @@ func errorAnswer(id []byte, message, kind, name string) []byte {
 		Message string `json:"message"`
 		Data    data   `json:"data"`
 	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   rpcError        `json:"error"`
-	}{"2.0", json.RawMessage(id), rpcError{ErrorCode, message, data{kind, name, ReviewCommand}}})
-	return b
+	e, _ := json.Marshal(rpcError{ErrorCode, message, data{kind, name, ReviewCommand}})
+	// Written out rather than marshalled: a json.RawMessage id would be
+	// respelled (HTML characters escaped) and the answer is the id's echo.
+	b := make([]byte, 0, len(id)+len(e)+40)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	if id = bytes.TrimSpace(id); json.Valid(id) {
+		b = append(b, id...)
+	} else {
+		b = append(b, "null"...) // what JSON-RPC answers to an id it cannot read
+	}
+	b = append(b, `,"error":`...)
+	b = append(b, e...)
+	return append(b, '}')
 }

@@ -1,0 +1,204 @@
+package guard
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/pkg/capture"
+	"github.com/mcp-surface/mcp-surface/pkg/finding"
+	"github.com/mcp-surface/mcp-surface/pkg/manifest"
+)
+
+// A groups/get answer carries text the model reads (the group's
+// instructions) and the items the group scopes (contents.tools, .prompts,
+// .resources; tools and prompts at the top of the toolbox variant's
+// result). Each scoped item is judged as a listed item of its kind is,
+// and the instructions against the locked group's.
+
+// scopedArray is one array of scoped items in a groups/get result.
+type scopedArray struct {
+	kind manifest.ItemKind
+	at   span
+}
+
+// groupInstructions judges the instructions of group key as a groups/get
+// answered them (raw, nil when none); nil when they are the locked ones.
+func (j *judge) groupInstructions(key string, raw []byte) (*verdict, error) {
+	var canon []byte
+	if raw != nil && string(raw) != "null" {
+		var err error
+		if canon, err = canonjson.Canonicalize(raw); err != nil {
+			return nil, fmt.Errorf("instructions: %w", err)
+		}
+	}
+	locked, ok := j.entry.Snapshot.Ext.Group(key)
+	if ok && string(canon) == string(locked.Instructions) {
+		return nil, nil
+	}
+	if !ok && canon == nil {
+		return nil, nil
+	}
+	g := locked
+	if !ok {
+		// A group the lock lacks: judged as added with these instructions.
+		g = manifest.Group{Extension: j.groupExt(), Name: key}
+	}
+	g.Instructions = canon
+	x := j.headExt()
+	if at := slices.IndexFunc(x.Groups, func(h manifest.Group) bool { return h.Key() == key }); at >= 0 {
+		x.Groups[at] = g
+	} else {
+		x.Groups = append(x.Groups, g)
+	}
+	head := *j.entry.Snapshot
+	head.Ext = x
+	v := j.verdictOf(j.compare(&head), finding.KindGroup, key, func(f *finding.Finding) bool {
+		return f.Subject.Kind == finding.KindGroup && f.Subject.Name == key
+	})
+	v.Status = statusChanged
+	if !ok {
+		v.Status = statusNew
+	}
+	return &v, nil
+}
+
+// groupGet checks a groups/get answer for group key.
+func (s *Session) groupGet(msg []byte, h header, key string) Out {
+	const method = capture.MethodGroupsGet
+	res, ok, err := result(msg, h)
+	if err == nil && !ok {
+		return Out{Forward: msg}
+	}
+	var arrays []scopedArray
+	var insAt = -1
+	var insRaw []byte
+	if err == nil {
+		arrays, err = scopedArrays(msg, res)
+	}
+	if err == nil {
+		if m, found := find(res, "instructions"); found {
+			for i := len(res) - 1; i >= 0; i-- {
+				if res[i].Key == "instructions" {
+					insAt = i
+					break
+				}
+			}
+			insRaw = msg[m.Value.Start:m.Value.End]
+		}
+	}
+	var ins *verdict
+	if err == nil {
+		ins, err = s.j.groupInstructions(key, insRaw)
+	}
+	type cut struct {
+		arr  span
+		keep []span
+	}
+	var cuts []cut
+	var end error
+	act := func(v verdict, what string) (keep bool) {
+		d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
+		switch {
+		case !v.Risky:
+			d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+			keep = true
+			s.note(v, false)
+		case s.opts.Mode == ModeWarn:
+			d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			keep = true
+			s.note(v, false)
+		case s.opts.Mode == ModeFail:
+			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			if end == nil {
+				end = fmt.Errorf("%w: %s: %s%s", ErrChanged, s.clientName(v.Kind, v.Name), v.Threat, rulesNote(v.Rules))
+			}
+		default:
+			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+			s.note(v, true)
+		}
+		s.log(d)
+		return keep
+	}
+	for _, a := range arrays {
+		if err != nil {
+			break
+		}
+		var elems []span
+		if elems, err = arrayElements(msg, a.at); err != nil {
+			break
+		}
+		raws := make([][]byte, len(elems))
+		for i, e := range elems {
+			raws[i] = msg[e.Start:e.End]
+		}
+		var vs []verdict
+		if vs, err = s.j.items(a.kind, raws); err != nil {
+			break
+		}
+		var keep []span
+		for i, v := range vs {
+			if v.Status == statusUnchanged {
+				keep = append(keep, elems[i])
+				s.note(v, false)
+				continue
+			}
+			if act(v, fmt.Sprintf("%s %s %q of group %q", v.Status, v.Kind, v.Name, key)) {
+				keep = append(keep, elems[i])
+			}
+		}
+		if len(keep) < len(elems) {
+			cuts = append(cuts, cut{a.at, keep})
+		}
+	}
+	if err != nil {
+		return s.unreadable(msg, h.ID, method, err)
+	}
+	dropIns := ins != nil && insAt >= 0 && !act(*ins, fmt.Sprintf("the changed instructions of group %q", key))
+	if end != nil {
+		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+	}
+	if len(cuts) == 0 && !dropIns {
+		return Out{Forward: msg}
+	}
+	// Cut from the end of the message back, so that each cut's offsets
+	// still hold.
+	out := msg
+	slices.SortFunc(cuts, func(a, b cut) int { return b.arr.Start - a.arr.Start })
+	insDone := !dropIns
+	for _, c := range cuts {
+		if !insDone && res[insAt].Value.Start > c.arr.Start {
+			out = withoutMember(out, res, insAt)
+			insDone = true
+		}
+		out = withElements(out, c.arr, c.keep)
+	}
+	if !insDone {
+		out = withoutMember(out, res, insAt)
+	}
+	return Out{Forward: out}
+}
+
+// scopedArrays are the arrays of scoped items of a groups/get result
+// (members res).
+func scopedArrays(msg []byte, res []member) ([]scopedArray, error) {
+	var out []scopedArray
+	add := func(ms []member, key, list string) {
+		if m, found := find(ms, key); found && msg[m.Value.Start] == '[' {
+			k, _ := manifest.KindOfList(list)
+			out = append(out, scopedArray{k, m.Value})
+		}
+	}
+	if c, found := find(res, "contents"); found && msg[c.Value.Start] == '{' {
+		cm, err := objectMembers(msg, c.Value)
+		if err != nil {
+			return nil, fmt.Errorf("contents: %w", err)
+		}
+		add(cm, "tools", manifest.ListTools)
+		add(cm, "prompts", manifest.ListPrompts)
+		add(cm, "resources", manifest.ListResources)
+	}
+	add(res, "tools", manifest.ListTools)
+	add(res, "prompts", manifest.ListPrompts)
+	return out, nil
+}
