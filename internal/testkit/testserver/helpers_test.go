@@ -148,6 +148,34 @@ func (c *rawConn) handshake() json.RawMessage {
 	return res
 }
 
+// toolPages asks tools/list page after page, from request id first on,
+// until a page has no nextCursor, and returns every page's result as
+// sent.
+func (c *rawConn) toolPages(first int) []json.RawMessage {
+	c.t.Helper()
+	var pages []json.RawMessage
+	cursor := ""
+	for id := first; ; id++ {
+		params := "{}"
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		c.request(id, "tools/list", params)
+		res := c.result(id)
+		pages = append(pages, res)
+		var r struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			c.t.Fatal(err)
+		}
+		if r.NextCursor == "" {
+			return pages
+		}
+		cursor = r.NextCursor
+	}
+}
+
 // inProcess runs RunStdio(mode) in a goroutine over pipes.
 type inProcess struct {
 	*rawConn
@@ -160,6 +188,16 @@ type inProcess struct {
 
 func startInProcess(t *testing.T, mode string) *inProcess {
 	t.Helper()
+	p, stdinW := runInProcess(t, mode)
+	p.rawConn = newRawConn(t, stdinW, p.stdoutR)
+	return p
+}
+
+// runInProcess starts RunStdio(mode) in a goroutine over pipes and
+// returns it with the writing end of its stdin; the test's cleanup
+// cancels it, closes the pipes and waits for it to return.
+func runInProcess(t *testing.T, mode string) (*inProcess, *io.PipeWriter) {
+	t.Helper()
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -169,7 +207,6 @@ func startInProcess(t *testing.T, mode string) *inProcess {
 		stdoutW.Close()
 		p.done <- err
 	}()
-	p.rawConn = newRawConn(t, stdinW, stdoutR)
 	t.Cleanup(func() {
 		cancel()
 		stdinW.Close()
@@ -181,7 +218,7 @@ func startInProcess(t *testing.T, mode string) *inProcess {
 			t.Errorf("RunStdio(%s) did not return after cancel", mode)
 		}
 	})
-	return p
+	return p, stdinW
 }
 
 // wait waits for RunStdio to return.
@@ -210,30 +247,15 @@ func sdkClientPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession,
 // connectSDKPipes is sdkClientPipes returning the Connect error.
 func connectSDKPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession, *inProcess, error) {
 	t.Helper()
-	stdinR, stdinW := io.Pipe()
-	stdoutR, stdoutW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		err := testserver.RunStdio(ctx, mode, stdinR, stdoutW, p.stderr)
-		stdoutW.Close()
-		p.done <- err
-	}()
+	p, stdinW := runInProcess(t, mode)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
 	cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer ccancel()
-	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: stdoutR, Writer: stdinW, MaxLineLength: maxLine}, nil)
+	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: p.stdoutR, Writer: stdinW, MaxLineLength: maxLine}, nil)
+	// Before the server's cleanup: cleanups run last first.
 	t.Cleanup(func() {
 		if cs != nil {
 			cs.Close()
-		}
-		cancel()
-		stdinW.Close()
-		stdoutR.Close()
-		select {
-		case <-p.done:
-		case <-time.After(5 * time.Second):
-			t.Errorf("RunStdio(%s) did not return", mode)
 		}
 	})
 	return cs, p, err

@@ -240,22 +240,10 @@ func TestRawPagedRaw(t *testing.T) {
 	t.Parallel()
 	p := startInProcess(t, "paged-raw")
 	p.handshake()
-	var pages []json.RawMessage
-	cursor := ""
-	for id := 2; ; id++ {
-		params := "{}"
-		if cursor != "" {
-			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
-		}
-		p.request(id, "tools/list", params)
-		res := p.result(id)
-		pages = append(pages, res)
-		page := decodePage(t, res)
-		if page.Meta == nil {
-			t.Errorf("page %d has no result-level _meta", len(pages))
-		}
-		if cursor = page.NextCursor; cursor == "" {
-			break
+	pages := p.toolPages(2)
+	for i, res := range pages {
+		if decodePage(t, res).Meta == nil {
+			t.Errorf("page %d has no result-level _meta", i+1)
 		}
 	}
 	if len(pages) != 3 {

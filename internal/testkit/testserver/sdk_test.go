@@ -279,27 +279,7 @@ func toolsWire(t *testing.T, mode string) []json.RawMessage {
 	t.Helper()
 	p := startInProcess(t, mode)
 	p.handshake()
-	var pages []json.RawMessage
-	cursor := ""
-	for id := 2; ; id++ {
-		params := "{}"
-		if cursor != "" {
-			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
-		}
-		p.request(id, "tools/list", params)
-		res := p.result(id)
-		pages = append(pages, res)
-		var r struct {
-			NextCursor string `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.NextCursor == "" {
-			return pages
-		}
-		cursor = r.NextCursor
-	}
+	return p.toolPages(2)
 }
 
 // canonical re-encodes JSON with sorted keys.
