@@ -234,6 +234,16 @@ func (p *inProcess) wait(t *testing.T, timeout time.Duration) error {
 	}
 }
 
+// endsOnEOF closes the server's stdin and checks that RunStdio returns
+// nil.
+func (p *inProcess) endsOnEOF(t *testing.T) {
+	t.Helper()
+	p.w.Close()
+	if err := p.wait(t, 5*time.Second); err != nil {
+		t.Errorf("RunStdio after EOF = %v, want nil", err)
+	}
+}
+
 // sdkClientPipes connects a go-sdk client to an in-process server over pipes.
 func sdkClientPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession, *inProcess) {
 	t.Helper()

@@ -71,10 +71,7 @@ func TestRawHandshake(t *testing.T) {
 		}
 		p.request(3, "ping", "")
 		p.result(3)
-		p.w.Close()
-		if err := p.wait(t, 5*time.Second); err != nil {
-			t.Errorf("RunStdio after EOF = %v", err)
-		}
+		p.endsOnEOF(t)
 	}
 }
 
@@ -122,28 +119,32 @@ func TestRawHangLists(t *testing.T) {
 	}
 	p.request(3, "ping", "")
 	p.result(3) // still alive
-	p.w.Close()
-	if err := p.wait(t, 5*time.Second); err != nil {
-		t.Errorf("RunStdio after EOF = %v", err)
-	}
+	p.endsOnEOF(t)
 }
 
 func TestRawStdoutLog(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "stdout-log")
-	if got := p.readLine(5 * time.Second); got != testserver.StdoutLogBanner {
+	checkStdoutLog(t, startInProcess(t, "stdout-log").rawConn)
+}
+
+// checkStdoutLog walks stdout-log's session on c: the banner first, then
+// a debug line before every response.
+func checkStdoutLog(t *testing.T, c *rawConn) {
+	t.Helper()
+	if got := c.readLine(10 * time.Second); got != testserver.StdoutLogBanner {
 		t.Fatalf("first line = %q", got)
 	}
-	p.request(1, "initialize", initializeParams)
-	if got := p.readLine(5 * time.Second); got != "debug: handling initialize" {
+	c.request(1, "initialize", initializeParams)
+	if got := c.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"initialize" {
 		t.Fatalf("line = %q", got)
 	}
-	p.result(1)
-	p.request(2, "tools/list", "{}")
-	if got := p.readLine(5 * time.Second); got != "debug: handling tools/list" {
+	c.result(1)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.request(2, "tools/list", "{}")
+	if got := c.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"tools/list" {
 		t.Fatalf("line = %q", got)
 	}
-	if n := len(decodePage(t, p.result(2)).Tools); n != 2 {
+	if n := len(decodePage(t, c.result(2)).Tools); n != 2 {
 		t.Errorf("%d tools, want 2", n)
 	}
 }

@@ -336,10 +336,7 @@ func TestSDKModeStdioEOF(t *testing.T) {
 	p.handshake()
 	p.request(2, "tools/list", "{}")
 	p.result(2)
-	p.w.Close()
-	if err := p.wait(t, 5*time.Second); err != nil {
-		t.Errorf("RunStdio after EOF = %v, want nil", err)
-	}
+	p.endsOnEOF(t)
 }
 
 func BenchmarkBigListTools(b *testing.B) {
