@@ -34,9 +34,15 @@ var expected = map[string]surfaceCounts{
 	"rug-pull":   {tools: &listCount{4, 2}, prompts: &listCount{1, 1}, resources: &listCount{1, 1}, templates: &listCount{0, 1}},
 }
 
-// connectInMemory connects an SDK client to srv over in-memory transports.
-func connectInMemory(t *testing.T, srv *mcp.Server, protocolVersion string) *mcp.ClientSession {
+// connectMode connects an SDK client (with copts, which may be nil) to a
+// new server in mode over in-memory transports; the test's cleanup closes
+// both sessions.
+func connectMode(t testing.TB, mode, protocolVersion string, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	srv, err := testserver.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -44,7 +50,7 @@ func connectInMemory(t *testing.T, srv *mcp.Server, protocolVersion string) *mcp
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, copts)
 	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		t.Fatal(err)
@@ -141,11 +147,7 @@ func TestSDKModesInMemory(t *testing.T) {
 				continue // same paging, and slow under -race
 			}
 			t.Run(fmt.Sprintf("%s/%s", mode, pv), func(t *testing.T) {
-				srv, err := testserver.New(mode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cs := connectInMemory(t, srv, pv)
+				cs := connectMode(t, mode, pv, nil)
 				checkCounts(t, mode, countSurface(t, cs))
 				init := cs.InitializeResult()
 				if init.ServerInfo.Name != testserver.ServerName || init.ServerInfo.Version != testserver.ServerVersion {
@@ -165,11 +167,7 @@ func TestSDKModesInMemory(t *testing.T) {
 
 func TestSDKModesAreCallable(t *testing.T) {
 	t.Parallel()
-	srv, err := testserver.New("full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, "")
+	cs := connectMode(t, "full", "", nil)
 	ctx := context.Background()
 	var withOutput int
 	for tool, err := range cs.Tools(ctx, nil) {
@@ -340,22 +338,8 @@ func TestSDKModeStdioEOF(t *testing.T) {
 }
 
 func BenchmarkBigListTools(b *testing.B) {
-	srv, err := testserver.New("big")
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectMode(b, "big", "2025-11-25", nil)
 	for b.Loop() {
 		n := 0
 		for _, err := range cs.Tools(ctx, nil) {
@@ -399,11 +383,7 @@ func TestSDKModeAnswersBeforeEOF(t *testing.T) {
 // TestFullSurfaceDetails checks the numbers doc.go gives for full.
 func TestFullSurfaceDetails(t *testing.T) {
 	t.Parallel()
-	srv, err := testserver.New("full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, "2025-11-25")
+	cs := connectMode(t, "full", "2025-11-25", nil)
 	ctx := context.Background()
 	var ann, title, meta, icons int
 	for tool, err := range cs.Tools(ctx, nil) {
