@@ -193,6 +193,16 @@ func startInProcess(t *testing.T, mode string) *inProcess {
 	return p
 }
 
+// listingTools is startInProcess after the handshake, with the first
+// tools/list page asked for (request 2).
+func listingTools(t *testing.T, mode string) *inProcess {
+	t.Helper()
+	p := startInProcess(t, mode)
+	p.handshake()
+	p.request(2, "tools/list", "{}")
+	return p
+}
+
 // runInProcess starts RunStdio(mode) in a goroutine over pipes and
 // returns it with the writing end of its stdin; the test's cleanup
 // cancels it, closes the pipes and waits for it to return.

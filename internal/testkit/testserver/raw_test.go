@@ -111,9 +111,7 @@ func TestRawHang(t *testing.T) {
 }
 
 func TestRawHangLists(t *testing.T) {
-	p := startInProcess(t, "hang-lists")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "hang-lists")
 	if line, ok := p.tryReadLine(200 * time.Millisecond); ok {
 		t.Fatalf("tools/list answered: %s", line)
 	}
@@ -151,9 +149,7 @@ func checkStdoutLog(t *testing.T, c *rawConn) {
 
 func TestRawInvalidJSON(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "invalid-json")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "invalid-json")
 	want := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"`
 	if got := p.readLine(5 * time.Second); got != want {
 		t.Errorf("line = %q, want %q", got, want)
@@ -162,9 +158,7 @@ func TestRawInvalidJSON(t *testing.T) {
 
 func TestRawHuge(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "huge")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "huge")
 	line := p.readLine(30 * time.Second)
 	if len(line) < 20_000_000 {
 		t.Errorf("line is %d bytes, want > 20 MB", len(line))
@@ -187,9 +181,7 @@ func TestRawHuge(t *testing.T) {
 
 func TestRawRepeatCursor(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "repeat-cursor")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "repeat-cursor")
 	a := decodePage(t, p.result(2))
 	p.request(3, "tools/list", `{"cursor":"page-2"}`)
 	b := decodePage(t, p.result(3))
@@ -227,9 +219,7 @@ func TestRawEndlessPages(t *testing.T) {
 
 func TestRawDuplicateName(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "duplicate-name")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "duplicate-name")
 	page := decodePage(t, p.result(2))
 	if len(page.Tools) != 2 || page.Tools[0].Name != "search" || page.Tools[1].Name != "search" ||
 		page.Tools[0].Description == page.Tools[1].Description {

@@ -330,9 +330,7 @@ func canonicalAll(t *testing.T, pages []json.RawMessage) []string {
 
 func TestSDKModeStdioEOF(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "tools-only")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "tools-only")
 	p.result(2)
 	p.endsOnEOF(t)
 }
