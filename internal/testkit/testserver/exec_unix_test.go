@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
 
@@ -21,7 +22,7 @@ import (
 type proc struct {
 	*rawConn
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	exited chan struct{}
 	err    error // valid after exited is closed
 }
@@ -33,7 +34,7 @@ func startProc(t *testing.T, mode string) *proc {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), testserver.EnvFor(mode))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -2,17 +2,16 @@ package testserver_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,24 +19,6 @@ import (
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
 	os.Exit(m.Run())
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // rawConn speaks newline-delimited JSON-RPC to a server, byte for byte.
@@ -181,7 +162,7 @@ type inProcess struct {
 	*rawConn
 	stdinR  *io.PipeReader
 	stdoutR *io.PipeReader
-	stderr  *syncBuffer
+	stderr  *syncbuf.Buffer
 	cancel  context.CancelFunc
 	done    chan error
 }
@@ -211,7 +192,7 @@ func runInProcess(t *testing.T, mode string) (*inProcess, *io.PipeWriter) {
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncbuf.Buffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		err := testserver.RunStdio(ctx, mode, stdinR, stdoutW, p.stderr)
 		stdoutW.Close()
