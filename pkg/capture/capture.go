@@ -3,6 +3,8 @@ package capture
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"reflect"
 	"time"
 )
 
@@ -240,3 +242,34 @@ func (c *Capture) PagesOf(method string) []Page {
 	}
 	return out
 }
+
+// listedItems yields the items of every page of the list method, in
+// order, each with its page: the array under the result's key items,
+// each item decoded as T. The page is decoded as a struct with that one
+// field, as a typed read of it would be (the key matched as encoding/json
+// matches it; what does not decode is left zero and passed over).
+func listedItems[T any](c *Capture, method, items string) iter.Seq2[Page, T] {
+	page := reflect.StructOf([]reflect.StructField{{Name: "Items", Type: reflect.TypeFor[[]T](), Tag: reflect.StructTag(`json:"` + items + `"`)}})
+	return func(yield func(Page, T) bool) {
+		for _, p := range c.PagesOf(method) {
+			r := reflect.New(page)
+			_ = json.Unmarshal(p.Result, r.Interface())
+			for _, it := range r.Elem().Field(0).Interface().([]T) {
+				if !yield(p, it) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// named and addressed are the one field of a listed item a capture reads
+// again: its name, its URI.
+type (
+	named struct {
+		Name string `json:"name"`
+	}
+	addressed struct {
+		URI string `json:"uri"`
+	}
+)

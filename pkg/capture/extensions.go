@@ -224,32 +224,24 @@ func extListPage(ctx context.Context, cs *mcp.ClientSession, method, cursor stri
 // model reads when the skill is loaded; the other files of a skill are
 // recorded by their digests only). The recorder's byte bound covers them.
 func (c *Capture) readSkillTexts(ctx context.Context, cs *mcp.ClientSession, rec *recorder, sess *session, lim Limits) error {
-	for _, p := range c.PagesOf(MethodSkillsList) {
-		var r struct {
-			Skills []struct {
-				URI string `json:"uri"`
-			} `json:"skills"`
+	for p, s := range listedItems[addressed](c, MethodSkillsList, "skills") {
+		if s.URI == "" {
+			continue
 		}
-		_ = json.Unmarshal(p.Result, &r)
-		for _, s := range r.Skills {
-			if s.URI == "" {
-				continue
-			}
-			ex, err := c.request(ctx, rec, sess, lim, MethodResourcesRead, func(rctx context.Context) error {
-				_, err := cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: s.URI})
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if ex.Error != nil {
-				c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagListError, Method: MethodSkillsList,
-					Message: fmt.Sprintf("%s page %d answered with error %d: reading the SKILL.md of %s: %s", MethodSkillsList, p.Index+1, ex.Error.Code, truncate(s.URI, 200), ex.Error.Message),
-					Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code, Page: p.Index + 1})
-				return nil
-			}
-			c.Extensions.SkillTexts = append(c.Extensions.SkillTexts, SkillText{URI: s.URI, Result: ex.Result, Frame: ex.ResponseFrame})
+		ex, err := c.request(ctx, rec, sess, lim, MethodResourcesRead, func(rctx context.Context) error {
+			_, err := cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: s.URI})
+			return err
+		})
+		if err != nil {
+			return err
 		}
+		if ex.Error != nil {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: DiagListError, Method: MethodSkillsList,
+				Message: fmt.Sprintf("%s page %d answered with error %d: reading the SKILL.md of %s: %s", MethodSkillsList, p.Index+1, ex.Error.Code, truncate(s.URI, 200), ex.Error.Message),
+				Frame:   ex.ResponseFrame, RPCCode: ex.Error.Code, Page: p.Index + 1})
+			return nil
+		}
+		c.Extensions.SkillTexts = append(c.Extensions.SkillTexts, SkillText{URI: s.URI, Result: ex.Result, Frame: ex.ResponseFrame})
 	}
 	return nil
 }
@@ -283,18 +275,10 @@ func (c *Capture) walkGroups(ctx context.Context, cs *mcp.ClientSession, rec *re
 	}
 	var queue []todo
 	seen := map[string]bool{}
-	for _, p := range c.PagesOf(GroupsListMethod(ext)) {
-		var r struct {
-			Groups []struct {
-				Name string `json:"name"`
-			} `json:"groups"`
-		}
-		_ = json.Unmarshal(p.Result, &r)
-		for _, g := range r.Groups {
-			if !seen[g.Name] {
-				seen[g.Name] = true
-				queue = append(queue, todo{name: g.Name})
-			}
+	for _, g := range listedItems[named](c, GroupsListMethod(ext), "groups") {
+		if !seen[g.Name] {
+			seen[g.Name] = true
+			queue = append(queue, todo{name: g.Name})
 		}
 	}
 	for i := 0; i < len(queue); i++ {

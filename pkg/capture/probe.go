@@ -147,17 +147,9 @@ func (c *Capture) runProbes(ctx context.Context, cs *mcp.ClientSession, rec *rec
 
 func (c *Capture) listedResourceURIs() []string {
 	var uris []string
-	for _, p := range c.PagesOf(MethodResourcesList) {
-		var r struct {
-			Resources []struct {
-				URI string `json:"uri"`
-			} `json:"resources"`
-		}
-		_ = json.Unmarshal(p.Result, &r)
-		for _, res := range r.Resources {
-			if res.URI != "" {
-				uris = append(uris, res.URI)
-			}
+	for _, res := range listedItems[addressed](c, MethodResourcesList, "resources") {
+		if res.URI != "" {
+			uris = append(uris, res.URI)
 		}
 	}
 	slices.Sort(uris)

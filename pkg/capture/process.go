@@ -2,11 +2,8 @@ package capture
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"strings"
 	"sync"
 )
 
@@ -34,82 +31,20 @@ func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 	if len(c.Argv) == 0 {
 		return nil, errors.New("no server command given: pass it after --")
 	}
-	var cmd *exec.Cmd
-	if c.Shell {
-		cmd = exec.Command("/bin/sh", "-c", strings.Join(c.Argv, " "))
-	} else {
-		cmd = exec.Command(c.Argv[0], c.Argv[1:]...)
-	}
-	cmd.Env = c.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{}
-	}
-	cmd.Dir = c.Dir
-	setProcessGroup(cmd)
-	viaShim(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	// Our own pipes, as a capture's (see Command.open): shutdown decides
-	// how long to wait for them.
-	stdout, stdoutW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	stderrPipe, stderrW, err := os.Pipe()
-	if err != nil {
-		stdout.Close()
-		stdoutW.Close()
-		return nil, err
-	}
-	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
-	adopt := beginAdoption()
-	err = cmd.Start()
-	stdoutW.Close()
-	stderrW.Close()
-	if err != nil {
-		stdout.Close()
-		stderrPipe.Close()
-		endAdoption(adopt)
-		return nil, fmt.Errorf("starting %s: %w", c.Describe(), err)
-	}
-	adopt.started(cmd.Process.Pid)
-	watchStart(cmd.Process.Pid)
-	liveAdd(cmd)
 	// The server's stdout is read to its end whatever the caller does,
 	// so that the server never blocks on a full pipe and stop sees it
 	// close; the caller reads it through pr until Stop.
 	pr, pw := io.Pipe()
-	sc := &stdioConn{cmd: cmd, adopt: adopt, pw: pw, grace: lim.ShutdownGrace, stdin: stdin, stderr: &ringBuffer{n: lim.StderrTail},
-		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
-		ioDone: make(chan struct{}), readDone: make(chan struct{})}
-	errDone := make(chan struct{})
-	var errOut io.Writer = sc.stderr
-	if stderr != nil {
-		errOut = io.MultiWriter(sc.stderr, stderr)
-	}
-	go func() {
-		_, _ = io.Copy(errOut, stderrPipe)
-		close(errDone)
-	}()
-	go func() {
+	sc, err := c.start(lim, pw, stderr, func(sc *stdioConn, stdout *os.File) {
 		defer close(sc.readDone)
 		if _, err := io.Copy(pw, stdout); err != nil {
 			_, _ = io.Copy(io.Discard, stdout)
 		}
 		pw.Close()
-	}()
-	go func() {
-		<-sc.readDone
-		<-errDone
-		close(sc.ioDone)
-	}()
-	go func() {
-		sc.waitErr = cmd.Wait()
-		liveRemove(cmd)
-		close(sc.exited)
-	}()
+	})
+	if err != nil {
+		return nil, err
+	}
 	return &Process{sc: sc, stdout: pr}, nil
 }
 

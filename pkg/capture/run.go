@@ -304,33 +304,21 @@ func (c *Capture) tryComplete(ctx context.Context, cs *mcp.ClientSession, rec *r
 // completionTarget is the first listed prompt with an argument (and that
 // argument's name), else the first listed template with a variable.
 func (c *Capture) completionTarget() (*mcp.CompleteReference, string, bool) {
-	for _, p := range c.PagesOf(MethodPromptsList) {
-		var r struct {
-			Prompts []struct {
-				Name      string `json:"name"`
-				Arguments []struct {
-					Name string `json:"name"`
-				} `json:"arguments"`
-			} `json:"prompts"`
-		}
-		_ = json.Unmarshal(p.Result, &r)
-		for _, pr := range r.Prompts {
-			if pr.Name != "" && len(pr.Arguments) > 0 && pr.Arguments[0].Name != "" {
-				return &mcp.CompleteReference{Type: "ref/prompt", Name: pr.Name}, pr.Arguments[0].Name, true
-			}
+	type prompt struct {
+		Name      string  `json:"name"`
+		Arguments []named `json:"arguments"`
+	}
+	for _, pr := range listedItems[prompt](c, MethodPromptsList, "prompts") {
+		if pr.Name != "" && len(pr.Arguments) > 0 && pr.Arguments[0].Name != "" {
+			return &mcp.CompleteReference{Type: "ref/prompt", Name: pr.Name}, pr.Arguments[0].Name, true
 		}
 	}
-	for _, p := range c.PagesOf(MethodResourceTemplatesList) {
-		var r struct {
-			Templates []struct {
-				URITemplate string `json:"uriTemplate"`
-			} `json:"resourceTemplates"`
-		}
-		_ = json.Unmarshal(p.Result, &r)
-		for _, t := range r.Templates {
-			if v, ok := firstVariable(t.URITemplate); ok {
-				return &mcp.CompleteReference{Type: "ref/resource", URI: t.URITemplate}, v, true
-			}
+	type template struct {
+		URITemplate string `json:"uriTemplate"`
+	}
+	for _, t := range listedItems[template](c, MethodResourceTemplatesList, "resourceTemplates") {
+		if v, ok := firstVariable(t.URITemplate); ok {
+			return &mcp.CompleteReference{Type: "ref/resource", URI: t.URITemplate}, v, true
 		}
 	}
 	return nil, "", false

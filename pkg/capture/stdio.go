@@ -99,6 +99,28 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	if len(c.Argv) == 0 {
 		return nil, errors.New("no server command given: pass it after --, e.g. `mcp-surface capture -- node server.js`")
 	}
+	pr, pw := io.Pipe()
+	rec.rawIncoming = true
+	sc, err := c.start(lim, pw, nil, func(sc *stdioConn, stdout *os.File) { sc.readStdout(stdout, pw, rec) })
+	if err != nil {
+		return nil, err
+	}
+	return &session{
+		transport: &mcp.IOTransport{Reader: pr, Writer: stdinWriter{sc}, MaxLineLength: -1},
+		failure:   sc.failure,
+		shutdown:  sc.stop,
+		stderr:    sc.stderr.String,
+		diags:     sc.diagnostics,
+	}, nil
+}
+
+// start starts c in a process group of its own, through the exec shim,
+// registered with the watchdog and among the live servers, with its
+// stdout and stderr on pipes of our own; the stdioConn it returns ends it
+// (stop). The server's stderr is kept in the connection's tail and also
+// copied to stderr when that is not nil; read consumes its stdout to the
+// end, feeding pw, and must close sc.readDone when it returns.
+func (c Command) start(lim Limits, pw *io.PipeWriter, stderr io.Writer, read func(sc *stdioConn, stdout *os.File)) (*stdioConn, error) {
 	var cmd *exec.Cmd
 	if c.Shell {
 		cmd = exec.Command("/bin/sh", "-c", strings.Join(c.Argv, " "))
@@ -133,7 +155,6 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 	}
 	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
 	// Before the start: a server may orphan a helper at once.
-	pr, pw := io.Pipe()
 	adopt := beginAdoption()
 	err = cmd.Start()
 	// The child has its copies; ours would keep the pipes open forever.
@@ -153,12 +174,15 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		exited: make(chan struct{}), outputs: []*os.File{stdout, stderrPipe},
 		ioDone: make(chan struct{}), readDone: make(chan struct{})}
 	errDone := make(chan struct{})
+	var errOut io.Writer = sc.stderr
+	if stderr != nil {
+		errOut = io.MultiWriter(sc.stderr, stderr)
+	}
 	go func() {
-		_, _ = io.Copy(sc.stderr, stderrPipe)
+		_, _ = io.Copy(errOut, stderrPipe)
 		close(errDone)
 	}()
-	rec.rawIncoming = true
-	go sc.readStdout(stdout, pw, rec)
+	go read(sc, stdout)
 	go func() {
 		<-sc.readDone
 		<-errDone
@@ -169,13 +193,7 @@ func (c Command) open(ctx context.Context, rec *recorder, lim Limits) (*session,
 		liveRemove(cmd)
 		close(sc.exited)
 	}()
-	return &session{
-		transport: &mcp.IOTransport{Reader: pr, Writer: stdinWriter{sc}, MaxLineLength: -1},
-		failure:   sc.failure,
-		shutdown:  sc.stop,
-		stderr:    sc.stderr.String,
-		diags:     sc.diagnostics,
-	}, nil
+	return sc, nil
 }
 
 // readStdout splits the server's stdout into lines. A line that is a

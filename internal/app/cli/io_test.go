@@ -71,21 +71,7 @@ func TestCaptureToANullDevice(t *testing.T) {
 
 func TestCaptureToAFIFO(t *testing.T) {
 	t.Parallel()
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
-	got := make(chan []byte, 1)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		defer f.Close()
-		b, _ := io.ReadAll(f)
-		got <- b
-	}()
+	fifo, got := outfiletest.FIFO(t)
 	captureOK(t, testserver.ModeToolsOnly, "-o", fifo)
 	m, err := manifest.FromCanonicalJSON(<-got)
 	if err != nil || len(m.Tools) == 0 {

@@ -5,7 +5,6 @@ package testserver_test
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
 
@@ -22,7 +22,7 @@ import (
 type proc struct {
 	*rawConn
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	exited chan struct{}
 	err    error // valid after exited is closed
 }
@@ -34,7 +34,7 @@ func startProc(t *testing.T, mode string) *proc {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), testserver.EnvFor(mode))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -101,22 +101,13 @@ func TestExecFull(t *testing.T) {
 	if init.ProtocolVersion != "2025-06-18" || init.ServerInfo.Name != testserver.ServerName {
 		t.Errorf("initialize = %+v", init)
 	}
-	total, pages, cursor := 0, 0, ""
-	for id := 2; ; id++ {
-		params := "{}"
-		if cursor != "" {
-			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
-		}
-		p.request(id, "tools/list", params)
-		page := decodePage(t, p.result(id))
-		total += len(page.Tools)
-		pages++
-		if cursor = page.NextCursor; cursor == "" {
-			break
-		}
+	pages := p.toolPages(2)
+	total := 0
+	for _, res := range pages {
+		total += len(decodePage(t, res).Tools)
 	}
-	if total != 25 || pages != 7 {
-		t.Errorf("tools: %d in %d pages, want 25 in 7", total, pages)
+	if total != 25 || len(pages) != 7 {
+		t.Errorf("tools: %d in %d pages, want 25 in 7", total, len(pages))
 	}
 	p.w.Close()
 	if code := p.waitExit(t, 10*time.Second); code != 0 {
@@ -127,22 +118,7 @@ func TestExecFull(t *testing.T) {
 func TestExecStdoutLog(t *testing.T) {
 	t.Parallel()
 	p := startProc(t, "stdout-log")
-	if got := p.readLine(10 * time.Second); got != testserver.StdoutLogBanner {
-		t.Fatalf("first line = %q", got)
-	}
-	p.request(1, "initialize", initializeParams)
-	if got := p.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"initialize" {
-		t.Fatalf("line = %q", got)
-	}
-	p.result(1)
-	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	p.request(2, "tools/list", "{}")
-	if got := p.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"tools/list" {
-		t.Fatalf("line = %q", got)
-	}
-	if n := len(decodePage(t, p.result(2)).Tools); n != 2 {
-		t.Errorf("%d tools, want 2", n)
-	}
+	checkStdoutLog(t, p.rawConn)
 	p.w.Close()
 	if code := p.waitExit(t, 10*time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

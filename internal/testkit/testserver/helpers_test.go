@@ -2,17 +2,16 @@ package testserver_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,24 +19,6 @@ import (
 func TestMain(m *testing.M) {
 	testserver.MaybeRunFromEnv()
 	os.Exit(m.Run())
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // rawConn speaks newline-delimited JSON-RPC to a server, byte for byte.
@@ -148,28 +129,75 @@ func (c *rawConn) handshake() json.RawMessage {
 	return res
 }
 
+// toolPages asks tools/list page after page, from request id first on,
+// until a page has no nextCursor, and returns every page's result as
+// sent.
+func (c *rawConn) toolPages(first int) []json.RawMessage {
+	c.t.Helper()
+	var pages []json.RawMessage
+	cursor := ""
+	for id := first; ; id++ {
+		params := "{}"
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		c.request(id, "tools/list", params)
+		res := c.result(id)
+		pages = append(pages, res)
+		var r struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			c.t.Fatal(err)
+		}
+		if r.NextCursor == "" {
+			return pages
+		}
+		cursor = r.NextCursor
+	}
+}
+
 // inProcess runs RunStdio(mode) in a goroutine over pipes.
 type inProcess struct {
 	*rawConn
 	stdinR  *io.PipeReader
 	stdoutR *io.PipeReader
-	stderr  *syncBuffer
+	stderr  *syncbuf.Buffer
 	cancel  context.CancelFunc
 	done    chan error
 }
 
 func startInProcess(t *testing.T, mode string) *inProcess {
 	t.Helper()
+	p, stdinW := runInProcess(t, mode)
+	p.rawConn = newRawConn(t, stdinW, p.stdoutR)
+	return p
+}
+
+// listingTools is startInProcess after the handshake, with the first
+// tools/list page asked for (request 2).
+func listingTools(t *testing.T, mode string) *inProcess {
+	t.Helper()
+	p := startInProcess(t, mode)
+	p.handshake()
+	p.request(2, "tools/list", "{}")
+	return p
+}
+
+// runInProcess starts RunStdio(mode) in a goroutine over pipes and
+// returns it with the writing end of its stdin; the test's cleanup
+// cancels it, closes the pipes and waits for it to return.
+func runInProcess(t *testing.T, mode string) (*inProcess, *io.PipeWriter) {
+	t.Helper()
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncbuf.Buffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		err := testserver.RunStdio(ctx, mode, stdinR, stdoutW, p.stderr)
 		stdoutW.Close()
 		p.done <- err
 	}()
-	p.rawConn = newRawConn(t, stdinW, stdoutR)
 	t.Cleanup(func() {
 		cancel()
 		stdinW.Close()
@@ -181,7 +209,7 @@ func startInProcess(t *testing.T, mode string) *inProcess {
 			t.Errorf("RunStdio(%s) did not return after cancel", mode)
 		}
 	})
-	return p
+	return p, stdinW
 }
 
 // wait waits for RunStdio to return.
@@ -194,6 +222,16 @@ func (p *inProcess) wait(t *testing.T, timeout time.Duration) error {
 	case <-time.After(timeout):
 		t.Fatalf("RunStdio did not return within %v", timeout)
 		return nil
+	}
+}
+
+// endsOnEOF closes the server's stdin and checks that RunStdio returns
+// nil.
+func (p *inProcess) endsOnEOF(t *testing.T) {
+	t.Helper()
+	p.w.Close()
+	if err := p.wait(t, 5*time.Second); err != nil {
+		t.Errorf("RunStdio after EOF = %v, want nil", err)
 	}
 }
 
@@ -210,30 +248,15 @@ func sdkClientPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession,
 // connectSDKPipes is sdkClientPipes returning the Connect error.
 func connectSDKPipes(t *testing.T, mode string, maxLine int) (*mcp.ClientSession, *inProcess, error) {
 	t.Helper()
-	stdinR, stdinW := io.Pipe()
-	stdoutR, stdoutW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	p := &inProcess{stdinR: stdinR, stdoutR: stdoutR, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		err := testserver.RunStdio(ctx, mode, stdinR, stdoutW, p.stderr)
-		stdoutW.Close()
-		p.done <- err
-	}()
+	p, stdinW := runInProcess(t, mode)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
 	cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer ccancel()
-	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: stdoutR, Writer: stdinW, MaxLineLength: maxLine}, nil)
+	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: p.stdoutR, Writer: stdinW, MaxLineLength: maxLine}, nil)
+	// Before the server's cleanup: cleanups run last first.
 	t.Cleanup(func() {
 		if cs != nil {
 			cs.Close()
-		}
-		cancel()
-		stdinW.Close()
-		stdoutR.Close()
-		select {
-		case <-p.done:
-		case <-time.After(5 * time.Second):
-			t.Errorf("RunStdio(%s) did not return", mode)
 		}
 	})
 	return cs, p, err

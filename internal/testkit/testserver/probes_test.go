@@ -15,11 +15,7 @@ import (
 // kind of content.
 func TestProbesModeContent(t *testing.T) {
 	t.Parallel()
-	srv, err := testserver.New(testserver.ModeProbes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, "2025-11-25")
+	cs := connectMode(t, testserver.ModeProbes, "2025-11-25", nil)
 	ctx := context.Background()
 	kinds := map[string]bool{}
 	args := map[string]any{"echo": map[string]any{"message": "hi"}, "add": map[string]any{"a": 1, "b": 2}, "weather": map[string]any{"city": "Paris"}}

@@ -325,15 +325,22 @@ func cursorOf(params json.RawMessage) string {
 	return p.Cursor
 }
 
-func (s *rawServer) initializeResult(params json.RawMessage) any {
+// negotiatedVersion is the protocol version an initialize with params is
+// answered with: the requested one when the raw modes know it, unless
+// newest says to answer the newest whatever was asked.
+func negotiatedVersion(params json.RawMessage, newest bool) string {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	_ = json.Unmarshal(params, &p)
-	version := latestRawProtocolVersion
-	if slices.Contains(rawProtocolVersions, p.ProtocolVersion) && s.mode != ModeNewestOnly {
-		version = p.ProtocolVersion
+	if !newest && slices.Contains(rawProtocolVersions, p.ProtocolVersion) {
+		return p.ProtocolVersion
 	}
+	return latestRawProtocolVersion
+}
+
+func (s *rawServer) initializeResult(params json.RawMessage) any {
+	version := negotiatedVersion(params, s.mode == ModeNewestOnly)
 	caps := json.RawMessage(`{"tools":{}}`)
 	switch s.mode {
 	case ModePagedRaw, ModeCapabilityUnimplemented:

@@ -71,10 +71,7 @@ func TestRawHandshake(t *testing.T) {
 		}
 		p.request(3, "ping", "")
 		p.result(3)
-		p.w.Close()
-		if err := p.wait(t, 5*time.Second); err != nil {
-			t.Errorf("RunStdio after EOF = %v", err)
-		}
+		p.endsOnEOF(t)
 	}
 }
 
@@ -114,45 +111,45 @@ func TestRawHang(t *testing.T) {
 }
 
 func TestRawHangLists(t *testing.T) {
-	p := startInProcess(t, "hang-lists")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "hang-lists")
 	if line, ok := p.tryReadLine(200 * time.Millisecond); ok {
 		t.Fatalf("tools/list answered: %s", line)
 	}
 	p.request(3, "ping", "")
 	p.result(3) // still alive
-	p.w.Close()
-	if err := p.wait(t, 5*time.Second); err != nil {
-		t.Errorf("RunStdio after EOF = %v", err)
-	}
+	p.endsOnEOF(t)
 }
 
 func TestRawStdoutLog(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "stdout-log")
-	if got := p.readLine(5 * time.Second); got != testserver.StdoutLogBanner {
+	checkStdoutLog(t, startInProcess(t, "stdout-log").rawConn)
+}
+
+// checkStdoutLog walks stdout-log's session on c: the banner first, then
+// a debug line before every response.
+func checkStdoutLog(t *testing.T, c *rawConn) {
+	t.Helper()
+	if got := c.readLine(10 * time.Second); got != testserver.StdoutLogBanner {
 		t.Fatalf("first line = %q", got)
 	}
-	p.request(1, "initialize", initializeParams)
-	if got := p.readLine(5 * time.Second); got != "debug: handling initialize" {
+	c.request(1, "initialize", initializeParams)
+	if got := c.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"initialize" {
 		t.Fatalf("line = %q", got)
 	}
-	p.result(1)
-	p.request(2, "tools/list", "{}")
-	if got := p.readLine(5 * time.Second); got != "debug: handling tools/list" {
+	c.result(1)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.request(2, "tools/list", "{}")
+	if got := c.readLine(5 * time.Second); got != testserver.StdoutLogDebugPrefix+"tools/list" {
 		t.Fatalf("line = %q", got)
 	}
-	if n := len(decodePage(t, p.result(2)).Tools); n != 2 {
+	if n := len(decodePage(t, c.result(2)).Tools); n != 2 {
 		t.Errorf("%d tools, want 2", n)
 	}
 }
 
 func TestRawInvalidJSON(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "invalid-json")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "invalid-json")
 	want := `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"`
 	if got := p.readLine(5 * time.Second); got != want {
 		t.Errorf("line = %q, want %q", got, want)
@@ -161,9 +158,7 @@ func TestRawInvalidJSON(t *testing.T) {
 
 func TestRawHuge(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "huge")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "huge")
 	line := p.readLine(30 * time.Second)
 	if len(line) < 20_000_000 {
 		t.Errorf("line is %d bytes, want > 20 MB", len(line))
@@ -186,9 +181,7 @@ func TestRawHuge(t *testing.T) {
 
 func TestRawRepeatCursor(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "repeat-cursor")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "repeat-cursor")
 	a := decodePage(t, p.result(2))
 	p.request(3, "tools/list", `{"cursor":"page-2"}`)
 	b := decodePage(t, p.result(3))
@@ -226,9 +219,7 @@ func TestRawEndlessPages(t *testing.T) {
 
 func TestRawDuplicateName(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "duplicate-name")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "duplicate-name")
 	page := decodePage(t, p.result(2))
 	if len(page.Tools) != 2 || page.Tools[0].Name != "search" || page.Tools[1].Name != "search" ||
 		page.Tools[0].Description == page.Tools[1].Description {
@@ -240,22 +231,10 @@ func TestRawPagedRaw(t *testing.T) {
 	t.Parallel()
 	p := startInProcess(t, "paged-raw")
 	p.handshake()
-	var pages []json.RawMessage
-	cursor := ""
-	for id := 2; ; id++ {
-		params := "{}"
-		if cursor != "" {
-			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
-		}
-		p.request(id, "tools/list", params)
-		res := p.result(id)
-		pages = append(pages, res)
-		page := decodePage(t, res)
-		if page.Meta == nil {
-			t.Errorf("page %d has no result-level _meta", len(pages))
-		}
-		if cursor = page.NextCursor; cursor == "" {
-			break
+	pages := p.toolPages(2)
+	for i, res := range pages {
+		if decodePage(t, res).Meta == nil {
+			t.Errorf("page %d has no result-level _meta", i+1)
 		}
 	}
 	if len(pages) != 3 {

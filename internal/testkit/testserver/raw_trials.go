@@ -2,7 +2,6 @@ package testserver
 
 import (
 	"encoding/json"
-	"slices"
 )
 
 // Raw modes for trials: servers whose claims (the revisions they list in
@@ -69,16 +68,8 @@ func (s *rawServer) trialServerInfo() map[string]string {
 }
 
 func (s *rawServer) trialInitialize(params json.RawMessage, caps string) any {
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	_ = json.Unmarshal(params, &p)
-	version := latestRawProtocolVersion
-	if slices.Contains(rawProtocolVersions, p.ProtocolVersion) && s.mode != ModeDiscoverRefusesUnlisted {
-		version = p.ProtocolVersion
-	}
 	return map[string]any{
-		"protocolVersion": version,
+		"protocolVersion": negotiatedVersion(params, s.mode == ModeDiscoverRefusesUnlisted),
 		"capabilities":    json.RawMessage(caps),
 		"serverInfo":      s.trialServerInfo(),
 	}

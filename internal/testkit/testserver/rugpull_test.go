@@ -12,25 +12,10 @@ import (
 // announces it with notifications/tools/list_changed.
 func TestRugPullChangesMidSession(t *testing.T) {
 	ctx := context.Background()
-	srv, err := testserver.New(testserver.ModeRugPull)
-	if err != nil {
-		t.Fatal(err)
-	}
 	changed := make(chan struct{}, 4)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, &mcp.ClientOptions{
+	cs := connectMode(t, testserver.ModeRugPull, "", &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	descriptions := func() map[string]string {
 		out := map[string]string{}
 		for tool, err := range cs.Tools(ctx, nil) {

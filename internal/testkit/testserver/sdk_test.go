@@ -34,9 +34,15 @@ var expected = map[string]surfaceCounts{
 	"rug-pull":   {tools: &listCount{4, 2}, prompts: &listCount{1, 1}, resources: &listCount{1, 1}, templates: &listCount{0, 1}},
 }
 
-// connectInMemory connects an SDK client to srv over in-memory transports.
-func connectInMemory(t *testing.T, srv *mcp.Server, protocolVersion string) *mcp.ClientSession {
+// connectMode connects an SDK client (with copts, which may be nil) to a
+// new server in mode over in-memory transports; the test's cleanup closes
+// both sessions.
+func connectMode(t testing.TB, mode, protocolVersion string, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	srv, err := testserver.New(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -44,7 +50,7 @@ func connectInMemory(t *testing.T, srv *mcp.Server, protocolVersion string) *mcp
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, copts)
 	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		t.Fatal(err)
@@ -141,11 +147,7 @@ func TestSDKModesInMemory(t *testing.T) {
 				continue // same paging, and slow under -race
 			}
 			t.Run(fmt.Sprintf("%s/%s", mode, pv), func(t *testing.T) {
-				srv, err := testserver.New(mode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cs := connectInMemory(t, srv, pv)
+				cs := connectMode(t, mode, pv, nil)
 				checkCounts(t, mode, countSurface(t, cs))
 				init := cs.InitializeResult()
 				if init.ServerInfo.Name != testserver.ServerName || init.ServerInfo.Version != testserver.ServerVersion {
@@ -165,11 +167,7 @@ func TestSDKModesInMemory(t *testing.T) {
 
 func TestSDKModesAreCallable(t *testing.T) {
 	t.Parallel()
-	srv, err := testserver.New("full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, "")
+	cs := connectMode(t, "full", "", nil)
 	ctx := context.Background()
 	var withOutput int
 	for tool, err := range cs.Tools(ctx, nil) {
@@ -279,27 +277,7 @@ func toolsWire(t *testing.T, mode string) []json.RawMessage {
 	t.Helper()
 	p := startInProcess(t, mode)
 	p.handshake()
-	var pages []json.RawMessage
-	cursor := ""
-	for id := 2; ; id++ {
-		params := "{}"
-		if cursor != "" {
-			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
-		}
-		p.request(id, "tools/list", params)
-		res := p.result(id)
-		pages = append(pages, res)
-		var r struct {
-			NextCursor string `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.NextCursor == "" {
-			return pages
-		}
-		cursor = r.NextCursor
-	}
+	return p.toolPages(2)
 }
 
 // canonical re-encodes JSON with sorted keys.
@@ -352,33 +330,14 @@ func canonicalAll(t *testing.T, pages []json.RawMessage) []string {
 
 func TestSDKModeStdioEOF(t *testing.T) {
 	t.Parallel()
-	p := startInProcess(t, "tools-only")
-	p.handshake()
-	p.request(2, "tools/list", "{}")
+	p := listingTools(t, "tools-only")
 	p.result(2)
-	p.w.Close()
-	if err := p.wait(t, 5*time.Second); err != nil {
-		t.Errorf("RunStdio after EOF = %v, want nil", err)
-	}
+	p.endsOnEOF(t)
 }
 
 func BenchmarkBigListTools(b *testing.B) {
-	srv, err := testserver.New("big")
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectMode(b, "big", "2025-11-25", nil)
 	for b.Loop() {
 		n := 0
 		for _, err := range cs.Tools(ctx, nil) {
@@ -422,11 +381,7 @@ func TestSDKModeAnswersBeforeEOF(t *testing.T) {
 // TestFullSurfaceDetails checks the numbers doc.go gives for full.
 func TestFullSurfaceDetails(t *testing.T) {
 	t.Parallel()
-	srv, err := testserver.New("full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connectInMemory(t, srv, "2025-11-25")
+	cs := connectMode(t, "full", "2025-11-25", nil)
 	ctx := context.Background()
 	var ann, title, meta, icons int
 	for tool, err := range cs.Tools(ctx, nil) {
