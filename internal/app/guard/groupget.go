@@ -97,29 +97,7 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 	}
 	var cuts []cut
 	var end error
-	act := func(v verdict, what string) (keep bool) {
-		d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
-		switch {
-		case !v.Risky:
-			d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
-			keep = true
-			s.note(v, false)
-		case s.opts.Mode == ModeWarn:
-			d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			keep = true
-			s.note(v, false)
-		case s.opts.Mode == ModeFail:
-			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			if end == nil {
-				end = fmt.Errorf("%w: %s: %s%s", ErrChanged, s.clientName(v.Kind, v.Name), v.Threat, rulesNote(v.Rules))
-			}
-		default:
-			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			s.note(v, true)
-		}
-		s.log(d)
-		return keep
-	}
+	act := func(v verdict, what string) bool { return s.act(method, v, what, &end) }
 	for _, a := range arrays {
 		if err != nil {
 			break

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -33,19 +34,21 @@ func serverCommand(mode string) capture.Command {
 // the mode's name.
 func lockOf(t testing.TB, mode string) *lock.Lock {
 	t.Helper()
+	l := &lock.Lock{}
+	l.Put(lock.Entry{Config: ".mcp.json", Name: mode, Transport: "stdio", Launch: mode, Snapshot: snapshotOf(t, serverCommand(mode))})
+	return l
+}
+
+// snapshotOf captures a server and builds its snapshot.
+func snapshotOf(t testing.TB, target capture.Target) *manifest.Manifest {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := capture.Run(ctx, serverCommand(mode), capture.Options{})
+	c, err := capture.Run(ctx, target, capture.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &lock.Lock{}
-	l.Put(lock.Entry{Config: ".mcp.json", Name: mode, Transport: "stdio", Launch: mode, Snapshot: m})
-	return l
+	return capturetest.Build(t, c)
 }
 
 // tee keeps every line read through it.

@@ -47,33 +47,30 @@ func httpGuardWrapped(t *testing.T, mode string, onChange Mode, log *syncBuffer,
 		hh = wrap(h)
 	}
 	upstream := httptest.NewServer(hh)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
 	l := &lock.Lock{}
-	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: mode, Transport: "http", Snapshot: m})
+	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: mode, Transport: "http", Snapshot: snapshotOf(t, capture.HTTP{URL: upstream.URL})})
+	endpoint, stopGuard := startHTTPGuard(t, upstream.URL, Options{Entry: &l.Entries[0], All: l, Mode: onChange, Log: &Logger{File: log}})
+	return endpoint, upstream.URL, func() error {
+		err := stopGuard()
+		upstream.Close()
+		return err
+	}
+}
+
+// startHTTPGuard runs the guard on a loopback port in front of upstream;
+// stop ends it and returns what it returned.
+func startHTTPGuard(t *testing.T, upstream string, o Options) (endpoint string, stop func() error) {
+	t.Helper()
 	ln, err := ListenLoopback("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gctx, gcancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- RunHTTP(gctx, HTTPConfig{Upstream: upstream.URL, Listener: ln,
-			Options: Options{Entry: &l.Entries[0], All: l, Mode: onChange, Log: &Logger{File: log}}})
-	}()
-	return "http://" + ln.Addr().String(), upstream.URL, func() error {
-		gcancel()
-		err := <-done
-		upstream.Close()
-		return err
+	go func() { done <- RunHTTP(ctx, HTTPConfig{Upstream: upstream, Listener: ln, Options: o}) }()
+	return "http://" + ln.Addr().String(), func() error {
+		cancel()
+		return <-done
 	}
 }
 
@@ -227,32 +224,14 @@ func TestGuardHTTPStateless(t *testing.T) {
 	defer upstream.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := capture.Run(ctx, capture.HTTP{URL: upstream.URL}, capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := snapshotOf(t, capture.HTTP{URL: upstream.URL})
 	// The lock lacks search_files: to the guard it is a new tool.
 	m.Tools = slices.DeleteFunc(slices.Clone(m.Tools), func(it manifest.Item) bool { return it.ID == "search_files" })
 	l := &lock.Lock{}
 	l.Put(lock.Entry{Config: ".vscode/mcp.json", Name: "stateless", Transport: "http", Snapshot: m})
-	ln, err := ListenLoopback("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gctx, gcancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- RunHTTP(gctx, HTTPConfig{Upstream: upstream.URL, Listener: ln, Options: Options{Entry: &l.Entries[0], All: l}})
-	}()
-	defer func() {
-		gcancel()
-		<-done
-	}()
-	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()})
+	endpoint, stop := startHTTPGuard(t, upstream.URL, Options{Entry: &l.Entries[0], All: l})
+	defer stop()
+	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
 	defer cs.Close()
 	if d := toolNames(t, cs); len(d) != 4 {
 		t.Fatalf("tools %v", d)

@@ -499,27 +499,9 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 			s.note(v, false)
 			continue
 		}
-		d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
-		what := fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name)
-		switch {
-		case !v.Risky:
-			d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+		if s.act(method, v, fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name), &end) {
 			keep = append(keep, elems[i])
-			s.note(v, false)
-		case s.opts.Mode == ModeWarn:
-			d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			keep = append(keep, elems[i])
-			s.note(v, false)
-		case s.opts.Mode == ModeFail:
-			d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			if end == nil {
-				end = fmt.Errorf("%w: %s: %s%s", ErrChanged, s.clientName(v.Kind, v.Name), v.Threat, rulesNote(v.Rules))
-			}
-		default:
-			d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
-			s.note(v, true)
 		}
-		s.log(d)
 	}
 	n := len(vs)
 	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
@@ -682,4 +664,32 @@ func errorAnswer(id []byte, message, kind, name string) []byte {
 	b = append(b, `,"error":`...)
 	b = append(b, e...)
 	return append(b, '}')
+}
+
+// act decides on a changed or new item under the session's mode, what
+// naming it for the log: it logs the decision, notes what is blocked or
+// passed, sets *end at the first change that ends the session under
+// ModeFail, and reports whether the item goes on to the client.
+func (s *Session) act(method string, v verdict, what string, end *error) (keep bool) {
+	d := Decision{Method: method, Kind: v.Kind, Name: v.Name, Change: v.Status, Rules: v.Rules}
+	switch {
+	case !v.Risky:
+		d.Decision, d.Message = DecisionPassed, fmt.Sprintf("passed %s: %s", what, v.Why)
+		keep = true
+		s.note(v, false)
+	case s.opts.Mode == ModeWarn:
+		d.Decision, d.Message = DecisionWarned, fmt.Sprintf("warning, passed %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		keep = true
+		s.note(v, false)
+	case s.opts.Mode == ModeFail:
+		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		if *end == nil {
+			*end = fmt.Errorf("%w: %s: %s%s", ErrChanged, s.clientName(v.Kind, v.Name), v.Threat, rulesNote(v.Rules))
+		}
+	default:
+		d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
+		s.note(v, true)
+	}
+	s.log(d)
+	return keep
 }
