@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -80,7 +80,7 @@ func TestGuardUsage(t *testing.T) {
 func TestGuardCommand(t *testing.T) {
 	path := guardLock(t)
 	logFile := filepath.Join(t.TempDir(), "guard.jsonl")
-	var out, errb syncWriter
+	var out, errb syncbuf.Buffer
 	full := append(os.Environ(), serverEnvFor(testserver.ModeToolsOnly)...)
 	code := RunEnv(context.Background(), append([]string{"guard", "--lock", path, "--server", ".vscode/mcp.json:search", "--log", logFile, "--"}, serverCmd()...), &Env{
 		Stdin: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
@@ -102,22 +102,4 @@ func TestGuardCommand(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), `"server":".vscode/mcp.json › search"`) {
 		t.Errorf("log file (%v):\n%s", err, data)
 	}
-}
-
-// syncWriter is a buffer the guard's goroutines may write at once.
-type syncWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -320,7 +321,7 @@ func TestGuardEndsStubbornServer(t *testing.T) {
 // end included.
 func TestGuardServerStderr(t *testing.T) {
 	l := lockOf(t, testserver.ModeRugPull)
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	err := Run(context.Background(), Config{
 		Server:  capture.Command{Argv: []string{"/bin/sh", "-c", `printf 'starting\n\033[1A\033[2Kall clear\nlast' >&2`}, Env: os.Environ()},
 		Session: NewSession(Options{Entry: &l.Entries[0]}), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -88,30 +89,12 @@ func (t *tee) Bytes() []byte {
 	return bytes.Clone(t.buf.Bytes())
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // guarded is a guard run in process, with a client's transport to it.
 type guarded struct {
 	transport *mcp.IOTransport
 	received  *tee // what the client received, byte for byte
-	stderr    *syncBuffer
-	log       *syncBuffer
+	stderr    *syncbuf.Buffer
+	log       *syncbuf.Buffer
 	done      chan error
 	stdin     io.Closer
 }
@@ -120,7 +103,7 @@ type guarded struct {
 // mode's server, under l's only entry.
 func startGuard(t testing.TB, l *lock.Lock, mode string, onChange Mode) *guarded {
 	t.Helper()
-	g := &guarded{stderr: &syncBuffer{}, log: &syncBuffer{}, done: make(chan error, 1)}
+	g := &guarded{stderr: &syncbuf.Buffer{}, log: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	g.received = &tee{r: outR}

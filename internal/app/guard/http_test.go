@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -20,7 +21,7 @@ import (
 
 // httpGuard serves a mode over streamable HTTP, locks it, and runs the
 // guard in front of it; it returns the guard's endpoint.
-func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpoint string, stop func() error) {
+func httpGuard(t *testing.T, mode string, onChange Mode, log *syncbuf.Buffer) (endpoint string, stop func() error) {
 	endpoint, _, stop = httpGuardUpstream(t, mode, onChange, log, false)
 	return endpoint, stop
 }
@@ -28,14 +29,14 @@ func httpGuard(t *testing.T, mode string, onChange Mode, log *syncBuffer) (endpo
 // httpGuardUpstream is httpGuard that also returns the server's own URL.
 // With jsonResponse the server answers POSTs with JSON bodies, not event
 // streams.
-func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool) (endpoint, server string, stop func() error) {
+func httpGuardUpstream(t *testing.T, mode string, onChange Mode, log *syncbuf.Buffer, jsonResponse bool) (endpoint, server string, stop func() error) {
 	t.Helper()
 	return httpGuardWrapped(t, mode, onChange, log, jsonResponse, nil)
 }
 
 // httpGuardWrapped is httpGuardUpstream with the server's handler wrapped
 // (nil: as it is).
-func httpGuardWrapped(t *testing.T, mode string, onChange Mode, log *syncBuffer, jsonResponse bool, wrap func(http.Handler) http.Handler) (endpoint, server string, stop func() error) {
+func httpGuardWrapped(t *testing.T, mode string, onChange Mode, log *syncbuf.Buffer, jsonResponse bool, wrap func(http.Handler) http.Handler) (endpoint, server string, stop func() error) {
 	t.Helper()
 	srv, err := testserver.New(mode)
 	if err != nil {
@@ -77,7 +78,7 @@ func startHTTPGuard(t *testing.T, upstream string, o Options) (endpoint string, 
 // TestGuardHTTP: the guard in front of a streamable HTTP server: results
 // as direct under a current lock, and a rug pull mid-session blocked.
 func TestGuardHTTP(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	endpoint, stop := httpGuard(t, testserver.ModeRugPull, ModeBlock, &log)
 	cs, changed := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
 	if d := toolNames(t, cs); len(d) != 4 || d["read_file"] != testserver.ReadFileDescription {
@@ -116,7 +117,7 @@ func TestGuardHTTPIsTransparent(t *testing.T) {
 }
 
 func httpTransparent(t *testing.T, jsonResponse bool) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	endpoint, server, stop := httpGuardUpstream(t, testserver.ModeFull, ModeBlock, &log, jsonResponse)
 	cs, _ := connect(t, &mcp.StreamableClientTransport{Endpoint: server})
 	want := session(t, cs)
@@ -138,7 +139,7 @@ func httpTransparent(t *testing.T, jsonResponse bool) {
 // TestGuardHTTPFail: under fail, the listing after the change is an
 // error, the session is ended, and the guard reports ErrChanged.
 func TestGuardHTTPFail(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	endpoint, stop := httpGuard(t, testserver.ModeRugPull, ModeFail, &log)
 	cs, changed := connect(t, &mcp.StreamableClientTransport{Endpoint: endpoint})
 	toolNames(t, cs)
@@ -169,7 +170,7 @@ func TestGuardListenLoopback(t *testing.T) {
 // (and its event stream) open returns, and ends the session upstream; a
 // request naming a session the server does not know is not kept.
 func TestGuardHTTPStop(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	var mu sync.Mutex
 	deleted := map[string]bool{}
 	endpoint, _, stop := httpGuardWrapped(t, testserver.ModeRugPull, ModeBlock, &log, false, func(h http.Handler) http.Handler {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/syncbuf"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 )
 
@@ -36,7 +37,7 @@ func TestGuardInstructions(t *testing.T) {
 	if !strings.Contains(string(out.Forward), `"instructions":"Project file access`) || out.End != nil {
 		t.Fatalf("locked instructions: %s", out.Forward)
 	}
-	var log syncBuffer
+	var log syncbuf.Buffer
 	s = NewSession(Options{Entry: e, Mode: ModeBlock, Log: &Logger{File: &log}})
 	out = handshake(t, s, poisoned)
 	want := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}}}}`
@@ -220,7 +221,7 @@ func TestGuardUnlistedCall(t *testing.T) {
 		return s.FromClient([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"` + name + `","arguments":{}}}`))
 	}
 	for _, mode := range Modes {
-		var log syncBuffer
+		var log syncbuf.Buffer
 		s := NewSession(Options{Entry: e, Mode: mode, Log: &Logger{Stderr: &log}})
 		if out := call(s, "read_file"); out.Forward == nil {
 			t.Errorf("%s: a locked tool called before any listing was refused: %q", mode, out.Answers)
