@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestNumber(t *testing.T) {
@@ -22,14 +24,10 @@ func TestNumber(t *testing.T) {
 }
 
 func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "AppendString", func(s string) string { return string(AppendString(nil, s)) }, map[string]string{
 		"plain": `"plain"`, "a\"b\\c": `"a\"b\\c"`, "\n\r\t\b\f": `"\n\r\t\b\f"`, "\x00\x1f": `"\u0000\u001f"`,
 		"<&>": `"<&>"`, "\u2028\u2029": "\"\u2028\u2029\"", "\xff": "\"\ufffd\"",
-	} {
-		if got := string(AppendString(nil, in)); got != want {
-			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
-		}
-	}
+	})
 }
 
 // The one depth limit counts the same way for every reader: a value at
