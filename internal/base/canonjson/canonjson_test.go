@@ -9,15 +9,11 @@ import (
 )
 
 func TestNumber(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.MapNoError(t, "Number", Number, map[string]string{
 		"0": "0", "-0": "0", "0.0": "0", "1.0": "1", "-2.50": "-2.5", "1E+2": "100", "10e-1": "1",
 		"1e20": "100000000000000000000", "1e21": "1e+21", "0.000001": "0.000001", "1e-7": "1e-7",
 		"12.5e-10": "1.25e-9", "123456789012345678901234": "1.23456789012345678901234e+23", "1e400": "1e+400",
-	} {
-		if got, err := Number(in); err != nil || got != want {
-			t.Errorf("Number(%s) = %s, %v; want %s", in, got, err, want)
-		}
-	}
+	})
 	if _, err := Number("1e1000000"); err == nil {
 		t.Error("an exponent of seven digits is accepted")
 	}

@@ -22,3 +22,15 @@ func Map[K cmp.Ordered, V comparable](t testing.TB, name string, f func(K) V, ca
 		}
 	}
 }
+
+// MapNoError is Map for a function that returns an error too: every case
+// must return its value and a nil error. A failing case is reported as
+// `name(input) = got, err, want want`.
+func MapNoError[K cmp.Ordered, V comparable](t testing.TB, name string, f func(K) (V, error), cases map[K]V) {
+	t.Helper()
+	for _, in := range slices.Sorted(maps.Keys(cases)) {
+		if got, err := f(in); err != nil || got != cases[in] {
+			t.Errorf("%s(%#v) = %#v, %v, want %#v", name, in, got, err, cases[in])
+		}
+	}
+}

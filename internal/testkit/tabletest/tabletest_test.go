@@ -1,7 +1,9 @@
 package tabletest
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,5 +47,27 @@ func TestMapPasses(t *testing.T) {
 	Map(r, "rune", func(r rune) string { return string(r) }, map[rune]string{'a': "a", 0x263a: "☺"})
 	if r.errors != nil {
 		t.Errorf("reported %q, want nothing", r.errors)
+	}
+}
+
+// A case that returns an error fails even when its value is right, and
+// so does a wrong value with no error; the right ones are not reported.
+func TestMapNoErrorReportsEachFailure(t *testing.T) {
+	r := &recorder{TB: t}
+	MapNoError(r, "half", func(n int) (int, error) {
+		if n < 0 {
+			return n / 2, errors.New("negative")
+		}
+		return n / 2, nil
+	}, map[int]int{4: 2, 5: 3, -4: -2})
+	_, atoiErr := strconv.Atoi("x")
+	MapNoError(r, "strconv.Atoi", strconv.Atoi, map[string]int{"7": 7, "x": 0})
+	want := []string{
+		`half(-4) = -2, negative, want -2`,
+		`half(5) = 2, <nil>, want 3`,
+		`strconv.Atoi("x") = 0, ` + atoiErr.Error() + `, want 0`,
+	}
+	if d := cmp.Diff(want, r.errors); d != "" {
+		t.Errorf("reports (-want +got):\n%s", d)
 	}
 }
