@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/infile"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestOneRepeatedMistakeIsCounted(t *testing.T) {
@@ -49,11 +50,7 @@ func TestManyDifferentMistakesAreBounded(t *testing.T) {
 }
 
 func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 152950: "152,950", 1234567: "1,234,567"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
+	tabletest.Map(t, "thousands", thousands, map[int]string{0: "0", 999: "999", 1000: "1,000", 152950: "152,950", 1234567: "1,234,567"})
 }
 
 func TestAHugeFileIsRefusedBeforeParsing(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -237,12 +238,8 @@ func TestBudget(t *testing.T) {
 }
 
 func TestShort(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1k", 1234: "1.2k", 19700: "19.7k", 99949: "99.9k",
-		100_000: "100k", 488_400: "488k", 999_499: "999k", 999_500: "1M", 1_500_000: "1.5M", -1260: "-1.3k"} {
-		if got := Short(n); got != want {
-			t.Errorf("Short(%d) = %q, want %q", n, got, want)
-		}
-	}
+	tabletest.Map(t, "Short", Short, map[int]string{0: "0", 999: "999", 1000: "1k", 1234: "1.2k", 19700: "19.7k", 99949: "99.9k",
+		100_000: "100k", 488_400: "488k", 999_499: "999k", 999_500: "1M", 1_500_000: "1.5M", -1260: "-1.3k"})
 	if SignedShort(1200) != "+1.2k" || SignedShort(-300) != "-300" || SignedShort(0) != "+0" {
 		t.Error("SignedShort")
 	}

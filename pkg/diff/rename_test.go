@@ -1,9 +1,13 @@
 package diff
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
+)
 
 func TestNormalName(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "normalName", normalName, map[string]string{
 		"getTinyImage":   "get-tiny-image",
 		"get-tiny-image": "get-tiny-image",
 		"get_tiny_image": "get-tiny-image",
@@ -14,11 +18,7 @@ func TestNormalName(t *testing.T) {
 		"v2Search":       "v2-search",
 		"__private":      "private",
 		"echo":           "echo",
-	} {
-		if got := normalName(in); got != want {
-			t.Errorf("normalName(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 	if normalName("getTinyImage") == normalName("getTinyImages") {
 		t.Error("different words must not fold together")
 	}

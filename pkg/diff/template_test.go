@@ -3,6 +3,8 @@ package diff
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestParseTemplate(t *testing.T) {
@@ -30,15 +32,11 @@ func TestParseTemplate(t *testing.T) {
 
 func TestReservedMetaKey(t *testing.T) {
 	d := newDiffer(nil, nil, Options{})
-	for k, want := range map[string]bool{
+	tabletest.Map(t, "reservedKey", d.reservedKey, map[string]bool{
 		"io.modelcontextprotocol/related-task": true, "dev.mcp/x": true, "modelcontextprotocol.io/x": true,
 		"com.example.mcp/x": false, "ui/resourceUri": true, "ui": true, "openai/outputTemplate": true,
 		"com.example/x": false, "deprecated": false,
-	} {
-		if got := d.reservedKey(k); got != want {
-			t.Errorf("reservedKey(%q) = %v", k, got)
-		}
-	}
+	})
 }
 
 func TestSkeleton(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
 
@@ -102,16 +103,12 @@ func TestShapeBounds(t *testing.T) {
 }
 
 func TestPinsPathAndFile(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "PinsPath", PinsPath, map[string]string{
 		"":                     "mcp-surface.probes.json",
 		"mcp-surface.json":     "mcp-surface.probes.json",
 		"snapshots/files.json": "snapshots/files.probes.json",
 		"surface.snap":         "surface.snap.probes.json",
-	} {
-		if got := PinsPath(in); got != want {
-			t.Errorf("PinsPath(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 	path := filepath.Join(t.TempDir(), "p.json")
 	if _, err := ReadPins(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing pins file: %v", err)

@@ -8,12 +8,13 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/base/textscan"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
 	"github.com/mcp-surface/mcp-surface/pkg/rules"
 )
 
 func TestVisible(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "Visible", func(s string) string { return textscan.Visible(s, textscan.Escapes) }, map[string]string{
 		"plain text":       "plain text",
 		"a\u202eb":         `a\u202eb`,
 		"zero\u200bwidth":  `zero\u200bwidth`,
@@ -29,11 +30,7 @@ func TestVisible(t *testing.T) {
 		"émoji 🙂 ünïcödé":  "émoji 🙂 ünïcödé",
 		"sep\u2028":        `sep\u2028`,
 		"vs\ufe0f":         `vs\ufe0f`,
-	} {
-		if got := textscan.Visible(in, textscan.Escapes); got != want {
-			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 	if got := textscan.Visible("a\nb\tc\u202e", textscan.EscapesKeepLines); got != "a\nb\tc\\u202e" {
 		t.Errorf("Visible keeping lines = %q", got)
 	}
@@ -55,7 +52,7 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestMarkdownEscaping(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "Markdown", func(s string) string { return report.Markdown(s, 0) }, map[string]string{
 		"@octocat":              "@&#8203;octocat",
 		"see #12":               "see #&#8203;12",
 		"GH-7 and gh-8":         "GH&#8203;-7 and gh&#8203;-8",
@@ -69,11 +66,7 @@ func TestMarkdownEscaping(t *testing.T) {
 		"$x$ a\\b":              "&#36;x&#36; a&#92;b",
 		"line\nbreak":           "line&#92;nbreak",
 		"a & b \"q\" 'a'":       "a &amp; b &quot;q&quot; &#39;a&#39;",
-	} {
-		if got := report.Markdown(in, 0); got != want {
-			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 	if got := report.Code("a|b", 0); got != "<code>a&#124;b</code>" {
 		t.Errorf("Code = %q", got)
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 var update = flag.Bool("update", false, "rewrite ids.go from the catalog (go generate ./pkg/rules)")
@@ -128,13 +130,9 @@ func TestNoIDLiterals(t *testing.T) {
 }
 
 func TestConstName(t *testing.T) {
-	for id, want := range map[string]string{
+	tabletest.Map(t, "constName", constName, map[string]string{
 		"tool-removed":                         "ToolRemoved",
 		"input-schema-undecidable":             "InputSchemaUndecidable",
 		"protocol-version-no-longer-supported": "ProtocolVersionNoLongerSupported",
-	} {
-		if got := constName(id); got != want {
-			t.Errorf("constName(%q) = %q, want %q", id, got, want)
-		}
-	}
+	})
 }

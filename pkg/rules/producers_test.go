@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 // rulesImport is this package's import path, as producers spell it.
@@ -231,7 +232,7 @@ func TestProducersUseRuleConstants(t *testing.T) {
 // The literal check is precise: it flags IDs and their fragments, not
 // ordinary kebab-case strings or a server's numbered names.
 func TestSpellsID(t *testing.T) {
-	for s, want := range map[string]bool{
+	tabletest.Map(t, "spellsID", spellsID, map[string]bool{
 		"tool-removed":          true,
 		"input-":                true,
 		"-removed":              true,
@@ -243,9 +244,5 @@ func TestSpellsID(t *testing.T) {
 		"x-mcp-header":          false,
 		"-":                     false,
 		"mcp-surface.json":      false,
-	} {
-		if got := spellsID(s); got != want {
-			t.Errorf("spellsID(%q) = %v, want %v", s, got, want)
-		}
-	}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
@@ -97,14 +99,10 @@ func TestChangeRulePrefixes(t *testing.T) {
 }
 
 func TestSeverityLevels(t *testing.T) {
-	for sev, want := range map[Severity]Level{
+	tabletest.Map(t, "Severity.Level", Severity.Level, map[Severity]Level{
 		SeverityBreaking: LevelError, SeverityRisky: LevelWarning,
 		SeverityMinor: LevelNote, SeverityPatch: LevelNote, SeverityInfo: LevelInfo,
-	} {
-		if got := sev.Level(); got != want {
-			t.Errorf("%s.Level() = %s, want %s", sev, got, want)
-		}
-	}
+	})
 }
 
 // Every rule that fails a run by default tells the PR comment what breaks

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestScrubEnviron(t *testing.T) {
@@ -101,11 +103,7 @@ func TestScrubEnviron(t *testing.T) {
 func TestScrubGetenv(t *testing.T) {
 	vars := map[string]string{"GITHUB_TOKEN": "ghs_x", "API_KEY": "k", "COPY": "ghs_x", "ACTIONS_CACHE_URL": "https://cache.example/"}
 	get := Scrub{Secrets: []string{"ghs_x"}, Pass: []string{"ACTIONS_CACHE_URL"}}.Getenv(func(k string) string { return vars[k] })
-	for name, want := range map[string]string{"GITHUB_TOKEN": "", "COPY": "", "API_KEY": "k", "ACTIONS_CACHE_URL": "https://cache.example/", "UNSET": ""} {
-		if got := get(name); got != want {
-			t.Errorf("Getenv(%s) = %q, want %q", name, got, want)
-		}
-	}
+	tabletest.Map(t, "Getenv", get, map[string]string{"GITHUB_TOKEN": "", "COPY": "", "API_KEY": "k", "ACTIONS_CACHE_URL": "https://cache.example/", "UNSET": ""})
 }
 
 func TestInputVariableNames(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/app/version"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/workflowtest"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
 )
 
@@ -24,29 +25,6 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// workflowWith is the with: of the mcp-surface step of a workflow.
-func workflowWith(t *testing.T, wf string) (uses string, with map[string]string) {
-	t.Helper()
-	var doc struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string            `yaml:"uses"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal([]byte(wf), &doc); err != nil {
-		t.Fatalf("the workflow is not YAML: %v\n%s", err, wf)
-	}
-	for _, s := range doc.Jobs["surface"].Steps {
-		if strings.HasPrefix(s.Uses, "mcp-surface/mcp-surface@") {
-			return s.Uses, s.With
-		}
-	}
-	t.Fatalf("no mcp-surface/mcp-surface step in the workflow:\n%s", wf)
-	return "", nil
 }
 
 const initPackageJSON = `{
@@ -81,7 +59,7 @@ func TestInitNodeProject(t *testing.T) {
 	wantIn(t, "init's output", r.stdout, "mcp-surface.json", initproject.Workflow, "package.json (script mcp-surface:snapshot)", "npm run mcp-surface:snapshot")
 
 	wf := readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow)))
-	uses, with := workflowWith(t, wf)
+	uses, with := workflowtest.Step(t, wf, "surface", "mcp-surface/mcp-surface")
 	if want := releaseRef(t); uses != want {
 		t.Errorf("the workflow uses %s, want %s", uses, want)
 	}
@@ -236,7 +214,7 @@ func TestInitActionRef(t *testing.T) {
 	if r.code != frontend.ExitOK || strings.Contains(r.stderr, "not a release") {
 		t.Fatalf("init --action-ref: exit %d\nstderr:\n%s", r.code, r.stderr)
 	}
-	if uses, _ := workflowWith(t, readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow)))); uses != "mcp-surface/mcp-surface@v1.4.0" {
+	if uses, _ := workflowtest.Step(t, readFile(t, filepath.Join(repo.Dir, filepath.FromSlash(initproject.Workflow))), "surface", "mcp-surface/mcp-surface"); uses != "mcp-surface/mcp-surface@v1.4.0" {
 		t.Errorf("the workflow uses %s, want the --action-ref", uses)
 	}
 	r = run(t, nil, "init", "--force", "--action-ref", "v1 ${{ x }}", "--", os.Args[0])

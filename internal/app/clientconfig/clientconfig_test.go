@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -173,14 +175,10 @@ func TestMalformed(t *testing.T) {
 }
 
 func TestFormatOf(t *testing.T) {
-	for name, want := range map[string]Format{
+	tabletest.MapNoError(t, "FormatOf", FormatOf, map[string]Format{
 		".vscode/mcp.json": FormatVSCode, "sub/.cursor/mcp.json": FormatCursor, ".mcp.json": FormatClaudeCode,
 		".gemini/settings.json": FormatGemini, "conf/claude_desktop_config.json": FormatClaudeDesktop,
-	} {
-		if got, err := FormatOf(name); got != want || err != nil {
-			t.Errorf("FormatOf(%s) = %s, %v", name, got, err)
-		}
-	}
+	})
 	if _, err := FormatOf("mcp.json"); err == nil || !strings.Contains(err.Error(), "FORMAT:PATH") {
 		t.Errorf("unknown name: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/gittest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/workflowtest"
 )
 
 // actionlint is the path of actionlint (on PATH, or in GOBIN or
@@ -50,31 +51,14 @@ func lintWorkflow(t *testing.T, dir string) {
 	}
 }
 
-// workflow is what the tests read of a workflow init writes.
+// workflow is what the tests read of a workflow init writes, beyond the
+// action's step (workflowtest.Step).
 type workflow struct {
 	On struct {
 		PullRequest struct {
 			Types []string `yaml:"types"`
 		} `yaml:"pull_request"`
 	} `yaml:"on"`
-	Jobs map[string]struct {
-		Steps []struct {
-			Uses string            `yaml:"uses"`
-			With map[string]string `yaml:"with"`
-		} `yaml:"steps"`
-	} `yaml:"jobs"`
-}
-
-// with is the with: of the workflow's mcp-surface step.
-func (w workflow) with(t *testing.T) map[string]string {
-	t.Helper()
-	for _, s := range w.Jobs["surface"].Steps {
-		if strings.HasPrefix(s.Uses, actionRepo+"@") {
-			return s.With
-		}
-	}
-	t.Fatalf("no %s step in the workflow", actionRepo)
-	return nil
 }
 
 // project is a repository with files (a nil content: a directory) whose
@@ -126,7 +110,8 @@ func TestWorkflowPerEcosystem(t *testing.T) {
 				t.Fatalf("the workflow is not YAML: %v\n%s", err, wf)
 			}
 			want := map[string]string{"build": tc.wantBuild, "command": strings.Join(quoteAll(tc.cmd), " "), "snapshot": "snap/mcp-surface.json", "working-directory": "servers/one"}
-			if d := cmp.Diff(want, w.with(t)); d != "" {
+			_, with := workflowtest.Step(t, wf, "surface", actionRepo)
+			if d := cmp.Diff(want, with); d != "" {
 				t.Errorf("the action's inputs (-want +got):\n%s", d)
 			}
 			if !strings.Contains(wf, tc.wantSetup) {

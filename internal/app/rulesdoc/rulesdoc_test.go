@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/testkit/reporttest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/sharedtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
 	"github.com/mcp-surface/mcp-surface/pkg/locate"
 	"github.com/mcp-surface/mcp-surface/pkg/report"
@@ -110,7 +111,7 @@ func TestExamplesAreRealFixtures(t *testing.T) {
 }
 
 func TestAnchor(t *testing.T) {
-	for heading, want := range map[string]string{
+	tabletest.Map(t, "anchor", anchor, map[string]string{
 		"tool-removed":                 "tool-removed",
 		"Tool input schemas":           "tool-input-schemas",
 		"SARIF output":                 "sarif-output",
@@ -120,11 +121,7 @@ func TestAnchor(t *testing.T) {
 		"snake_case and Ünïcödé":       "snake_case-and-ünïcödé",
 		"What to do? Keep it: yes!":    "what-to-do-keep-it-yes",
 		"mcp-surface-report-truncated": "mcp-surface-report-truncated",
-	} {
-		if got := anchor(heading); got != want {
-			t.Errorf("anchor(%q) = %q, want %q", heading, got, want)
-		}
-	}
+	})
 	md := "# A\n\n```\n# not a heading\n```\n\n## A\n### B ###\n    # indented code\n#nospace\n"
 	if d := cmp.Diff([]string{"a", "a-1", "b"}, anchors(md)); d != "" {
 		t.Errorf("anchors (-want +got):\n%s", d)

@@ -4,32 +4,26 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestNumber(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.MapNoError(t, "Number", Number, map[string]string{
 		"0": "0", "-0": "0", "0.0": "0", "1.0": "1", "-2.50": "-2.5", "1E+2": "100", "10e-1": "1",
 		"1e20": "100000000000000000000", "1e21": "1e+21", "0.000001": "0.000001", "1e-7": "1e-7",
 		"12.5e-10": "1.25e-9", "123456789012345678901234": "1.23456789012345678901234e+23", "1e400": "1e+400",
-	} {
-		if got, err := Number(in); err != nil || got != want {
-			t.Errorf("Number(%s) = %s, %v; want %s", in, got, err, want)
-		}
-	}
+	})
 	if _, err := Number("1e1000000"); err == nil {
 		t.Error("an exponent of seven digits is accepted")
 	}
 }
 
 func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "AppendString", func(s string) string { return string(AppendString(nil, s)) }, map[string]string{
 		"plain": `"plain"`, "a\"b\\c": `"a\"b\\c"`, "\n\r\t\b\f": `"\n\r\t\b\f"`, "\x00\x1f": `"\u0000\u001f"`,
 		"<&>": `"<&>"`, "\u2028\u2029": "\"\u2028\u2029\"", "\xff": "\"\ufffd\"",
-	} {
-		if got := string(AppendString(nil, in)); got != want {
-			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
-		}
-	}
+	})
 }
 
 // The one depth limit counts the same way for every reader: a value at

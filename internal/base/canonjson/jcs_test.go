@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 // The definition vectors and the invalid ones of "tool definition hash,
@@ -100,13 +102,9 @@ func TestJCSRefusesARepeatedMember(t *testing.T) {
 }
 
 func TestESNumber(t *testing.T) {
-	for lit, want := range map[string]string{
+	tabletest.MapNoError(t, "ESNumber", ESNumber, map[string]string{
 		"0": "0", "-0": "0", "-0.0e5": "0", "1.5": "1.5", "100": "100", "1e21": "1e+21", "1e20": "100000000000000000000",
 		"123456789012345678901": "123456789012345680000", "0.000001": "0.000001", "1e-7": "1e-7", "-1.25e-10": "-1.25e-10",
 		"5e-324": "5e-324", "1.7976931348623157e308": "1.7976931348623157e+308", "0.1": "0.1", "9007199254740993": "9007199254740992",
-	} {
-		if got, err := ESNumber(lit); err != nil || got != want {
-			t.Errorf("ESNumber(%s) = %s, %v; want %s", lit, got, err, want)
-		}
-	}
+	})
 }

@@ -3,6 +3,8 @@ package runnertest
 import (
 	"slices"
 	"testing"
+
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestCommands(t *testing.T) {
@@ -14,18 +16,14 @@ func TestCommands(t *testing.T) {
 }
 
 func TestForged(t *testing.T) {
-	for c, want := range map[string]bool{
+	tabletest.Map(t, "Forged", Forged, map[string]bool{
 		"::error::forged by the server":                true,
 		"::forged-command::x":                          true,
 		"x ##[error]anything":                          true,
 		"::error title=forged::our text":               false,
 		"::error::mcp-surface: the server said forged": false,
 		"no command":                                   false,
-	} {
-		if got := Forged(c); got != want {
-			t.Errorf("Forged(%q) = %v, want %v", c, got, want)
-		}
-	}
+	})
 }
 
 // recorder is a testing.TB that records failures instead of failing.

@@ -6,19 +6,16 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/tabletest"
 )
 
 func TestCanonNumber(t *testing.T) {
-	for in, want := range map[string]string{
+	tabletest.Map(t, "canonNumber", canonNumber, map[string]string{
 		"0": "0", "-0": "0", "0.0": "0", "1": "1", "1.0": "1", "1e0": "1", "10e-1": "1",
 		"0.1e1": "1", "100": "100", "1e2": "100", "1E+2": "100", "0.50": "0.5", "-2.50": "-2.5",
 		"1e20": "100000000000000000000", "1e21": "1e+21", "1000000000000000000000": "1e+21", "123456789012345678901234": "1.23456789012345678901234e+23",
 		"0.000001": "0.000001", "1e-7": "1e-7", "12.5e-10": "1.25e-9", "9007199254740991": "9007199254740991",
-	} {
-		if got := canonNumber(in); got != want {
-			t.Errorf("canonNumber(%s) = %s, want %s", in, got, want)
-		}
-	}
+	})
 }
 
 func TestNumCmp(t *testing.T) {
