@@ -23,8 +23,7 @@ type Process struct {
 
 // StartProcess starts the server c (its Env and Dir as given: a nil Env
 // is an empty environment) with its stderr copied to stderr (nil:
-// discarded; its last bytes are kept as a capture keeps them either way).
-// lim supplies ShutdownGrace and StderrTail. Read Stdout until it ends,
+// discarded). lim supplies ShutdownGrace. Read Stdout until it ends,
 // then call Stop; Stop must be called whatever happened.
 func StartProcess(c Command, lim Limits, stderr io.Writer) (*Process, error) {
 	lim = lim.withDefaults()
@@ -56,9 +55,6 @@ func (p *Process) Stdin() io.WriteCloser { return stdinWriter{p.sc} }
 // holding the pipe are gone; once Stop is called, reads fail.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
-// Pid is the server's process id.
-func (p *Process) Pid() int { return p.sc.cmd.Process.Pid }
-
 // Exited is closed when the server process has exited (and was reaped).
 func (p *Process) Exited() <-chan struct{} { return p.sc.exited }
 
@@ -73,9 +69,6 @@ func (p *Process) ExitErr() error {
 	}
 }
 
-// StderrTail is the last bytes the server wrote to stderr.
-func (p *Process) StderrTail() string { return p.sc.stderr.String() }
-
 // Stop ends the server as a capture's shutdown does: its stdin closed,
 // a grace to exit, SIGTERM, then SIGKILL to its process group and to
 // the descendants that left it; it returns once they are reaped, with
@@ -88,11 +81,4 @@ func (p *Process) Stop() []Diagnostic {
 		p.diags = p.sc.diagnostics()
 	})
 	return p.diags
-}
-
-// Kill sends SIGKILL to the server's process group at once, for a
-// program that must end now; Stop still reaps it.
-func (p *Process) Kill() {
-	p.sc.closeStdin()
-	signalGroup(p.sc.cmd, sigKill)
 }
