@@ -77,14 +77,8 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 		arrays, err = scopedArrays(msg, res)
 	}
 	if err == nil {
-		if m, found := find(res, "instructions"); found {
-			for i := len(res) - 1; i >= 0; i-- {
-				if res[i].Key == "instructions" {
-					insAt = i
-					break
-				}
-			}
-			insRaw = msg[m.Value.Start:m.Value.End]
+		if insAt = findAt(res, "instructions"); insAt >= 0 {
+			insRaw = msg[res[insAt].Value.Start:res[insAt].Value.End]
 		}
 	}
 	var ins *verdict

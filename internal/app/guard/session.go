@@ -594,12 +594,9 @@ func (s *Session) initialized(msg []byte, h header, method string) Out {
 		return Out{Forward: msg}
 	}
 	var raw []byte
-	at := -1
-	for i := len(res) - 1; i >= 0; i-- {
-		if res[i].Key == "instructions" {
-			at, raw = i, msg[res[i].Value.Start:res[i].Value.End]
-			break
-		}
+	at := findAt(res, "instructions")
+	if at >= 0 {
+		raw = msg[res[at].Value.Start:res[at].Value.End]
 	}
 	v, err := s.j.instructions(raw)
 	if err != nil {
