@@ -128,7 +128,7 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 	}
 	dropIns := ins != nil && insAt >= 0 && !act(*ins, fmt.Sprintf("the changed instructions of group %q", key))
 	if end != nil {
-		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(h.ID, end)
 	}
 	if len(cuts) == 0 && !dropIns {
 		return Out{Forward: msg}

@@ -507,7 +507,7 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
 		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
 	if end != nil {
-		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(id, end)
 	}
 	if len(keep) == len(elems) {
 		return Out{Forward: msg}
@@ -542,7 +542,7 @@ func (s *Session) read(msg []byte, h header, uri string) Out {
 		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 		s.log(d)
 		end := fmt.Errorf("%w: skill %q: %s%s", ErrChanged, v.Name, v.Threat, rulesNote(v.Rules))
-		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(h.ID, end)
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 	s.log(d)
@@ -620,7 +620,7 @@ func (s *Session) initialized(msg []byte, h header, method string) Out {
 		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at changed instructions: %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
 		s.log(d)
 		end := fmt.Errorf("%w: the instructions: %s%s", ErrChanged, v.Threat, rulesNote(v.Rules))
-		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(id, end)
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked changed instructions (left out of the handshake): %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
 	s.log(d)
@@ -633,6 +633,12 @@ func (s *Session) log(d Decision) {
 	d.Mode = s.opts.Mode
 	d.Server = s.opts.Entry.Key()
 	s.opts.Log.Log(d)
+}
+
+// ended is what the session makes of a message at which it ends under
+// ModeFail: the client is answered with the reason, end.
+func ended(id []byte, end error) Out {
+	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
 }
 
 // errorAnswer is a JSON-RPC error response to id, the id spelled as the
