@@ -96,30 +96,12 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 		if err != nil {
 			break
 		}
-		var elems []span
-		if elems, err = arrayElements(msg, a.at); err != nil {
-			break
-		}
-		raws := make([][]byte, len(elems))
-		for i, e := range elems {
-			raws[i] = msg[e.Start:e.End]
-		}
-		var vs []verdict
-		if vs, err = s.j.items(a.kind, raws); err != nil {
-			break
-		}
-		var keep []span
-		for i, v := range vs {
-			if v.Status == statusUnchanged {
-				keep = append(keep, elems[i])
-				s.note(v, false)
-				continue
-			}
-			if act(v, fmt.Sprintf("%s %s %q of group %q", v.Status, v.Kind, v.Name, key)) {
-				keep = append(keep, elems[i])
-			}
-		}
-		if len(keep) < len(elems) {
+		items := func(raws [][]byte) ([]verdict, error) { return s.j.items(a.kind, raws) }
+		var elems, keep []span
+		elems, keep, _, err = s.judged(msg, a.at, items, func(v verdict) bool {
+			return act(v, fmt.Sprintf("%s %s %q of group %q", v.Status, v.Kind, v.Name, key))
+		})
+		if err == nil && len(keep) < len(elems) {
 			cuts = append(cuts, cut{a.at, keep})
 		}
 	}

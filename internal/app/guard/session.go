@@ -360,41 +360,23 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 		return Out{Forward: msg}
 	}
 	var arr member
-	var elems []span
+	var elems, keep []span
+	var unchanged int
+	var end error
 	if err == nil {
 		var found bool
 		if arr, found = find(res, key); !found {
 			err = fmt.Errorf("the result has no %q", key)
 		} else {
-			elems, err = arrayElements(msg, arr.Value)
+			elems, keep, unchanged, err = s.judged(msg, arr.Value, judge, func(v verdict) bool {
+				return s.act(method, v, fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name), &end)
+			})
 		}
-	}
-	var vs []verdict
-	if err == nil {
-		raws := make([][]byte, len(elems))
-		for i, e := range elems {
-			raws[i] = msg[e.Start:e.End]
-		}
-		vs, err = judge(raws)
 	}
 	if err != nil {
 		return s.unreadable(msg, id, method, err)
 	}
-	var keep []span
-	unchanged := 0
-	var end error
-	for i, v := range vs {
-		if v.Status == statusUnchanged {
-			unchanged++
-			keep = append(keep, elems[i])
-			s.note(v, false)
-			continue
-		}
-		if s.act(method, v, fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name), &end) {
-			keep = append(keep, elems[i])
-		}
-	}
-	n := len(vs)
+	n := len(elems)
 	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
 		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
 	if end != nil {
@@ -404,6 +386,36 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 		return Out{Forward: msg}
 	}
 	return Out{Forward: withElements(msg, arr.Value, keep)}
+}
+
+// judged reads the elements of the array at arr of msg and judges them
+// with judge: an element as locked is noted and kept, each other one is
+// kept when act says so. It returns the elements, those kept and how
+// many are as locked.
+func (s *Session) judged(msg []byte, arr span, judge func([][]byte) ([]verdict, error), act func(verdict) bool) (elems, keep []span, unchanged int, err error) {
+	if elems, err = arrayElements(msg, arr); err != nil {
+		return nil, nil, 0, err
+	}
+	raws := make([][]byte, len(elems))
+	for i, e := range elems {
+		raws[i] = msg[e.Start:e.End]
+	}
+	vs, err := judge(raws)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for i, v := range vs {
+		if v.Status == statusUnchanged {
+			unchanged++
+			keep = append(keep, elems[i])
+			s.note(v, false)
+			continue
+		}
+		if act(v) {
+			keep = append(keep, elems[i])
+		}
+	}
+	return elems, keep, unchanged, nil
 }
 
 // read checks the answer to a resources/read of a locked skill's
