@@ -46,16 +46,8 @@ func (j *judge) groupInstructions(key string, raw []byte) (*verdict, error) {
 	}
 	g.Instructions = canon
 	x := j.headExt()
-	if at := slices.IndexFunc(x.Groups, func(h manifest.Group) bool { return h.Key() == key }); at >= 0 {
-		x.Groups[at] = g
-	} else {
-		x.Groups = append(x.Groups, g)
-	}
-	head := *j.entry.Snapshot
-	head.Ext = x
-	v := j.verdictOf(j.compare(&head), finding.KindGroup, key, func(f *finding.Finding) bool {
-		return f.Subject.Kind == finding.KindGroup && f.Subject.Name == key
-	})
+	putGroup(x, g)
+	v := j.extVerdict(j.compareExt(x), finding.KindGroup, key)
 	v.Status = statusChanged
 	if !ok {
 		v.Status = statusNew
