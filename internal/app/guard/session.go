@@ -135,7 +135,7 @@ func idKey(id []byte) string {
 
 // FromClient handles a message from the client.
 func (s *Session) FromClient(msg []byte) Out {
-	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+	if isBatch(msg) {
 		return s.batch(msg, s.fromClient)
 	}
 	return s.fromClient(msg)
@@ -143,7 +143,7 @@ func (s *Session) FromClient(msg []byte) Out {
 
 // FromServer handles a message from the server.
 func (s *Session) FromServer(msg []byte) Out {
-	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+	if isBatch(msg) {
 		return s.batch(msg, s.fromServer)
 	}
 	return s.fromServer(msg)
@@ -179,9 +179,20 @@ func (s *Session) batch(msg []byte, one func([]byte) Out) Out {
 	case same:
 		out.Forward = msg
 	case len(parts) > 0:
-		out.Forward = append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
+		out.Forward = batchOf(parts)
 	}
 	return out
+}
+
+// isBatch says whether a message is a JSON-RPC batch (an array).
+func isBatch(msg []byte) bool {
+	t := bytes.TrimSpace(msg)
+	return len(t) > 0 && t[0] == '['
+}
+
+// batchOf is the batch of the messages parts.
+func batchOf(parts [][]byte) []byte {
+	return append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
 }
 
 func (s *Session) fromClient(msg []byte) Out {
