@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-surface/mcp-surface/internal/app/lock"
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/finding"
@@ -38,6 +39,29 @@ func putSkill(x *manifest.Extensions, s manifest.Skill) {
 		return
 	}
 	x.Skills = slices.Insert(x.Skills, i, s)
+}
+
+// putGroup replaces (by key) or adds a group of x, keeping them sorted by
+// key.
+func putGroup(x *manifest.Extensions, g manifest.Group) {
+	if at := slices.IndexFunc(x.Groups, func(h manifest.Group) bool { return h.Key() == g.Key() }); at >= 0 {
+		x.Groups[at] = g
+		return
+	}
+	x.Groups = append(x.Groups, g)
+	slices.SortFunc(x.Groups, func(a, b manifest.Group) int { return strings.Compare(a.Key(), b.Key()) })
+}
+
+// compareExt judges the locked snapshot with its extensions replaced by x.
+func (j *judge) compareExt(x *manifest.Extensions) *lock.Outcome {
+	head := *j.entry.Snapshot
+	head.Ext = x
+	return j.compare(&head)
+}
+
+// extVerdict is o's verdict on the item of an extension kind name.
+func (j *judge) extVerdict(o *lock.Outcome, kind, name string) verdict {
+	return j.verdictOf(o, kind, name, func(f *finding.Finding) bool { return f.Subject.Kind == kind && f.Subject.Name == name })
 }
 
 // skills judges the entries of a skills/list page.
@@ -97,11 +121,7 @@ func (j *judge) skillText(msg []byte, res []member, uri string) *verdict {
 		s := locked
 		s.Text = *ct.Text
 		putSkill(x, s)
-		head := *j.entry.Snapshot
-		head.Ext = x
-		v := j.verdictOf(j.compare(&head), finding.KindSkill, uri, func(f *finding.Finding) bool {
-			return f.Subject.Kind == finding.KindSkill && f.Subject.Name == uri
-		})
+		v := j.extVerdict(j.compareExt(x), finding.KindSkill, uri)
 		v.Status = statusChanged
 		return &v
 	}
@@ -154,12 +174,7 @@ func (j *judge) groups(raws [][]byte) ([]verdict, error) {
 			g = locked
 		}
 		g.Entry = canon
-		if at := slices.IndexFunc(x.Groups, func(h manifest.Group) bool { return h.Key() == g.Key() }); at >= 0 {
-			x.Groups[at] = g
-		} else {
-			x.Groups = append(x.Groups, g)
-			slices.SortFunc(x.Groups, func(a, b manifest.Group) int { return strings.Compare(a.Key(), b.Key()) })
-		}
+		putGroup(x, g)
 		changed = append(changed, i)
 	}
 	return j.extVerdicts(out, changed, keys, x, finding.KindGroup, func(key string) bool {
@@ -174,12 +189,10 @@ func (j *judge) extVerdicts(out []verdict, changed []int, names []string, x *man
 	if len(changed) == 0 {
 		return out
 	}
-	head := *j.entry.Snapshot
-	head.Ext = x
-	o := j.compare(&head)
+	o := j.compareExt(x)
 	for _, i := range changed {
 		name := names[i]
-		v := j.verdictOf(o, kind, name, func(f *finding.Finding) bool { return f.Subject.Kind == kind && f.Subject.Name == name })
+		v := j.extVerdict(o, kind, name)
 		v.Status = statusChanged
 		if !locked(name) {
 			v.Status = statusNew

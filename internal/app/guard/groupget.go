@@ -46,16 +46,8 @@ func (j *judge) groupInstructions(key string, raw []byte) (*verdict, error) {
 	}
 	g.Instructions = canon
 	x := j.headExt()
-	if at := slices.IndexFunc(x.Groups, func(h manifest.Group) bool { return h.Key() == key }); at >= 0 {
-		x.Groups[at] = g
-	} else {
-		x.Groups = append(x.Groups, g)
-	}
-	head := *j.entry.Snapshot
-	head.Ext = x
-	v := j.verdictOf(j.compare(&head), finding.KindGroup, key, func(f *finding.Finding) bool {
-		return f.Subject.Kind == finding.KindGroup && f.Subject.Name == key
-	})
+	putGroup(x, g)
+	v := j.extVerdict(j.compareExt(x), finding.KindGroup, key)
 	v.Status = statusChanged
 	if !ok {
 		v.Status = statusNew
@@ -77,14 +69,8 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 		arrays, err = scopedArrays(msg, res)
 	}
 	if err == nil {
-		if m, found := find(res, "instructions"); found {
-			for i := len(res) - 1; i >= 0; i-- {
-				if res[i].Key == "instructions" {
-					insAt = i
-					break
-				}
-			}
-			insRaw = msg[m.Value.Start:m.Value.End]
+		if insAt = findAt(res, "instructions"); insAt >= 0 {
+			insRaw = msg[res[insAt].Value.Start:res[insAt].Value.End]
 		}
 	}
 	var ins *verdict
@@ -102,30 +88,12 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 		if err != nil {
 			break
 		}
-		var elems []span
-		if elems, err = arrayElements(msg, a.at); err != nil {
-			break
-		}
-		raws := make([][]byte, len(elems))
-		for i, e := range elems {
-			raws[i] = msg[e.Start:e.End]
-		}
-		var vs []verdict
-		if vs, err = s.j.items(a.kind, raws); err != nil {
-			break
-		}
-		var keep []span
-		for i, v := range vs {
-			if v.Status == statusUnchanged {
-				keep = append(keep, elems[i])
-				s.note(v, false)
-				continue
-			}
-			if act(v, fmt.Sprintf("%s %s %q of group %q", v.Status, v.Kind, v.Name, key)) {
-				keep = append(keep, elems[i])
-			}
-		}
-		if len(keep) < len(elems) {
+		items := func(raws [][]byte) ([]verdict, error) { return s.j.items(a.kind, raws) }
+		var elems, keep []span
+		elems, keep, _, err = s.judged(msg, a.at, items, func(v verdict) bool {
+			return act(v, fmt.Sprintf("%s %s %q of group %q", v.Status, v.Kind, v.Name, key))
+		})
+		if err == nil && len(keep) < len(elems) {
 			cuts = append(cuts, cut{a.at, keep})
 		}
 	}
@@ -134,7 +102,7 @@ func (s *Session) groupGet(msg []byte, h header, key string) Out {
 	}
 	dropIns := ins != nil && insAt >= 0 && !act(*ins, fmt.Sprintf("the changed instructions of group %q", key))
 	if end != nil {
-		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(h.ID, end)
 	}
 	if len(cuts) == 0 && !dropIns {
 		return Out{Forward: msg}

@@ -226,8 +226,8 @@ func (p *httpProxy) answerAlone(w http.ResponseWriter, body []byte, out Out) {
 		}
 	}
 	var resp []byte
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		resp = append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']')
+	if isBatch(body) {
+		resp = batchOf(answers)
 	} else {
 		resp = answers[0]
 	}

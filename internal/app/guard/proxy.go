@@ -29,7 +29,8 @@ type Config struct {
 	// closed, and again after SIGTERM (0: the capture's default).
 	Grace time.Duration
 	// Stdin and Stdout are the client's side; Stderr gets the server's
-	// stderr (line by line, each escaped) and the guard's decisions.
+	// stderr, line by line, each escaped (the guard's decisions go to the
+	// Session's Logger).
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -65,11 +66,10 @@ func Run(ctx context.Context, cfg Config) error {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	stderr := &lockedWriter{w: cfg.Stderr}
+	serverStderr := &escapedLines{w: cfg.Stderr}
 	if cfg.Stderr == nil {
-		stderr.w = io.Discard
+		serverStderr.w = io.Discard
 	}
-	serverStderr := &escapedLines{w: stderr}
 	p, err := capture.StartProcess(cfg.Server, capture.Limits{ShutdownGrace: cfg.Grace}, serverStderr)
 	if err != nil {
 		return &StartError{err}
@@ -278,7 +278,9 @@ func withEOL(line, msg, out, eol []byte) []byte {
 	return append(out[:len(out):len(out)], eol...)
 }
 
-// lockedWriter writes whole chunks one at a time.
+// lockedWriter writes whole chunks one at a time: the client's stdout
+// gets the server's messages and the guard's own answers from two
+// goroutines.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer

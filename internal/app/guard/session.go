@@ -119,14 +119,6 @@ type request struct {
 	method, name string
 }
 
-// callParams are the parameters that name the item a call uses.
-type callParams struct {
-	Params struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	} `json:"params"`
-}
-
 // idKey is the key of a request id in pending: the id's value, not its
 // spelling, so that an answer whose id the client matches (1.0 for 1,
 // "\u0031" for "1") is matched here too and never passes unchecked.
@@ -143,7 +135,7 @@ func idKey(id []byte) string {
 
 // FromClient handles a message from the client.
 func (s *Session) FromClient(msg []byte) Out {
-	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+	if isBatch(msg) {
 		return s.batch(msg, s.fromClient)
 	}
 	return s.fromClient(msg)
@@ -151,7 +143,7 @@ func (s *Session) FromClient(msg []byte) Out {
 
 // FromServer handles a message from the server.
 func (s *Session) FromServer(msg []byte) Out {
-	if t := bytes.TrimSpace(msg); len(t) > 0 && t[0] == '[' {
+	if isBatch(msg) {
 		return s.batch(msg, s.fromServer)
 	}
 	return s.fromServer(msg)
@@ -187,9 +179,20 @@ func (s *Session) batch(msg []byte, one func([]byte) Out) Out {
 	case same:
 		out.Forward = msg
 	case len(parts) > 0:
-		out.Forward = append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
+		out.Forward = batchOf(parts)
 	}
 	return out
+}
+
+// isBatch says whether a message is a JSON-RPC batch (an array).
+func isBatch(msg []byte) bool {
+	t := bytes.TrimSpace(msg)
+	return len(t) > 0 && t[0] == '['
+}
+
+// batchOf is the batch of the messages parts.
+func batchOf(parts [][]byte) []byte {
+	return append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
 }
 
 func (s *Session) fromClient(msg []byte) Out {
@@ -239,41 +242,6 @@ func (s *Session) checks(method string) bool {
 	return ok
 }
 
-// refusal is the guard's answer to a request that uses an item, or nil
-// to forward it. Under block and fail, an item this session's listings
-// blocked is refused; so is a tool or prompt that no listing of the
-// session served and the lock does not hold (a client that kept a
-// listing from another session calls what nobody checked); and a
-// resource read through a blocked resource template. Under warn each of
-// them is logged and forwarded.
-func (s *Session) refusal(env header, kind, name string) []byte {
-	v, why := s.verdictForCall(kind, name)
-	if why == "" {
-		return nil
-	}
-	if s.opts.Mode == ModeWarn {
-		s.log(Decision{Decision: DecisionWarned, Method: env.Method, Kind: kind, Name: name, Rules: v.Rules,
-			Message: fmt.Sprintf("warning, forwarded %s of %s %q: %s", env.Method, kind, name, why)})
-		return nil
-	}
-	s.log(Decision{Decision: DecisionRefused, Method: env.Method, Kind: v.Kind, Name: name, Rules: v.Rules,
-		Message: fmt.Sprintf("refused %s of %s %q: %s", env.Method, v.Kind, name, why)})
-	if v.Threat == "" {
-		// Not blocked, unknown: the item's name is the client's own text.
-		return errorAnswer(env.ID, fmt.Sprintf(
-			"mcp-surface guard: %s %q is not in the lock of server %s and no listing of this session served it: list the %ss first (the guard checks them) or lock the server again; review it with `%s`",
-			v.Kind, name, s.opts.Entry.Key(), v.Kind, ReviewCommand), v.Kind, name)
-	}
-	if v.Kind == finding.KindResourceTemplate && kind == finding.KindResource {
-		return errorAnswer(env.ID, fmt.Sprintf(
-			"mcp-surface guard: resource %q is read through a resource template of server %s that changed since it was locked and is blocked: %s%s; review it with `%s`",
-			name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), kind, name)
-	}
-	return errorAnswer(env.ID, fmt.Sprintf(
-		"mcp-surface guard: %s %q of server %s changed since it was locked and is blocked: %s%s; review it with `%s`",
-		v.Kind, name, s.opts.Entry.Key(), v.Threat, rulesNote(v.Rules), ReviewCommand), v.Kind, name)
-}
-
 // clientName names an item in what the client is told: by its name when
 // the lock holds it (approved text), else only as a new one (a name the
 // server made up is changed text too).
@@ -282,43 +250,6 @@ func (s *Session) clientName(kind, name string) string {
 		return fmt.Sprintf("%s %q", kind, name)
 	}
 	return "a new " + kind
-}
-
-// verdictForCall is why a call of the item kind name is not to be
-// forwarded ("" to forward it), with the verdict that says so.
-func (s *Session) verdictForCall(kind, name string) (verdict, string) {
-	if it, ok := s.seen[kind][name]; ok {
-		if it.blocked {
-			return it.v, "it is blocked (" + it.v.Why + ")"
-		}
-		return verdict{}, ""
-	}
-	k, _ := manifest.KindOfSubject(kind)
-	if kind == finding.KindResource {
-		// A skill's SKILL.md is read as a resource.
-		if it, ok := s.seen[finding.KindSkill][name]; ok && it.blocked {
-			return it.v, "it is blocked (" + it.v.Why + ")"
-		}
-		if _, locked := s.j.locked(k.List, name); locked {
-			return verdict{}, ""
-		}
-		for tmpl, it := range s.seen[finding.KindResourceTemplate] {
-			if it.blocked && templateMatches(tmpl, name) {
-				v := it.v
-				v.Kind = finding.KindResourceTemplate
-				return v, fmt.Sprintf("it is read through resource template %q, which is blocked (%s)", tmpl, it.v.Why)
-			}
-		}
-		// Resources are also reached through links and templates: an
-		// unlisted one is the server's business.
-		return verdict{}, ""
-	}
-	if s.holds(kind, name) {
-		// Approved by the lock; what the server lists of it now, the
-		// guard checks when it is listed.
-		return verdict{}, ""
-	}
-	return verdict{Kind: kind}, "it is not in the lock and no listing of this session served it"
 }
 
 // note records what a listing made of an item (v.Status, and blocked).
@@ -361,35 +292,6 @@ func (s *Session) holds(kind, name string) bool {
 	}
 	_, ok = s.j.locked(k.List, name)
 	return ok
-}
-
-// calledItem is the item a request uses, for the methods that use one
-// (groups/get: the group, by its key).
-func (s *Session) calledItem(method string, msg []byte) (kind, name string, ok bool) {
-	var kindOf string
-	switch method {
-	case capture.MethodGroupsGet:
-		kindOf = finding.KindGroup
-	case capture.MethodToolsCall:
-		kindOf = finding.KindTool
-	case capture.MethodPromptsGet:
-		kindOf = finding.KindPrompt
-	case capture.MethodResourcesRead:
-		kindOf = finding.KindResource
-	default:
-		return "", "", false
-	}
-	var p callParams
-	if json.Unmarshal(msg, &p) != nil {
-		return "", "", false
-	}
-	switch kindOf {
-	case finding.KindResource:
-		return kindOf, p.Params.URI, true
-	case finding.KindGroup:
-		return kindOf, manifest.Group{Extension: s.j.groupExt(), Name: p.Params.Name}.Key(), true
-	}
-	return kindOf, p.Params.Name, true
 }
 
 func (s *Session) fromServer(msg []byte) Out {
@@ -469,29 +371,50 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 		return Out{Forward: msg}
 	}
 	var arr member
-	var elems []span
+	var elems, keep []span
+	var unchanged int
+	var end error
 	if err == nil {
 		var found bool
 		if arr, found = find(res, key); !found {
 			err = fmt.Errorf("the result has no %q", key)
 		} else {
-			elems, err = arrayElements(msg, arr.Value)
+			elems, keep, unchanged, err = s.judged(msg, arr.Value, judge, func(v verdict) bool {
+				return s.act(method, v, fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name), &end)
+			})
 		}
-	}
-	var vs []verdict
-	if err == nil {
-		raws := make([][]byte, len(elems))
-		for i, e := range elems {
-			raws[i] = msg[e.Start:e.End]
-		}
-		vs, err = judge(raws)
 	}
 	if err != nil {
 		return s.unreadable(msg, id, method, err)
 	}
-	var keep []span
-	unchanged := 0
-	var end error
+	n := len(elems)
+	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
+		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
+	if end != nil {
+		return ended(id, end)
+	}
+	if len(keep) == len(elems) {
+		return Out{Forward: msg}
+	}
+	return Out{Forward: withElements(msg, arr.Value, keep)}
+}
+
+// judged reads the elements of the array at arr of msg and judges them
+// with judge: an element as locked is noted and kept, each other one is
+// kept when act says so. It returns the elements, those kept and how
+// many are as locked.
+func (s *Session) judged(msg []byte, arr span, judge func([][]byte) ([]verdict, error), act func(verdict) bool) (elems, keep []span, unchanged int, err error) {
+	if elems, err = arrayElements(msg, arr); err != nil {
+		return nil, nil, 0, err
+	}
+	raws := make([][]byte, len(elems))
+	for i, e := range elems {
+		raws[i] = msg[e.Start:e.End]
+	}
+	vs, err := judge(raws)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	for i, v := range vs {
 		if v.Status == statusUnchanged {
 			unchanged++
@@ -499,20 +422,11 @@ func (s *Session) page(msg []byte, h header, method, key, noun string, judge fun
 			s.note(v, false)
 			continue
 		}
-		if s.act(method, v, fmt.Sprintf("%s %s %q", v.Status, v.Kind, v.Name), &end) {
+		if act(v) {
 			keep = append(keep, elems[i])
 		}
 	}
-	n := len(vs)
-	s.log(Decision{Decision: DecisionChecked, Method: method, Items: &n, Unchanged: &unchanged,
-		Message: fmt.Sprintf("checked %s: %d %s(s), %d as locked, %d passed to the client", method, n, noun, unchanged, len(keep))})
-	if end != nil {
-		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
-	}
-	if len(keep) == len(elems) {
-		return Out{Forward: msg}
-	}
-	return Out{Forward: withElements(msg, arr.Value, keep)}
+	return elems, keep, unchanged, nil
 }
 
 // read checks the answer to a resources/read of a locked skill's
@@ -542,7 +456,7 @@ func (s *Session) read(msg []byte, h header, uri string) Out {
 		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 		s.log(d)
 		end := fmt.Errorf("%w: skill %q: %s%s", ErrChanged, v.Name, v.Threat, rulesNote(v.Rules))
-		return Out{Forward: errorAnswer(h.ID, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(h.ID, end)
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked %s: %s%s; review it with `%s`", what, v.Why, rulesNote(v.Rules), ReviewCommand)
 	s.log(d)
@@ -594,12 +508,9 @@ func (s *Session) initialized(msg []byte, h header, method string) Out {
 		return Out{Forward: msg}
 	}
 	var raw []byte
-	at := -1
-	for i := len(res) - 1; i >= 0; i-- {
-		if res[i].Key == "instructions" {
-			at, raw = i, msg[res[i].Value.Start:res[i].Value.End]
-			break
-		}
+	at := findAt(res, "instructions")
+	if at >= 0 {
+		raw = msg[res[at].Value.Start:res[at].Value.End]
 	}
 	v, err := s.j.instructions(raw)
 	if err != nil {
@@ -623,7 +534,7 @@ func (s *Session) initialized(msg []byte, h header, method string) Out {
 		d.Decision, d.Message = DecisionFailed, fmt.Sprintf("ending the session at changed instructions: %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
 		s.log(d)
 		end := fmt.Errorf("%w: the instructions: %s%s", ErrChanged, v.Threat, rulesNote(v.Rules))
-		return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
+		return ended(id, end)
 	}
 	d.Decision, d.Message = DecisionBlocked, fmt.Sprintf("blocked changed instructions (left out of the handshake): %s%s; review them with `%s`", v.Why, rulesNote(v.Rules), ReviewCommand)
 	s.log(d)
@@ -636,6 +547,12 @@ func (s *Session) log(d Decision) {
 	d.Mode = s.opts.Mode
 	d.Server = s.opts.Entry.Key()
 	s.opts.Log.Log(d)
+}
+
+// ended is what the session makes of a message at which it ends under
+// ModeFail: the client is answered with the reason, end.
+func ended(id []byte, end error) Out {
+	return Out{Forward: errorAnswer(id, fmt.Sprintf("mcp-surface guard: %v; the session ends (--on-change fail); review it with `%s`", end, ReviewCommand), "", ""), End: end}
 }
 
 // errorAnswer is a JSON-RPC error response to id, the id spelled as the

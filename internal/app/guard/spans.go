@@ -155,12 +155,20 @@ func readHeader(msg []byte) (h header, ok bool) {
 // find returns the member of a key (the last one, as a JSON decoder
 // keeps it).
 func find(ms []member, key string) (member, bool) {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].Key == key {
-			return ms[i], true
-		}
+	if i := findAt(ms, key); i >= 0 {
+		return ms[i], true
 	}
 	return member{}, false
+}
+
+// findAt is the index in ms of the member find returns, -1 for none.
+func findAt(ms []member, key string) int {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // withoutMember is data with a member of the object whose members are ms
