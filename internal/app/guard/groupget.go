@@ -3,6 +3,7 @@ package guard
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -42,7 +43,12 @@ func (j *judge) groupInstructions(key string, raw []byte) (*verdict, error) {
 	g := locked
 	if !ok {
 		// A group the lock lacks: judged as added with these instructions.
+		// key is the group's key (Group.Key): the toolbox variant's holds
+		// the extension before the name.
 		g = manifest.Group{Extension: j.groupExt(), Name: key}
+		if g.Extension == capture.ExtToolbox {
+			g.Name = strings.TrimPrefix(key, g.Extension+":")
+		}
 	}
 	g.Instructions = canon
 	x := j.headExt()
