@@ -166,6 +166,8 @@ type File struct {
 	Path    string
 	Format  Format
 	Servers []Server // sorted by name
+	// Data is the file's bytes as read: what lock --wrap edits.
+	Data []byte
 }
 
 // Read reads the configuration at name (relative to root, or absolute) in
@@ -229,7 +231,7 @@ func Parse(ctx context.Context, root, name string, f Format, data []byte, getenv
 	if err != nil {
 		return nil, wrap(err)
 	}
-	out := &File{Path: name, Format: f}
+	out := &File{Path: name, Format: f, Data: data}
 	for _, sname := range slices.Sorted(maps.Keys(servers)) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
+	"github.com/mcp-surface/mcp-surface/internal/base/canonjson"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonedit"
 )
 
@@ -119,10 +120,10 @@ func (f *file) wrap(name string, was commandLine, guard []string) error {
 	}
 	values := make([]json.RawMessage, 0, len(guard)+1)
 	for _, a := range guard {
-		values = append(values, encode(a))
+		values = append(values, canonjson.AppendString(nil, a))
 	}
 	values = append(values, was.rawCommand)
-	if err := f.doc.Set(encode(clientconfig.GuardCommand), f.at(name, "command")...); err != nil {
+	if err := f.doc.Set(canonjson.AppendString(nil, clientconfig.GuardCommand), f.at(name, "command")...); err != nil {
 		return err
 	}
 	return f.doc.InsertElements(0, values, f.at(name, "args")...)
@@ -209,13 +210,4 @@ func (f *file) placeholder(a string) string {
 		return "${"
 	}
 	return ""
-}
-
-// encode is s as a JSON string, on one line, HTML characters as they are.
-func encode(s string) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcp-surface/mcp-surface/internal/app/clientconfig"
 	"github.com/mcp-surface/mcp-surface/internal/app/lock"
-	"github.com/mcp-surface/mcp-surface/internal/base/infile"
 	"github.com/mcp-surface/mcp-surface/internal/base/jsonedit"
 	"github.com/mcp-surface/mcp-surface/internal/base/outfile"
 )
@@ -103,31 +102,20 @@ type file struct {
 
 // edit plans the edit of one configuration and checks it.
 func edit(ctx context.Context, o Options, l *lock.Lock, cf lock.ConfigFile) (*fileEdit, error) {
-	format := cf.Format
-	if format == "" {
-		var err error
-		if format, err = clientconfig.FormatOf(cf.Name); err != nil {
-			return nil, err
-		}
+	read, err := clientconfig.Read(ctx, o.Root, cf.Name, cf.Format, o.Getenv)
+	if err != nil {
+		return nil, err
 	}
 	path := cf.Name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(o.Root, filepath.FromSlash(path))
 	}
-	data, err := infile.Read(ctx, path, "client configuration", clientconfig.MaxFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	read, err := clientconfig.Parse(ctx, o.Root, cf.Name, format, data, o.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := jsonedit.Parse(data)
+	doc, err := jsonedit.Parse(read.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cf.Name, err)
 	}
-	f := &file{o: o, name: cf.Name, format: format, lock: l, doc: doc}
-	out := &fileEdit{name: cf.Name, path: path, before: data}
+	f := &file{o: o, name: cf.Name, format: read.Format, lock: l, doc: doc}
+	out := &fileEdit{name: cf.Name, path: path, before: read.Data}
 	edited := map[string]bool{}
 	var errs []error
 	for _, s := range read.Servers {
@@ -165,7 +153,7 @@ func edit(ctx context.Context, o Options, l *lock.Lock, cf lock.ConfigFile) (*fi
 	}
 	out.after = doc.Bytes()
 	if len(edited) > 0 {
-		if err := f.verify(ctx, read, data, out.after, edited); err != nil {
+		if err := f.verify(ctx, read, out.after, edited); err != nil {
 			return nil, fmt.Errorf("%s: %w", cf.Name, err)
 		}
 	}
@@ -175,7 +163,7 @@ func edit(ctx context.Context, o Options, l *lock.Lock, cf lock.ConfigFile) (*fi
 // verify checks an edited file: it reads back as the same servers, the
 // edited ones wrapped (or not) as asked, and unwrapping what was wrapped
 // gives the original bytes.
-func (f *file) verify(ctx context.Context, was *clientconfig.File, before, after []byte, edited map[string]bool) error {
+func (f *file) verify(ctx context.Context, was *clientconfig.File, after []byte, edited map[string]bool) error {
 	now, err := clientconfig.Parse(ctx, f.o.Root, f.name, f.format, after, f.o.Getenv)
 	if err != nil {
 		return fmt.Errorf("the edited file does not read back, so it was not written (please report it): %w", err)
@@ -205,7 +193,7 @@ func (f *file) verify(ctx context.Context, was *clientconfig.File, before, after
 			return err
 		}
 	}
-	if !bytes.Equal(back.Bytes(), before) {
+	if !bytes.Equal(back.Bytes(), was.Data) {
 		return errors.New("--unwrap would not restore the file byte for byte, so it was not written (please report it)")
 	}
 	return nil

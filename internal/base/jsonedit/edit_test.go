@@ -39,8 +39,8 @@ func apply(t *testing.T, src string, edits ...edit) string {
 	return string(d.Bytes())
 }
 
-// The edit lock --wrap makes: an entry's command and args rewritten in a
-// VS Code configuration with comments and trailing commas, and in Claude
+// Set rewrites an entry's command and args (the whole array) in a VS
+// Code configuration with comments and trailing commas, and in Claude
 // Code's .mcp.json; every other byte stays.
 func TestRewriteAnEntrysCommand(t *testing.T) {
 	for _, tc := range []struct {
