@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -303,5 +302,3 @@ func TestSnapshotCheckOnReferenceServer(t *testing.T) {
 		t.Fatalf("check against another server: exit %d: %s", r.code, r.stdout)
 	}
 }
-
-var _ = runtime.GOOS
