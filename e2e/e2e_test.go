@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -302,3 +303,5 @@ func TestSnapshotCheckOnReferenceServer(t *testing.T) {
 		t.Fatalf("check against another server: exit %d: %s", r.code, r.stdout)
 	}
 }
+
+var _ = runtime.GOOS
