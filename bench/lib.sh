@@ -2,7 +2,7 @@
 # Shared by the bench/*.sh scripts (sourced from the repository root).
 
 # checkout DIR sets src to the tree to build: the working tree, or with
-# REV set that commit, unpacked read-only (git archive) into DIR/src.
+# REV set that commit, unpacked (git archive, the working tree untouched) into DIR/src.
 checkout() {
 	src=.
 	if [ -n "${REV:-}" ]; then

@@ -119,8 +119,7 @@ func TestStdioFullEveryListToItsLastPage(t *testing.T) {
 	}
 	// The snapshot holds every item of every page: compare with the SDK
 	// server's own registry, read in process.
-	srv, _ := testserver.New(testserver.ModeFull)
-	ref := capturetest.Build(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-06-18")))
+	ref := capturetest.Build(t, capturetest.InProcess(t, testserver.ModeFull, opts("2025-06-18")))
 	m := capturetest.Build(t, c)
 	if m.Fingerprints.Manifest != ref.Fingerprints.Manifest {
 		t.Errorf("stdio and in-process snapshots differ")
@@ -173,8 +172,7 @@ func TestFallbackToInitializeIsRecorded(t *testing.T) {
 // Every transport records the same surface.
 func TestTransportsAgree(t *testing.T) {
 	t.Parallel()
-	srv, _ := testserver.New(testserver.ModeFull)
-	want := capturetest.Build(t, mustRun(t, capture.InProcess{Server: srv}, opts("2025-11-25")))
+	want := capturetest.Build(t, capturetest.InProcess(t, testserver.ModeFull, opts("2025-11-25")))
 	for _, sse := range []bool{false, true} {
 		h, err := testserver.Handler(testserver.ModeFull, sse)
 		if err != nil {

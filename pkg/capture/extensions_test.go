@@ -1,25 +1,16 @@
 package capture_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 )
-
-func runExt(t *testing.T, mode, revision string, flat bool) (*capture.Capture, error) {
-	t.Helper()
-	srv, err := testserver.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: revision, FlatView: flat})
-}
 
 func toolNames(t *testing.T, pages []capture.Page) []string {
 	t.Helper()
@@ -49,10 +40,7 @@ func toolNames(t *testing.T, pages []capture.Page) []string {
 func TestCaptureExtensions(t *testing.T) {
 	for _, rev := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(rev, func(t *testing.T) {
-			c, err := runExt(t, testserver.ModeExtensions, rev, true)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := capturetest.InProcess(t, testserver.ModeExtensions, capture.Options{ProtocolVersion: rev, FlatView: true})
 			if n := len(c.PagesOf(capture.MethodSkillsList)); n != 2 {
 				t.Errorf("skills/list pages = %d, want 2", n)
 			}
@@ -84,10 +72,7 @@ func TestCaptureExtensions(t *testing.T) {
 }
 
 func TestCaptureUnknownExtension(t *testing.T) {
-	c, err := runExt(t, testserver.ModeExtensionsUnknown, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := capturetest.InProcess(t, testserver.ModeExtensionsUnknown, capture.Options{})
 	if !slices.Equal(c.Extensions.Uncaptured, []string{"com.example/widgets"}) {
 		t.Errorf("uncaptured = %v", c.Extensions.Uncaptured)
 	}
@@ -102,10 +87,7 @@ func TestCaptureUnknownExtension(t *testing.T) {
 // capture's ListFailures name it (the command line exits 2 with it).
 func TestCaptureExtensionFailuresFailClosed(t *testing.T) {
 	for mode, method := range map[string]string{testserver.ModeSkillsListFails: capture.MethodSkillsList, testserver.ModeGroupsGetFails: capture.MethodGroupsGet} {
-		c, err := runExt(t, mode, "", false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := capturetest.InProcess(t, mode, capture.Options{})
 		fs := c.ListFailures()
 		if len(fs) != 1 || fs[0].Method != method {
 			t.Fatalf("%s: failures %+v, want one of %s", mode, fs, method)
@@ -118,10 +100,7 @@ func TestCaptureExtensionFailuresFailClosed(t *testing.T) {
 }
 
 func TestCaptureToolboxGroups(t *testing.T) {
-	c, err := runExt(t, testserver.ModeExtensionsToolbox, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := capturetest.InProcess(t, testserver.ModeExtensionsToolbox, capture.Options{})
 	if n := len(c.PagesOf(capture.GroupsListMethod(capture.ExtToolbox))); n != 1 {
 		t.Errorf("toolbox groups/list pages = %d, want 1 (unpaginated)", n)
 	}

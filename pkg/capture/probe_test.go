@@ -11,13 +11,10 @@ import (
 	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
-	"github.com/mcp-surface/mcp-surface/pkg/manifest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestProbesRunOverTheSameSession(t *testing.T) {
 	t.Parallel()
-	srv, _ := testserver.New(testserver.ModeFull)
 	o := opts("2025-06-18")
 	o.Probes = []capture.Probe{
 		{ID: "ping", Method: capture.MethodToolsCall, Name: "ping"},
@@ -25,7 +22,7 @@ func TestProbesRunOverTheSameSession(t *testing.T) {
 		{ID: "all", Method: capture.MethodResourcesRead, AllResources: true, MaxResources: 3},
 		{ID: "missing", Method: capture.MethodToolsCall, Name: "no_such_tool"},
 	}
-	c := mustRun(t, capture.InProcess{Server: srv}, o)
+	c := capturetest.InProcess(t, testserver.ModeFull, o)
 	if len(c.Probes) != 6 {
 		t.Fatalf("%d probe results, want 6 (1 + 1 + 3 resources + 1)", len(c.Probes))
 	}
@@ -55,7 +52,7 @@ func TestProbesRunOverTheSameSession(t *testing.T) {
 		t.Errorf("reading 3 of 8 resources was not reported")
 	}
 	// Probe results never reach the snapshot.
-	plain := mustRun(t, capture.InProcess{Server: mustNew(t)}, opts("2025-06-18"))
+	plain := capturetest.InProcess(t, testserver.ModeFull, opts("2025-06-18"))
 	if capturetest.Build(t, c).Fingerprints.Manifest != capturetest.Build(t, plain).Fingerprints.Manifest {
 		t.Errorf("probes changed the snapshot")
 	}
@@ -99,7 +96,7 @@ func TestProbeDeclarationsAreKept(t *testing.T) {
 	t.Parallel()
 	o := opts("2025-11-25")
 	o.Probes = []capture.Probe{{ID: "fail", Method: capture.MethodToolsCall, Name: "fail", Expect: capture.ExpectIsError, Pin: capture.PinShape}}
-	c := mustRun(t, capture.InProcess{Server: mustNewMode(t, testserver.ModeProbes)}, o)
+	c := capturetest.InProcess(t, testserver.ModeProbes, o)
 	if len(c.Probes) != 1 || c.Probes[0].Probe.Expect != capture.ExpectIsError || c.Probes[0].Probe.Pin != capture.PinShape {
 		t.Fatalf("probes = %+v", c.Probes)
 	}
@@ -107,22 +104,3 @@ func TestProbeDeclarationsAreKept(t *testing.T) {
 		t.Errorf("result = %s", x.Result)
 	}
 }
-
-func mustNewMode(t *testing.T, mode string) *mcp.Server {
-	t.Helper()
-	srv, err := testserver.New(mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv
-}
-
-func mustNew(t *testing.T) *mcp.Server {
-	srv, err := testserver.New(testserver.ModeFull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv
-}
-
-var _ = manifest.Build

@@ -371,8 +371,6 @@ func ItemValue(it Item) (map[string]any, error) {
 // does internally; for packages that inspect items.
 func Decode(data []byte) (any, error) { return decode(data) }
 
-var _ = json.Valid
-
 // parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines and returns the
 // error of the lowest index that failed, so errors are deterministic.
 func parallel(n int, fn func(i int) error) error {

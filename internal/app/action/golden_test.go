@@ -1,7 +1,6 @@
 package action
 
 import (
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -12,12 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mcp-surface/mcp-surface/internal/testkit/githubtest"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/txtartest"
 )
-
-var update = flag.Bool("update", false, "rewrite the goldens of testdata/runs from the runs")
 
 // A scenario is a sequence of runs of the action against one repository
 // and one stand-in GitHub, each recorded (record) and compared with its
@@ -91,32 +87,11 @@ func runTable(t *testing.T, scenarioName string, s *scenario, rows []run) {
 			if s.api != nil {
 				s.requests = s.api.Requests()[before.requests:]
 			}
-			golden(t, filepath.Join("testdata", "runs", scenarioName, strings.ReplaceAll(r.name, " ", "-")+".txt"), s.record(res, before))
+			txtartest.Golden(t, filepath.Join("testdata", "runs", scenarioName, strings.ReplaceAll(r.name, " ", "-")+".txt"), []byte(s.record(res, before)))
 			if r.check != nil {
 				r.check(t, s, res)
 			}
 		})
-	}
-}
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (rewrite the goldens with go test -update)", err)
-	}
-	if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); d != "" {
-		t.Errorf("the run differs from %s (-want +got; rewrite with go test -update):\n%s", path, d)
 	}
 }
 

@@ -287,10 +287,12 @@ func TestCapturePartialIsMarked(t *testing.T) {
 	}
 	complete := *m
 	complete.Partial = nil
-	if c, _ := manifest.Encode(&complete); c != nil {
-		if back, _ := manifest.FromCanonicalJSON(c); back == nil || back.Fingerprints.Manifest == m.Fingerprints.Manifest {
-			t.Error("a partial snapshot has the manifest hash of a complete one")
-		}
+	c, err := manifest.Encode(&complete)
+	if err != nil {
+		t.Fatalf("encoding it without its partial mark: %v", err)
+	}
+	if back, err := manifest.FromCanonicalJSON(c); err != nil || back.Fingerprints.Manifest == m.Fingerprints.Manifest {
+		t.Errorf("a partial snapshot has the manifest hash of a complete one (%v)", err)
 	}
 }
 

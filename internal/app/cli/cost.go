@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
-	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/cost"
 	"github.com/mcp-surface/mcp-surface/pkg/manifest"
@@ -70,7 +69,7 @@ func runCost(ctx context.Context, env *Env, args []string) (int, error) {
 			return 0, err
 		}
 		c := caps[len(caps)-1]
-		snapshotfile.Diagnostics(env.Stderr, c)
+		frontend.WriteDiagnostics(env.Stderr, c)
 		if m, err = manifest.Build(c); err != nil {
 			return 0, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 		}

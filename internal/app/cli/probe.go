@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
-	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
 	"github.com/mcp-surface/mcp-surface/pkg/check"
 	"github.com/mcp-surface/mcp-surface/pkg/config"
@@ -176,7 +175,7 @@ func runProbe(ctx context.Context, env *Env, args []string) (int, error) {
 		return 0, frontend.SchemaHint(err, o.SchemaOptions)
 	}
 	for _, c := range res.Captures {
-		snapshotfile.Diagnostics(env.Stderr, c)
+		frontend.WriteDiagnostics(env.Stderr, c)
 	}
 	if err := rf.emit(ctx, env, res.Report); err != nil {
 		return 0, err

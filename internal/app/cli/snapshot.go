@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"strings"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
 	"github.com/mcp-surface/mcp-surface/internal/app/snapshotfile"
@@ -56,7 +57,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 		if *server != "" {
 			return 0, usagef("--server picks a server of the servers: list; with a command or --url, name the file with -o")
 		}
-		jobs = append(jobs, job{path: *out, hint: snapshotfile.RerunHint(args, snapshotfile.DisplayPath(*out))})
+		jobs = append(jobs, job{path: *out, hint: rerunHint(args, snapshotfile.DisplayPath(*out))})
 	} else {
 		cfg, err := frontend.LoadConfig(ctx, *cfgFile)
 		if err != nil {
@@ -96,7 +97,7 @@ func runSnapshot(ctx context.Context, env *Env, args []string) (int, error) {
 			case path == "":
 				path = *out
 			}
-			hint := snapshotfile.RerunHint(args, snapshotfile.DisplayPath(path))
+			hint := rerunHint(args, snapshotfile.DisplayPath(path))
 			if *server == "" && len(entries) > 1 {
 				hint += " --server " + cmdline.Word(s.Name)
 			}
@@ -160,4 +161,45 @@ func pickServers(cfg *config.Config, name, cfgPath string) ([]config.Server, err
 		return nil, usagef("--server %s: %s %v", name, cfgPath, err)
 	}
 	return []config.Server{*s}, nil
+}
+
+// rerunHint repeats the snapshot command's arguments without --check and
+// the flags that only change what --check prints, and without --jobs,
+// which changes nothing in the files (and so the hint is the same
+// whatever it is). An -o naming an absolute path inside the working
+// directory is given as the reader names it, shown.
+func rerunHint(args []string, shown string) string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, "--", cmdline.Join(args[i+1:]))
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, cmdline.Word(a))
+			continue
+		}
+		switch name {
+		case "check", "verbose":
+			continue
+		case "jobs", "update-hint":
+			if !hasValue {
+				i++ // and its value
+			}
+			continue
+		case "o":
+			if !hasValue {
+				i++
+			}
+			out = append(out, "-o", cmdline.Word(shown))
+			continue
+		}
+		out = append(out, cmdline.Word(a))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " " + strings.Join(out, " ")
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcp-surface/mcp-surface/internal/app/frontend"
+	"github.com/mcp-surface/mcp-surface/internal/testkit/capturetest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/spectest"
 	"github.com/mcp-surface/mcp-surface/internal/testkit/testserver"
 	"github.com/mcp-surface/mcp-surface/pkg/capture"
@@ -141,18 +141,7 @@ func TestValidateSnapshot(t *testing.T) {
 // without errors.
 func TestValidateCapturedSnapshotIsClean(t *testing.T) {
 	env := offlineSchemas(t)
-	srv, err := testserver.New(testserver.ModeFull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := capture.Run(context.Background(), capture.InProcess{Server: srv}, capture.Options{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := capturetest.Build(t, capturetest.InProcess(t, testserver.ModeFull, capture.Options{ProtocolVersion: "2025-11-25"}))
 	path := filepath.Join(t.TempDir(), "mcp-surface.json")
 	if err := manifest.WriteFile(path, m); err != nil {
 		t.Fatal(err)

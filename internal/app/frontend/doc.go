@@ -6,8 +6,8 @@
 // environment variables every command reads (today's date, the snapshot
 // size bound, the schema directory), and how a command that holds a
 // capture or two snapshots bounds the process's memory; and where
-// output goes: the report formats, output files ("-" for stdout) and
-// the raw frames of a capture.
+// output goes: the report formats, output files ("-" for stdout), the
+// raw frames of a capture and what it noticed.
 //
 // Each front end reads its own environment and passes what it read here
 // (a Getenv function); nothing in this package reads the process's

@@ -65,6 +65,23 @@ func WriteFrames(ctx context.Context, stdout io.Writer, path string, caps []*cap
 	return err
 }
 
+// WriteDiagnostics prints what a capture noticed, each line escaped as a
+// log line. The fallback from server/discover to initialize is how
+// today's servers answer, an info line (check and validate call it a
+// note), not a warning.
+func WriteDiagnostics(w io.Writer, c *capture.Capture) {
+	for _, d := range c.Diagnostics {
+		prefix := "warning"
+		if d.Code == capture.DiagHandshakeFallback {
+			prefix = "info"
+		}
+		fmt.Fprintf(w, "%s: %s\n", prefix, report.LogLine(d.Message, report.MaxText))
+		if d.Detail != "" {
+			fmt.Fprintf(w, "  %s\n", report.LogLine(d.Detail, report.MaxText))
+		}
+	}
+}
+
 // Formats is every report format: the report package's own, and SARIF.
 var Formats = func() report.Renderers {
 	rs := report.Builtin()

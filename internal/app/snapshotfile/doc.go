@@ -1,7 +1,11 @@
-// Package snapshotfile writes the snapshot files of captures and checks
-// committed ones against a server: the work of the capture and snapshot
-// commands once their flags are read. It says what it wrote, what a
-// capture noticed and how a snapshot differs on the streams it is given,
-// in the reader's terms (the path as given, the command that rewrites
-// the file); everything else, from flags to exit codes, is the caller's.
+// Package snapshotfile does the work of the capture and snapshot commands
+// once their flags are read: it builds the snapshots of captures and
+// writes them, or (snapshot --check) compares them with the committed
+// files. It says on the streams it is given what it wrote, what a capture
+// noticed and how a file differs from the server, in the reader's terms:
+// the path relative to the working directory when inside it, and the
+// command that rewrites the file, which the caller passes in as Hints.
+// Snapshot returns frontend.ExitFindings when a file does not match; the
+// flags, the arguments that rewrite a file and the process's exit are the
+// caller's.
 package snapshotfile

@@ -16,7 +16,7 @@ import (
 // and whether every change is shown.
 type Hints struct {
 	CLI     string // "mcp-surface", "npx mcp-surface"
-	Args    string // the arguments of the snapshot command that rewrites the file (RerunHint)
+	Args    string // the arguments of the snapshot command that rewrites the file, as the command line gives them
 	Update  string // --update-hint: what rewrites it, in a test runner's terms
 	Verbose bool
 }
@@ -54,45 +54,4 @@ func DisplayPath(path string) string {
 		return path
 	}
 	return rel
-}
-
-// RerunHint repeats the snapshot command's arguments without --check and
-// the flags that only change what --check prints, and without --jobs,
-// which changes nothing in the files (and so the hint is the same
-// whatever it is). An -o naming an absolute path inside the working
-// directory is given as the reader names it, shown.
-func RerunHint(args []string, shown string) string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			out = append(out, "--", cmdline.Join(args[i+1:]))
-			break
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, cmdline.Word(a))
-			continue
-		}
-		switch name {
-		case "check", "verbose":
-			continue
-		case "jobs", "update-hint":
-			if !hasValue {
-				i++ // and its value
-			}
-			continue
-		case "o":
-			if !hasValue {
-				i++
-			}
-			out = append(out, "-o", cmdline.Word(shown))
-			continue
-		}
-		out = append(out, cmdline.Word(a))
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return " " + strings.Join(out, " ")
 }

@@ -59,7 +59,7 @@ func build(w Streams, c *capture.Capture, partial bool) (*manifest.Manifest, err
 	}
 	m, err := b(c)
 	c.Wait()
-	Diagnostics(w.Stderr, c)
+	frontend.WriteDiagnostics(w.Stderr, c)
 	if err != nil {
 		return nil, fmt.Errorf("building the snapshot of %s: %w", c.Target, err)
 	}
@@ -190,22 +190,6 @@ func brief(w io.Writer, base, head *manifest.Manifest, shown string, o Options, 
 		t.Extra = manifest.Outline(base, head)
 	}
 	return report.WriteBrief(w, res.Report, report.Options{FailOn: rules.LevelError}, t)
-}
-
-// Diagnostics prints what a capture noticed. The fallback from
-// server/discover to initialize is how today's servers answer, an info
-// line (check and validate call it a note), not a warning.
-func Diagnostics(w io.Writer, c *capture.Capture) {
-	for _, d := range c.Diagnostics {
-		prefix := "warning"
-		if d.Code == capture.DiagHandshakeFallback {
-			prefix = "info"
-		}
-		fmt.Fprintf(w, "%s: %s\n", prefix, report.LogLine(d.Message, report.MaxText))
-		if d.Detail != "" {
-			fmt.Fprintf(w, "  %s\n", report.LogLine(d.Detail, report.MaxText))
-		}
-	}
 }
 
 // PartialHint adds to an incomplete capture's error how to write what

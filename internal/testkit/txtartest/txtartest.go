@@ -38,7 +38,7 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar from what the tests compute")
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar and the golden files from what the tests compute")
 
 // Updating says the test binary runs with -update.
 func Updating() bool { return *update }
